@@ -1,0 +1,20 @@
+import { auditListQuerySchema, auditPageSchema } from '../../src/audit/audit.schemas.ts';
+import { listOrganizationAuditEvents } from '../../src/audit/audit.service.ts';
+import { orgPathSchema } from '../../src/orgs/orgs.schemas.ts';
+import { defineRoute } from '../route.ts';
+
+export const auditRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/orgs/{orgUlid}/audit-events',
+    summary: 'Audit log of the organization, newest first (owner/admin)',
+    tag: 'Audit',
+    auth: 'org',
+    orgParam: 'orgUlid',
+    params: orgPathSchema,
+    query: auditListQuerySchema,
+    success: { status: 200, description: 'A page of events', schema: auditPageSchema },
+    errors: [403, 404],
+    handle: ({ ctx, query }) => listOrganizationAuditEvents(ctx, query),
+  }),
+];

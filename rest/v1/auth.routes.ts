@@ -1,0 +1,84 @@
+import {
+  loginBodySchema,
+  organizationSchema,
+  sessionSchema,
+  signupBodySchema,
+  signupResponseSchema,
+} from '../../src/auth/auth.schemas.ts';
+import { currentSession, login, logout, signup } from '../../src/auth/auth.service.ts';
+import { createOrganizationBodySchema, orgPathSchema } from '../../src/orgs/orgs.schemas.ts';
+import { createOrganization, getOrganization, toOrganization } from '../../src/orgs/orgs.service.ts';
+import { defineRoute, Reply } from '../route.ts';
+
+export const authRoutes = [
+  defineRoute({
+    method: 'post',
+    path: '/auth/signup',
+    summary: 'Sign up, or repair an account whose password matches',
+    tag: 'Identity',
+    auth: 'none',
+    body: signupBodySchema,
+    success: { status: 201, description: 'Created (200 when an existing account was repaired); sets the session cookie', schema: signupResponseSchema },
+    errors: [409],
+    handle: async ({ body }) => {
+      const result = await signup(body);
+      return new Reply(result.created ? 201 : 200, result.body, {}, { token: result.sessionToken });
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/auth/login',
+    summary: 'Sign in with email and password',
+    tag: 'Identity',
+    auth: 'none',
+    body: loginBodySchema,
+    success: { status: 200, description: 'Signed in; sets the session cookie', schema: sessionSchema },
+    handle: async ({ body }) => {
+      const result = await login(body);
+      return new Reply(200, result.body, {}, { token: result.sessionToken });
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/auth/logout',
+    summary: 'Destroy the session',
+    tag: 'Identity',
+    auth: 'user',
+    success: { status: 204, description: 'Signed out' },
+    handle: async ({ identity }) => {
+      await logout(identity);
+      return new Reply(204, undefined, {}, { token: null });
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/auth/session',
+    summary: 'The signed-in user and their organizations',
+    tag: 'Identity',
+    auth: 'user',
+    success: { status: 200, description: 'The session', schema: sessionSchema },
+    handle: ({ identity }) => currentSession(identity),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/orgs',
+    summary: 'Create an organization owned by the caller',
+    tag: 'Organizations',
+    auth: 'user',
+    body: createOrganizationBodySchema,
+    success: { status: 201, description: 'The organization', schema: organizationSchema },
+    handle: async ({ identity, body }) => toOrganization(await createOrganization(identity, body)),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/orgs/{orgUlid}',
+    summary: 'An organization the caller belongs to',
+    tag: 'Organizations',
+    auth: 'org',
+    orgParam: 'orgUlid',
+    params: orgPathSchema,
+    success: { status: 200, description: 'The organization', schema: organizationSchema },
+    errors: [404],
+    handle: async ({ ctx }) => toOrganization(await getOrganization(ctx)),
+  }),
+];

@@ -1,0 +1,41 @@
+import SchemaBuilder from '@pothos/core';
+import DataloaderPlugin from '@pothos/plugin-dataloader';
+import PrismaPlugin from '@pothos/plugin-prisma';
+import RelayPlugin from '@pothos/plugin-relay';
+import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
+import type PrismaTypes from '../prisma/generated/pothos-types.ts';
+import { getDatamodel } from '../prisma/generated/pothos-types.ts';
+import { prisma } from '../src/database/client.ts';
+import type { GraphQLContext } from './context.ts';
+
+export const builder = new SchemaBuilder<{
+  PrismaTypes: PrismaTypes;
+  Context: GraphQLContext;
+  AuthScopes: { member: boolean };
+  Scalars: { Timestamp: { Input: number; Output: Date } };
+  DefaultFieldNullability: false;
+}>({
+  defaultFieldNullability: false,
+  plugins: [ScopeAuthPlugin, PrismaPlugin, RelayPlugin, DataloaderPlugin],
+  scopeAuth: {
+    authScopes: (context) => ({ member: context.request !== null }),
+    // The reason authentication failed (401, 404 organization, 429…) is the error of every field.
+    unauthorizedError: (_parent, context) => context.authError,
+  },
+  prisma: {
+    // Relations that Pothos loads by itself stay inside the caller's organization.
+    client: (context) => context.request?.db ?? prisma(),
+    dmmf: getDatamodel(),
+    filterConnectionTotalCount: true,
+  },
+  relay: { clientMutationId: 'omit', cursorType: 'String' },
+});
+
+builder.scalarType('Timestamp', {
+  description: 'Unix epoch milliseconds',
+  serialize: (date) => date.getTime(),
+  parseValue: (value) => Number(value),
+});
+
+builder.queryType({});
+builder.mutationType({});

@@ -1,0 +1,5 @@
+import { builder } from './builder.ts';
+import './types/organization.ts';
+import './types/project.ts';
+
+export const schema = builder.toSchema();

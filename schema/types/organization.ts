@@ -1,0 +1,74 @@
+import { currentSession } from '../../src/auth/auth.service.ts';
+import { displayName } from '../../src/context.ts';
+import { getOrganization } from '../../src/orgs/orgs.service.ts';
+import { builder } from '../builder.ts';
+import { requestOf } from '../context.ts';
+
+const Role = builder.enumType('Role', { values: ['owner', 'admin', 'member', 'viewer'] as const });
+
+type MembershipShape = { ulid: string; name: string; role: 'owner' | 'admin' | 'member' | 'viewer' };
+
+const Membership = builder.objectRef<MembershipShape>('Membership').implement({
+  fields: (t) => ({ ulid: t.exposeString('ulid'), name: t.exposeString('name'), role: t.expose('role', { type: Role }) }),
+});
+
+builder.prismaObject('Organization', {
+  fields: (t) => ({
+    ulid: t.exposeString('id'),
+    name: t.exposeString('name'),
+    plan: t.exposeString('plan'),
+    createdAt: t.expose('createdAt', { type: 'Timestamp' }),
+  }),
+});
+
+type ViewerShape = {
+  ulid: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  displayName: string;
+  role: MembershipShape['role'];
+  authenticatedBy: string;
+  organizations: MembershipShape[];
+};
+
+const Viewer = builder.objectRef<ViewerShape>('Viewer').implement({
+  fields: (t) => ({
+    ulid: t.exposeString('ulid'),
+    email: t.exposeString('email'),
+    firstName: t.exposeString('firstName'),
+    lastName: t.exposeString('lastName'),
+    displayName: t.exposeString('displayName'),
+    role: t.expose('role', { type: Role, description: 'Role in the active organization' }),
+    authenticatedBy: t.exposeString('authenticatedBy', { description: 'session or api_token' }),
+    organizations: t.expose('organizations', { type: [Membership] }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  viewer: t.field({
+    type: Viewer,
+    authScopes: { member: true },
+    resolve: async (_root, _args, context) => {
+      const ctx = requestOf(context);
+      const { organizations } = await currentSession(ctx.identity);
+      const user = ctx.identity.user;
+      return {
+        ulid: user.id,
+        email: user.email,
+        firstName: user.firstName,
+        lastName: user.lastName,
+        displayName: displayName(user),
+        role: ctx.role,
+        authenticatedBy: ctx.identity.kind,
+        organizations,
+      };
+    },
+  }),
+  organization: t.prismaField({
+    type: 'Organization',
+    description: 'The active organization',
+    authScopes: { member: true },
+    resolve: (_query, _root, _args, context) => getOrganization(requestOf(context)),
+  }),
+}));

@@ -1,0 +1,76 @@
+import express, { type Express, type RequestHandler } from 'express';
+import { createYoga, maskError } from 'graphql-yoga';
+import { GraphQLError } from 'graphql';
+import swaggerUi from 'swagger-ui-express';
+import { buildOpenApiDocument } from '../rest/openapi.ts';
+import { serveAsset } from '../rest/assets.ts';
+import { httpSettings, readSessionCookie } from '../rest/http-settings.ts';
+import { requestLog } from '../rest/request-log.ts';
+import { notFoundHandler, restRouter, unexpectedErrorHandler } from '../rest/router.ts';
+import { v1Routes } from '../rest/v1/index.ts';
+import { createGraphQLContext } from '../schema/context.ts';
+import { schema } from '../schema/index.ts';
+import type { Config } from './config.ts';
+import { openDatabase, type OpenDatabase } from './database/client.ts';
+import { AppError } from './errors.ts';
+import { startMaintenance } from './maintenance.ts';
+import { LocalDirectoryStorage, useFileStorage } from './storage/file-storage.ts';
+import path from 'node:path';
+
+export type App = { express: Express; database: OpenDatabase; close(): Promise<void> };
+
+/** The composition root: the only module that wires the core to Express and Yoga. */
+export async function createApp(config: Config): Promise<App> {
+  const database = await openDatabase(config);
+  useFileStorage(new LocalDirectoryStorage(path.join(config.dataDir, 'files')));
+  const stopMaintenance = startMaintenance((error) => console.error('maintenance sweep failed', error));
+  const settings = httpSettings(config);
+
+  const yoga = createYoga<{ req: express.Request; res: express.Response }>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    graphiql: config.development,
+    landingPage: false,
+    logging: false,
+    context: ({ request }) => createGraphQLContext(request, (cookie) => readSessionCookie(cookie, settings)),
+    maskedErrors: {
+      maskError(error, message, isDev) {
+        const original = error instanceof GraphQLError ? error.originalError : error;
+        if (original instanceof AppError) {
+          return new GraphQLError(original.message, {
+            ...(error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {}),
+            extensions: { code: original.code, ...(original.details ? { details: original.details } : {}) },
+          });
+        }
+        const masked = maskError(error, message, isDev);
+        return masked instanceof GraphQLError
+          ? new GraphQLError(masked.message, { ...masked, extensions: { ...masked.extensions, code: 'internal_error' } })
+          : masked;
+      },
+    },
+  });
+
+  const openApiDocument = buildOpenApiDocument(v1Routes);
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+  app.use(requestLog(config.logRequests));
+  app.use('/api/v1', restRouter(v1Routes, settings));
+  app.get('/openapi/v1.json', (_req, res) => {
+    res.json(openApiDocument);
+  });
+  app.use('/docs', swaggerUi.serve, swaggerUi.setup(undefined, { swaggerOptions: { url: '/openapi/v1.json' } }));
+  app.get('/__assets/*key', serveAsset);
+  app.use(yoga.graphqlEndpoint, yoga as unknown as RequestHandler);
+  app.use(notFoundHandler);
+  app.use(unexpectedErrorHandler);
+
+  return {
+    express: app,
+    database,
+    close: async () => {
+      stopMaintenance();
+      await database.close();
+    },
+  };
+}

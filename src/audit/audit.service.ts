@@ -1,0 +1,84 @@
+import { authorize } from '../auth/policy.ts';
+import type { Identity, RequestContext } from '../context.ts';
+import { displayName } from '../context.ts';
+import type { Db, Prisma } from '../database/client.ts';
+import { newId } from '../ids.ts';
+import { clipSnapshot } from './clip.ts';
+import type { AuditListQuery } from './audit.schemas.ts';
+
+export type AuditEntry = {
+  action: string;
+  entityType: string;
+  entityUlid: string;
+  entityLabel: string;
+  runId?: string | null;
+  metadata?: Record<string, unknown>;
+};
+
+/**
+ * Records one audit event. Call it with the transaction that performs the mutation, so that the
+ * event and the change it records commit together or not at all.
+ */
+export async function emitAudit(
+  tx: Db,
+  ctx: { identity: Identity; org: { id: string } },
+  entry: AuditEntry,
+): Promise<void> {
+  const label = clipSnapshot(entry.entityLabel);
+  const metadata = label.truncated ? { ...entry.metadata, truncated: true } : (entry.metadata ?? {});
+  const { identity } = ctx;
+  await tx.auditEvent.create({
+    data: {
+      id: newId(),
+      orgId: ctx.org.id,
+      action: entry.action,
+      actorKind: identity.kind === 'session' ? 'user' : 'api_token',
+      actorUserId: identity.kind === 'session' ? identity.user.id : null,
+      actorTokenId: identity.kind === 'api_token' ? identity.token.id : null,
+      actorEmail: identity.kind === 'session' ? identity.user.email : null,
+      actorName: identity.kind === 'session' ? displayName(identity.user) : identity.token.name,
+      entityType: entry.entityType,
+      entityUlid: entry.entityUlid,
+      entityLabel: label.text,
+      runId: entry.runId ?? null,
+      metadata: metadata as Prisma.InputJsonValue,
+    },
+  });
+}
+
+type AuditRow = Awaited<ReturnType<Db['auditEvent']['findFirstOrThrow']>>;
+
+export function toAuditEventOut(row: AuditRow) {
+  const actor =
+    row.actorKind === 'user'
+      ? { kind: 'user' as const, ulid: row.actorUserId, email: row.actorEmail, displayName: row.actorName }
+      : row.actorKind === 'api_token'
+        ? { kind: 'api_token' as const, ulid: row.actorTokenId, name: row.actorName }
+        : { kind: 'system' as const };
+  return {
+    ulid: row.id,
+    action: row.action,
+    actor,
+    entityType: row.entityType,
+    entityUlid: row.entityUlid,
+    entityLabel: row.entityLabel,
+    runUlid: row.runId,
+    metadata: row.metadata as Record<string, unknown>,
+    createdAt: row.createdAt.getTime(),
+  };
+}
+
+/** The organization's audit feed, newest first, ULID-cursor paged. */
+export async function listOrganizationAuditEvents(ctx: RequestContext, query: AuditListQuery) {
+  authorize(ctx, 'audit.read');
+  const rows = await ctx.db.auditEvent.findMany({
+    where: query.cursor ? { id: { lt: query.cursor } } : {},
+    orderBy: { id: 'desc' },
+    take: query.limit + 1,
+  });
+  const page = rows.slice(0, query.limit);
+  return {
+    events: page.map(toAuditEventOut),
+    nextCursor: rows.length > query.limit ? (page.at(-1)?.id ?? null) : null,
+  };
+}

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+const email = z.email().max(320).meta({ example: 'ada@example.com' });
+
+export const signupBodySchema = z
+  .strictObject({
+    email,
+    password: z.string().min(8).max(200),
+    firstName: z.string().trim().min(1).max(100),
+    lastName: z.string().trim().min(1).max(100),
+    organizationName: z.string().trim().min(1).max(200).optional(),
+  })
+  .meta({ id: 'SignupRequest' });
+export type SignupInput = z.output<typeof signupBodySchema>;
+
+export const loginBodySchema = z
+  .strictObject({ email, password: z.string().min(1).max(200) })
+  .meta({ id: 'LoginRequest' });
+export type LoginInput = z.output<typeof loginBodySchema>;
+
+export const userSchema = z
+  .object({
+    ulid: z.string(),
+    email: z.string(),
+    firstName: z.string(),
+    lastName: z.string(),
+    displayName: z.string(),
+    avatarKey: z.string().nullable(),
+  })
+  .meta({ id: 'User' });
+
+export const organizationSchema = z
+  .object({ ulid: z.string(), name: z.string(), plan: z.string(), createdAt: z.number().int() })
+  .meta({ id: 'Organization' });
+
+export const membershipSchema = z
+  .object({ ulid: z.string(), name: z.string(), role: z.enum(['owner', 'admin', 'member', 'viewer']) })
+  .meta({ id: 'OrganizationMembership' });
+
+export const sessionSchema = z
+  .object({ user: userSchema, organizations: z.array(membershipSchema) })
+  .meta({ id: 'Session' });
+
+export const signupResponseSchema = sessionSchema
+  .extend({ organization: organizationSchema })
+  .meta({ id: 'SignupResponse' });

@@ -1,0 +1,94 @@
+import type { Identity, Role, UserSnapshot } from '../context.ts';
+import { displayName } from '../context.ts';
+import { prisma, type Db } from '../database/client.ts';
+import { conflict } from '../errors.ts';
+import { newId } from '../ids.ts';
+import { createOrganizationFor, toOrganization } from '../orgs/orgs.service.ts';
+import type { LoginInput, SignupInput } from './auth.schemas.ts';
+import { unauthorized } from './authenticate.ts';
+import { decoyPasswordHash, hashPassword, newSecret, verifyPassword } from './secrets.ts';
+
+const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+export const toUser = (user: UserSnapshot) => ({
+  ulid: user.id,
+  email: user.email,
+  firstName: user.firstName,
+  lastName: user.lastName,
+  displayName: displayName(user),
+  avatarKey: user.avatarKey,
+});
+
+/** `[{ ulid, name, role }]`, oldest membership first (the default active organization). */
+export async function organizationsOf(userId: string) {
+  const memberships = await prisma().membership.findMany({
+    where: { userId },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    include: { org: true },
+  });
+  return memberships.map((m) => ({ ulid: m.org.id, name: m.org.name, role: m.role as Role }));
+}
+
+async function startSession(tx: Db, userId: string): Promise<string> {
+  const { secret, hash } = newSecret();
+  await tx.session.create({ data: { id: newId(), tokenHash: hash, userId } });
+  return secret;
+}
+
+/**
+ * Signup, "create or repair" (decisions §1): a new email creates the user and an organization
+ * they own; a known email with the right password signs in and creates an organization only if
+ * the user belongs to none; a known email with another password is a conflict.
+ */
+export async function signup(input: SignupInput) {
+  const email = normalizeEmail(input.email);
+  const existing = await prisma().user.findUnique({ where: { email } });
+  if (existing && !(await verifyPassword(existing.passwordHash, input.password))) {
+    throw conflict('An account with this email already exists');
+  }
+  const passwordHash = existing ? existing.passwordHash : await hashPassword(input.password);
+  const organizationName = input.organizationName ?? `${input.firstName}'s organization`;
+
+  const result = await prisma().$transaction(async (tx) => {
+    const user =
+      existing ??
+      (await tx.user.create({
+        data: { id: newId(), email, passwordHash, firstName: input.firstName, lastName: input.lastName },
+      }));
+    const firstMembership = await tx.membership.findFirst({
+      where: { userId: user.id },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      include: { org: true },
+    });
+    const organization = firstMembership?.org ?? (await createOrganizationFor(tx, user, organizationName));
+    const sessionToken = await startSession(tx, user.id);
+    return { user, organization, sessionToken };
+  });
+  return {
+    created: !existing,
+    sessionToken: result.sessionToken,
+    body: {
+      user: toUser(result.user),
+      organization: toOrganization(result.organization),
+      organizations: await organizationsOf(result.user.id),
+    },
+  };
+}
+
+/** Unknown email and wrong password answer the same 401, after the same amount of work. */
+export async function login(input: LoginInput) {
+  const user = await prisma().user.findUnique({ where: { email: normalizeEmail(input.email) } });
+  const valid = await verifyPassword(user?.passwordHash ?? (await decoyPasswordHash()), input.password);
+  if (!user || !valid) throw unauthorized('Invalid email or password');
+  const sessionToken = await startSession(prisma(), user.id);
+  return { sessionToken, body: { user: toUser(user), organizations: await organizationsOf(user.id) } };
+}
+
+export async function logout(identity: Identity): Promise<void> {
+  if (identity.kind !== 'session') throw unauthorized('Logout needs a session');
+  await prisma().session.deleteMany({ where: { id: identity.sessionId } });
+}
+
+export async function currentSession(identity: Identity) {
+  return { user: toUser(identity.user), organizations: await organizationsOf(identity.user.id) };
+}

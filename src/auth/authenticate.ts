@@ -1,0 +1,138 @@
+import type { Identity, RequestContext, Role } from '../context.ts';
+import { prisma } from '../database/client.ts';
+import type { OrganizationRow } from '../orgs/orgs.service.ts';
+import { tenantClient } from '../database/tenant.ts';
+import { AppError, forbidden, notFound } from '../errors.ts';
+import { ULID_PATTERN } from '../ids.ts';
+import { effectiveLimits } from '../orgs/plans.ts';
+import { lowerRole } from './policy.ts';
+import { API_TOKEN_PREFIX, sha256 } from './secrets.ts';
+
+export const SESSION_IDLE_MS = 30 * 24 * 60 * 60 * 1000;
+// lastSeenAt / lastUsedAt are refreshed at most this often, not on every request.
+const TOUCH_INTERVAL_MS = 60 * 1000;
+
+export const unauthorized = (message = 'Missing or invalid credentials') =>
+  new AppError('unauthorized', message);
+
+export type Credentials = {
+  /** The raw Authorization header, if any. */
+  authorization?: string | undefined;
+  /** The session cookie value, if any. */
+  sessionToken?: string | undefined;
+};
+
+const userSnapshot = (user: { id: string; email: string; firstName: string; lastName: string; avatarKey: string | null }) => ({
+  id: user.id,
+  email: user.email,
+  firstName: user.firstName,
+  lastName: user.lastName,
+  avatarKey: user.avatarKey,
+});
+
+/** Resolves the caller from a bearer token or a session cookie; null when neither was sent. */
+export async function identify(credentials: Credentials): Promise<Identity | null> {
+  if (credentials.authorization !== undefined) return identifyToken(credentials.authorization);
+  if (credentials.sessionToken) return identifySession(credentials.sessionToken);
+  return null;
+}
+
+async function identifyToken(authorization: string): Promise<Identity> {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  if (!match?.[1]?.startsWith(API_TOKEN_PREFIX)) throw unauthorized();
+  const token = await prisma().apiToken.findUnique({
+    where: { tokenHash: sha256(match[1]) },
+    include: { user: { include: { memberships: true } } },
+  });
+  const now = Date.now();
+  if (!token || token.revokedAt || (token.expiresAt && token.expiresAt.getTime() <= now)) throw unauthorized();
+  const membership = token.user.memberships.find((m) => m.orgId === token.orgId);
+  if (!membership) throw unauthorized('The creator of this token has left the organization');
+  if (!token.lastUsedAt || now - token.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
+    await prisma().apiToken.update({ where: { id: token.id }, data: { lastUsedAt: new Date(now) } });
+  }
+  return {
+    kind: 'api_token',
+    user: userSnapshot(token.user),
+    token: {
+      id: token.id,
+      name: token.name,
+      orgId: token.orgId,
+      role: lowerRole(token.role as Role, membership.role as Role),
+    },
+  };
+}
+
+async function identifySession(sessionToken: string): Promise<Identity> {
+  const session = await prisma().session.findUnique({
+    where: { tokenHash: sha256(sessionToken) },
+    include: { user: true },
+  });
+  if (!session) throw unauthorized('No valid session');
+  const now = Date.now();
+  const idle = now - session.lastSeenAt.getTime();
+  if (idle > SESSION_IDLE_MS) {
+    await prisma().session.deleteMany({ where: { id: session.id } });
+    throw unauthorized('The session expired');
+  }
+  if (idle > TOUCH_INTERVAL_MS) {
+    await prisma().session.update({ where: { id: session.id }, data: { lastSeenAt: new Date(now) } });
+  }
+  return { kind: 'session', user: userSnapshot(session.user), sessionId: session.id };
+}
+
+/**
+ * Enters the organization a request acts in: a token's own organization, or for a session the
+ * requested one (X-Organization-Id or an `/orgs/{orgUlid}` path), else the oldest membership.
+ * An organization the caller does not belong to is indistinguishable from a missing one (404).
+ */
+export async function enterOrganization(identity: Identity, requestedOrgId?: string): Promise<RequestContext> {
+  if (requestedOrgId !== undefined && !ULID_PATTERN.test(requestedOrgId)) throw notFound('Organization');
+  if (identity.kind === 'api_token') {
+    if (requestedOrgId !== undefined && requestedOrgId !== identity.token.orgId) throw notFound('Organization');
+    const org = await prisma().organization.findUniqueOrThrow({ where: { id: identity.token.orgId } });
+    return context(identity, org, identity.token.role, true);
+  }
+  const membership = await prisma().membership.findFirst({
+    where: { userId: identity.user.id, ...(requestedOrgId ? { orgId: requestedOrgId } : {}) },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    include: { org: true },
+  });
+  if (!membership) throw notFound('Organization');
+  return context(identity, membership.org, membership.role as Role, false);
+}
+
+function context(identity: Identity, org: OrganizationRow, role: Role, metered: boolean): RequestContext {
+  return {
+    identity,
+    org: { id: org.id, name: org.name, plan: org.plan, limits: effectiveLimits(org) },
+    role,
+    metered,
+    db: tenantClient(org.id),
+  };
+}
+
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * CSRF defence of decisions §1: an unsafe request authenticated by the session cookie must carry
+ * X-Organization-Id or a same-origin Origin. Bearer requests are exempt.
+ */
+export function assertNotCrossSite(request: {
+  method: string;
+  identity: Identity | null;
+  organizationHeader: string | undefined;
+  origin: string | undefined;
+  host: string | undefined;
+}): void {
+  if (request.identity?.kind !== 'session' || !UNSAFE_METHODS.has(request.method.toUpperCase())) return;
+  if (request.organizationHeader) return;
+  if (request.origin && request.host) {
+    try {
+      if (new URL(request.origin).host === request.host) return;
+    } catch {
+      // A malformed Origin is not same-origin.
+    }
+  }
+  throw forbidden('Cookie-authenticated writes need X-Organization-Id or a same-origin Origin header');
+}

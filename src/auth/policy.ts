@@ -1,0 +1,28 @@
+import type { RequestContext, Role } from '../context.ts';
+import { forbidden } from '../errors.ts';
+
+/** Which organization roles hold each capability ("Authentication" of api-v1.md). */
+const CAPABILITIES = {
+  'project.read': ['owner', 'admin', 'member', 'viewer'],
+  'project.manage': ['owner', 'admin'],
+  'audit.read': ['owner', 'admin'],
+  'usage.read': ['owner', 'admin', 'member', 'viewer'],
+  'organization.read': ['owner', 'admin', 'member', 'viewer'],
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Capability = keyof typeof CAPABILITIES;
+
+export function can(ctx: Pick<RequestContext, 'role'>, capability: Capability): boolean {
+  return (CAPABILITIES[capability] as readonly Role[]).includes(ctx.role);
+}
+
+/** Every service operation starts here; REST and GraphQL cannot skip it. */
+export function authorize(ctx: Pick<RequestContext, 'role'>, capability: Capability): void {
+  if (!can(ctx, capability)) throw forbidden();
+}
+
+const RANK: Record<Role, number> = { viewer: 0, member: 1, admin: 2, owner: 3 };
+
+/** The lower of two roles: a token never acts above its creator's current role. */
+export const lowerRole = (a: Role, b: Role): Role => (RANK[a] <= RANK[b] ? a : b);
+export const roleAtMost = (role: Role, ceiling: Role) => RANK[role] <= RANK[ceiling];

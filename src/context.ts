@@ -1,0 +1,36 @@
+import type { OrganizationLimits } from './orgs/plans.ts';
+import type { PrismaClient } from './database/client.ts';
+
+export const ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+
+export type UserSnapshot = {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  avatarKey: string | null;
+};
+
+/** Who is calling, before an organization is chosen. */
+export type Identity =
+  | { kind: 'session'; user: UserSnapshot; sessionId: string }
+  | { kind: 'api_token'; user: UserSnapshot; token: { id: string; name: string; orgId: string; role: Role } };
+
+export type OrganizationSnapshot = { id: string; name: string; plan: string; limits: OrganizationLimits };
+
+/**
+ * Everything a service needs about one request in one organization. `db` is confined to that
+ * organization (database/tenant.ts); services never reach another tenant's rows through it.
+ */
+export type RequestContext = {
+  identity: Identity;
+  org: OrganizationSnapshot;
+  role: Role;
+  /** Machine-authenticated callers count against the per-minute and monthly ceilings. */
+  metered: boolean;
+  db: PrismaClient;
+};
+
+export const displayName = (user: Pick<UserSnapshot, 'firstName' | 'lastName'>) =>
+  `${user.firstName} ${user.lastName}`.trim();

@@ -1,0 +1,80 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { PrismaClient } from '../../prisma/generated/client/client.ts';
+import type { Config } from '../config.ts';
+import { migrate } from './migrator.ts';
+import { openPgConnection, pgliteConnection, type SqlConnection } from './sql-connection.ts';
+
+export type { Prisma } from '../../prisma/generated/client/client.ts';
+export { PrismaClient };
+
+/** A client or an interactive transaction: what data-access code takes. */
+export type Db = Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'>;
+
+let client: PrismaClient | undefined;
+
+/** The process-wide Prisma client (a module singleton, opened once by openDatabase). */
+export function prisma(): PrismaClient {
+  if (!client) throw new Error('The database is not open: call openDatabase() first');
+  return client;
+}
+
+export type OpenDatabase = {
+  engine: 'postgres' | 'pglite';
+  /** Where the data lives, for the start-up line (never includes a password). */
+  location: string;
+  /** A raw SQL session on the same database (the migrator and the schema-drift test use it). */
+  openSqlConnection(): Promise<SqlConnection>;
+  close(): Promise<void>;
+};
+
+/** Opens the configured database, applies pending migrations and sets the process client. */
+export async function openDatabase(config: Config): Promise<OpenDatabase> {
+  const opened = config.databaseUrl
+    ? await openPostgres(config.databaseUrl, config.poolSize)
+    : await openPglite(path.join(config.dataDir, 'pgdata'));
+  const connection = await opened.openSqlConnection();
+  try {
+    await migrate(connection);
+  } finally {
+    await connection.close();
+  }
+  client = opened.client;
+  return {
+    engine: opened.engine,
+    location: opened.location,
+    openSqlConnection: opened.openSqlConnection,
+    close: async () => {
+      await opened.client.$disconnect();
+      await opened.closeEngine();
+      if (client === opened.client) client = undefined;
+    },
+  };
+}
+
+async function openPostgres(databaseUrl: string, poolSize: number) {
+  const url = new URL(databaseUrl);
+  url.password = url.password ? '***' : '';
+  return {
+    engine: 'postgres' as const,
+    location: url.toString(),
+    client: new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl, max: poolSize }) }),
+    openSqlConnection: () => openPgConnection(databaseUrl),
+    closeEngine: async () => {},
+  };
+}
+
+async function openPglite(directory: string) {
+  await mkdir(directory, { recursive: true });
+  const database = await PGlite.create(directory);
+  return {
+    engine: 'pglite' as const,
+    location: directory,
+    client: new PrismaClient({ adapter: new PrismaPGlite(database) }),
+    openSqlConnection: async () => pgliteConnection(database),
+    closeEngine: () => database.close(),
+  };
+}

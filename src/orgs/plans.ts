@@ -1,0 +1,38 @@
+/** Plan tiers of decisions §2. `null` means unlimited. */
+export const PLAN_TIERS = {
+  free: { maxProjects: 3, maxSeats: 3, maxResultsPerMonth: 5_000, requestsPerMinute: 60, auditExportEnabled: false },
+  team: { maxProjects: 50, maxSeats: 25, maxResultsPerMonth: 100_000, requestsPerMinute: 600, auditExportEnabled: true },
+  enterprise: { maxProjects: null, maxSeats: null, maxResultsPerMonth: 5_000_000, requestsPerMinute: 6_000, auditExportEnabled: true },
+} as const;
+
+export type PlanName = keyof typeof PLAN_TIERS;
+export const PLAN_NAMES = Object.keys(PLAN_TIERS) as PlanName[];
+
+export type OrganizationLimits = {
+  maxProjects: number | null;
+  maxSeats: number | null;
+  maxResultsPerMonth: number | null;
+  requestsPerMinute: number;
+  auditExportEnabled: boolean;
+};
+
+type OrganizationPlanRow = {
+  plan: string;
+  maxProjectsOverride: number | null;
+  maxSeatsOverride: number | null;
+  maxResultsPerMonthOverride: number | null;
+  requestsPerMinuteOverride: number | null;
+  auditExportEnabledOverride: boolean | null;
+};
+
+/** The ceilings in force: the plan's, with each per-organization override winning. */
+export function effectiveLimits(org: OrganizationPlanRow): OrganizationLimits {
+  const tier = PLAN_TIERS[org.plan as PlanName] ?? PLAN_TIERS.free;
+  return {
+    maxProjects: org.maxProjectsOverride ?? tier.maxProjects,
+    maxSeats: org.maxSeatsOverride ?? tier.maxSeats,
+    maxResultsPerMonth: org.maxResultsPerMonthOverride ?? tier.maxResultsPerMonth,
+    requestsPerMinute: org.requestsPerMinuteOverride ?? tier.requestsPerMinute,
+    auditExportEnabled: org.auditExportEnabledOverride ?? tier.auditExportEnabled,
+  };
+}

@@ -1,0 +1,204 @@
+import { emitAudit } from '../audit/audit.service.ts';
+import { change, type Change } from '../audit/clip.ts';
+import { authorize } from '../auth/policy.ts';
+import type { RequestContext } from '../context.ts';
+import type { Db, Prisma } from '../database/client.ts';
+import { AppError, conflict, notFound, validationFailed } from '../errors.ts';
+import { epochMsOrNull, newId } from '../ids.ts';
+import { applyProjectLocks } from '../orgs/orgs.service.ts';
+import { fileStorage } from '../storage/file-storage.ts';
+import { pageOf, pageWindow } from '../validation.ts';
+import { normalizeAvatar } from './avatar-image.ts';
+import type { CreateProjectInput, ProjectListQuery, UpdateProjectInput } from './projects.schemas.ts';
+
+export type ProjectRow = Awaited<ReturnType<Db['project']['findFirstOrThrow']>>;
+
+export const toProject = (project: ProjectRow) => ({
+  ulid: project.id,
+  name: project.name,
+  id: project.code,
+  description: project.description,
+  avatarKey: project.avatarKey,
+  avatarVersion: project.avatarVersion,
+  lockedAt: epochMsOrNull(project.lockedAt),
+  createdAt: project.createdAt.getTime(),
+  updatedAt: project.updatedAt.getTime(),
+});
+
+const projectLocked = () =>
+  new AppError('project_locked', 'This project is locked: the organization holds more projects than its plan allows');
+
+/**
+ * Finds a project of the active organization by its code. Every route under a project goes
+ * through here, so a locked project answers 403 project_locked everywhere except DELETE.
+ */
+export async function resolveProject(
+  ctx: RequestContext,
+  code: string,
+  options: { allowLocked?: boolean; db?: Db } = {},
+): Promise<ProjectRow> {
+  authorize(ctx, 'project.read');
+  const project = await (options.db ?? ctx.db).project.findFirst({ where: { code } });
+  if (!project) throw notFound('Project');
+  if (project.lockedAt && !options.allowLocked) throw projectLocked();
+  return project;
+}
+
+export async function createProject(ctx: RequestContext, input: CreateProjectInput) {
+  authorize(ctx, 'project.manage');
+  const project = await ctx.db.$transaction(async (tx) => {
+    // Serializes project creation per organization so that the ceiling holds under concurrency.
+    await tx.$executeRaw`SELECT 1 FROM organizations WHERE id = ${ctx.org.id} FOR UPDATE`;
+    const { maxProjects } = ctx.org.limits;
+    if (maxProjects !== null && (await tx.project.count()) >= maxProjects) {
+      throw new AppError('project_limit_exceeded', `The ${ctx.org.plan} plan allows ${maxProjects} projects`);
+    }
+    if (await tx.project.findFirst({ where: { code: input.id }, select: { id: true } })) {
+      throw conflict(`A project with id ${input.id} already exists`);
+    }
+    const created = await tx.project.create({
+      data: {
+        id: newId(),
+        orgId: ctx.org.id,
+        code: input.id,
+        name: input.name,
+        description: input.description ?? null,
+      },
+    });
+    await emitAudit(tx, ctx, {
+      action: 'project.created',
+      entityType: 'project',
+      entityUlid: created.id,
+      entityLabel: created.name,
+      metadata: { id: created.code, name: created.name },
+    });
+    return created;
+  });
+  return project;
+}
+
+const PROJECT_ORDER = [{ createdAt: 'asc' }, { id: 'asc' }] satisfies Prisma.ProjectOrderByWithRelationInput[];
+
+/** `q`: case-insensitive substring of the name or the code. */
+const projectSearch = (q: string | undefined): Prisma.ProjectWhereInput =>
+  q ? { OR: [{ name: { contains: q, mode: 'insensitive' } }, { code: { contains: q, mode: 'insensitive' } }] } : {};
+
+export async function listProjects(ctx: RequestContext, query: ProjectListQuery) {
+  authorize(ctx, 'project.read');
+  const where = projectSearch(query.q);
+  const [items, total] = await Promise.all([
+    ctx.db.project.findMany({ where, orderBy: PROJECT_ORDER, ...pageWindow(query) }),
+    ctx.db.project.count({ where }),
+  ]);
+  return pageOf(items, query, total);
+}
+
+/** Projects for a GraphQL connection: `window` carries Pothos's cursor, take/skip and selection. */
+export async function findProjects(ctx: RequestContext, q: string | undefined, window: Prisma.ProjectFindManyArgs) {
+  authorize(ctx, 'project.read');
+  return ctx.db.project.findMany({ ...window, where: projectSearch(q), orderBy: PROJECT_ORDER });
+}
+
+export async function countProjects(ctx: RequestContext, q: string | undefined) {
+  authorize(ctx, 'project.read');
+  return ctx.db.project.count({ where: projectSearch(q) });
+}
+
+export async function updateProject(ctx: RequestContext, code: string, input: UpdateProjectInput) {
+  authorize(ctx, 'project.manage');
+  if (input.id !== undefined) {
+    throw new AppError('immutable_field', 'The project id cannot be changed', { details: { path: ['id'] } });
+  }
+  if (input.name === undefined && input.description === undefined) {
+    throw validationFailed('Provide at least one of name, description');
+  }
+  const project = await ctx.db.$transaction(async (tx) => {
+    const before = await resolveProject(ctx, code, { db: tx });
+    const changes: Change[] = [];
+    if (input.name !== undefined && input.name !== before.name) changes.push(change('name', before.name, input.name));
+    if (input.description !== undefined && input.description !== before.description) {
+      changes.push(change('description', before.description, input.description));
+    }
+    if (changes.length === 0) return before;
+    const updated = await tx.project.update({
+      where: { id: before.id },
+      data: { name: input.name, description: input.description, updatedAt: new Date() },
+    });
+    await emitAudit(tx, ctx, {
+      action: 'project.updated',
+      entityType: 'project',
+      entityUlid: updated.id,
+      entityLabel: updated.name,
+      metadata: { changes },
+    });
+    return updated;
+  });
+  return project;
+}
+
+/** Deletes a project (also a locked one); the next-oldest locked project reopens when it fits. */
+export async function deleteProject(ctx: RequestContext, code: string): Promise<void> {
+  authorize(ctx, 'project.manage');
+  const deleted = await ctx.db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT 1 FROM organizations WHERE id = ${ctx.org.id} FOR UPDATE`;
+    const project = await resolveProject(ctx, code, { db: tx, allowLocked: true });
+    await tx.project.delete({ where: { id: project.id } });
+    await emitAudit(tx, ctx, {
+      action: 'project.deleted',
+      entityType: 'project',
+      entityUlid: project.id,
+      entityLabel: project.name,
+      metadata: { id: project.code, name: project.name },
+    });
+    await applyProjectLocks(tx, ctx.org.id, ctx.org.limits.maxProjects);
+    return project;
+  });
+  if (deleted.avatarKey) await fileStorage().delete(deleted.avatarKey);
+}
+
+const avatarKeyOf = (projectUlid: string) => `avatars/projects/${projectUlid}.webp`;
+
+export async function setProjectAvatar(ctx: RequestContext, code: string, upload: Buffer) {
+  authorize(ctx, 'project.manage');
+  const project = await resolveProject(ctx, code);
+  const image = await normalizeAvatar(upload);
+  const key = avatarKeyOf(project.id);
+  await fileStorage().put(key, image);
+  const updated = await ctx.db.$transaction(async (tx) => {
+    const row = await tx.project.update({
+      where: { id: project.id },
+      data: { avatarKey: key, avatarVersion: { increment: 1 }, updatedAt: new Date() },
+    });
+    await emitAudit(tx, ctx, {
+      action: 'project.avatar_updated',
+      entityType: 'project',
+      entityUlid: row.id,
+      entityLabel: row.name,
+      metadata: { avatarVersion: row.avatarVersion },
+    });
+    return row;
+  });
+  return { avatarKey: updated.avatarKey, avatarVersion: updated.avatarVersion };
+}
+
+export async function removeProjectAvatar(ctx: RequestContext, code: string) {
+  authorize(ctx, 'project.manage');
+  const project = await resolveProject(ctx, code);
+  if (!project.avatarKey) return { avatarKey: null, avatarVersion: project.avatarVersion };
+  const updated = await ctx.db.$transaction(async (tx) => {
+    const row = await tx.project.update({
+      where: { id: project.id },
+      data: { avatarKey: null, avatarVersion: { increment: 1 }, updatedAt: new Date() },
+    });
+    await emitAudit(tx, ctx, {
+      action: 'project.avatar_removed',
+      entityType: 'project',
+      entityUlid: row.id,
+      entityLabel: row.name,
+      metadata: { avatarVersion: row.avatarVersion },
+    });
+    return row;
+  });
+  await fileStorage().delete(project.avatarKey);
+  return { avatarKey: null, avatarVersion: updated.avatarVersion };
+}

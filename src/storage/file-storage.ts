@@ -1,0 +1,62 @@
+import { mkdir, readFile, rm, writeFile, rename } from 'node:fs/promises';
+import path from 'node:path';
+import { newId } from '../ids.ts';
+
+/** Where uploaded files live. Keys are relative slash-separated paths such as `avatars/projects/X.webp`. */
+export interface FileStorage {
+  put(key: string, data: Buffer): Promise<void>;
+  /** null when no object has that key. */
+  get(key: string): Promise<Buffer | null>;
+  delete(key: string): Promise<void>;
+}
+
+const SAFE_KEY = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_.-]+)*$/;
+
+export function assertSafeKey(key: string): void {
+  if (!SAFE_KEY.test(key) || key.split('/').some((part) => part === '..' || part === '.')) {
+    throw new Error(`Unsafe storage key: ${key}`);
+  }
+}
+
+/** A directory on local disk (under TCMS_DATA_DIR by default). Writes are atomic renames. */
+export class LocalDirectoryStorage implements FileStorage {
+  constructor(private readonly root: string) {}
+
+  private pathOf(key: string): string {
+    assertSafeKey(key);
+    return path.join(this.root, ...key.split('/'));
+  }
+
+  async put(key: string, data: Buffer): Promise<void> {
+    const target = this.pathOf(key);
+    await mkdir(path.dirname(target), { recursive: true });
+    const temporary = `${target}.${newId()}.tmp`;
+    await writeFile(temporary, data);
+    await rename(temporary, target);
+  }
+
+  async get(key: string): Promise<Buffer | null> {
+    try {
+      return await readFile(this.pathOf(key));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.pathOf(key), { force: true });
+  }
+}
+
+let current: FileStorage | undefined;
+
+export function useFileStorage(storage: FileStorage): void {
+  current = storage;
+}
+
+/** The process-wide file storage, chosen by the composition root. */
+export function fileStorage(): FileStorage {
+  if (!current) throw new Error('No file storage configured');
+  return current;
+}

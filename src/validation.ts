@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { fromValidationIssues } from './errors.ts';
+import { ULID_PATTERN } from './ids.ts';
+
+export const ulidSchema = z.string().regex(ULID_PATTERN, 'must be a ULID').meta({ example: '01JD3Z8Q4V5W6X7Y8Z9A0B1C2D' });
+
+/** A positive integer carried in a query string: "2" yes; "2.0", "1e1", "" no. */
+export const queryInteger = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, 'must be an integer')
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+
+export const MAX_PAGE_SIZE = 200;
+
+/** `page`/`pageSize` of the contract's page pagination (pageSize default 50, plan list 20). */
+export const pageQuerySchema = (defaultPageSize = 50) =>
+  z.object({
+    page: queryInteger(1, Number.MAX_SAFE_INTEGER).optional().default(1),
+    pageSize: queryInteger(1, MAX_PAGE_SIZE).optional().default(defaultPageSize),
+  });
+
+/** `limit`/`cursor` of the contract's cursor pagination. */
+export const cursorQuerySchema = z.object({
+  limit: queryInteger(1, MAX_PAGE_SIZE).optional().default(50),
+  cursor: ulidSchema.optional(),
+});
+
+export const searchQuerySchema = z.object({
+  q: z.string().max(200).optional().meta({ description: 'Case-insensitive substring search' }),
+});
+
+export type PageQuery = { page: number; pageSize: number };
+
+export function pageWindow({ page, pageSize }: PageQuery) {
+  return { skip: (page - 1) * pageSize, take: pageSize };
+}
+
+export const pageOf = <T>(items: T[], query: PageQuery, total: number) => ({
+  items,
+  page: query.page,
+  pageSize: query.pageSize,
+  total,
+});
+
+export const pageSchema = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), page: z.number().int(), pageSize: z.number().int(), total: z.number().int() });
+
+/** Parses with a zod schema; a failure is the contract's 422 validation_failed. */
+export function validate<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  location?: 'query' | 'params' | 'body',
+): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw fromValidationIssues(result.error.issues, location);
+  return result.data;
+}

@@ -1,0 +1,94 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import request from 'supertest';
+import type TestAgent from 'supertest/lib/agent';
+import { afterAll, beforeAll } from 'vitest';
+import { createApp, type App } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { prisma } from '../../src/database/client.ts';
+import { newId } from '../../src/ids.ts';
+
+export type TestApp = { app: App; http: TestAgent; dataDir: string };
+
+/**
+ * Starts the real app once per test file: on the PostgreSQL server named by DATABASE_URL, or
+ * else on a fresh embedded database in a temporary directory. Files never share state except
+ * the server database, where every test works in organizations of its own.
+ */
+export function useTestApp(): TestApp {
+  const handle = {} as TestApp;
+  beforeAll(async () => {
+    handle.dataDir = await mkdtemp(path.join(os.tmpdir(), 'tcms-test-'));
+    handle.app = await createApp(loadConfig({ ...process.env, TCMS_DATA_DIR: handle.dataDir, NODE_ENV: 'test' }));
+    handle.http = request(handle.app.express);
+  });
+  afterAll(async () => {
+    await handle.app?.close();
+    await rm(handle.dataDir, { recursive: true, force: true });
+  });
+  return handle;
+}
+
+export type Caller = {
+  /** Headers that authenticate this caller (cookie + X-Organization-Id, or a bearer token). */
+  headers: Record<string, string>;
+  orgId: string;
+  userId: string;
+  email: string;
+};
+
+export const uniqueEmail = (label = 'user') => `${label}-${newId().toLowerCase()}@example.test`;
+
+/** Signs up a new user with an organization of their own; returns a session caller. */
+export async function signUp(http: TestAgent, fields: Partial<{ email: string; password: string; firstName: string; lastName: string; organizationName: string }> = {}): Promise<Caller> {
+  const email = fields.email ?? uniqueEmail();
+  const response = await http
+    .post('/api/v1/auth/signup')
+    .send({ password: 'correct horse battery', firstName: 'Test', lastName: 'User', ...fields, email });
+  if (response.status !== 201) throw new Error(`signup failed: ${response.status} ${JSON.stringify(response.body)}`);
+  return sessionCaller(response, email);
+}
+
+export function sessionCaller(response: request.Response, email: string): Caller {
+  const setCookie = ([] as string[]).concat(response.headers['set-cookie'] ?? []);
+  const cookie = setCookie.map((line) => line.split(';')[0]).join('; ');
+  const orgId = response.body.organization?.ulid ?? response.body.organizations[0].ulid;
+  return { headers: { Cookie: cookie, 'X-Organization-Id': orgId }, orgId, userId: response.body.user.ulid, email };
+}
+
+/** Creates an API token for `session` (role defaults to the server's choice) and returns a bearer caller. */
+export async function tokenFor(http: TestAgent, session: Caller, body: Record<string, unknown> = {}): Promise<Caller & { token: string; tokenUlid: string }> {
+  const response = await http.post('/api/v1/me/api-tokens').set(session.headers).send({ name: 'ci token', ...body });
+  if (response.status !== 201) throw new Error(`token creation failed: ${response.status} ${JSON.stringify(response.body)}`);
+  return {
+    headers: { Authorization: `Bearer ${response.body.token}` },
+    orgId: session.orgId,
+    userId: session.userId,
+    email: session.email,
+    token: response.body.token,
+    tokenUlid: response.body.ulid,
+  };
+}
+
+export const projectCode = () => `P${newId().slice(-8)}`;
+
+export async function createProject(http: TestAgent, caller: Caller, fields: Record<string, unknown> = {}) {
+  const response = await http.post('/api/v1/projects').set(caller.headers).send({ name: 'Project', id: projectCode(), ...fields });
+  if (response.status !== 201) throw new Error(`project creation failed: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body as { ulid: string; id: string; name: string };
+}
+
+export function graphql(http: TestAgent, caller: Caller | undefined, query: string, variables: Record<string, unknown> = {}) {
+  return http.post('/graphql').set(caller?.headers ?? {}).send({ query, variables });
+}
+
+/**
+ * A new user who joins `org` with `role`. Invitations are not part of the API yet, so the
+ * membership row is written directly, as a scenario fixture.
+ */
+export async function joinAs(http: TestAgent, org: Caller, role: 'admin' | 'member' | 'viewer'): Promise<Caller> {
+  const person = await signUp(http);
+  await prisma().membership.create({ data: { id: newId(), orgId: org.orgId, userId: person.userId, role } });
+  return { ...person, orgId: org.orgId, headers: { ...person.headers, 'X-Organization-Id': org.orgId } };
+}

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { newId } from '../src/ids.ts';
+import { randomUUID } from 'node:crypto';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -7,7 +7,7 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
 export function requestLog(enabled: boolean): RequestHandler {
   return (req, res, next) => {
     const incoming = req.get('x-request-id');
-    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : newId();
+    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     res.setHeader('X-Request-Id', requestId);
     if (enabled) {
       const started = process.hrtime.bigint();

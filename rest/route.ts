@@ -37,8 +37,6 @@ export type RouteInput<P, Q, B> = {
   identity: Identity;
   /** Present on `org` routes. */
   ctx: RequestContext;
-  /** Reads a request header (Accept-Language, for instance). */
-  header(name: string): string | undefined;
 };
 
 /** What a handler may answer besides a plain JSON body. */
@@ -216,7 +214,6 @@ export function routeHandler(route: RouteDefinition, settings: HttpSettings): Re
           file,
           identity: identity as Identity,
           ctx: ctx as RequestContext,
-          header: (name) => req.get(name),
         });
         reply = result instanceof Reply ? result : new Reply(route.success.status, result);
       } catch (error) {

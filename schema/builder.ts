@@ -27,6 +27,9 @@ export const builder = new SchemaBuilder<{
     client: (context) => context.request?.db ?? prisma(),
     dmmf: getDatamodel(),
     filterConnectionTotalCount: true,
+    // The contract's page bounds: 50 by default, at most 200 (larger `first`/`last` are capped).
+    defaultConnectionSize: 50,
+    maxConnectionSize: 200,
   },
   relay: { clientMutationId: 'omit', cursorType: 'String' },
 });

@@ -1,6 +1,5 @@
 import express, { type Express, type RequestHandler } from 'express';
-import { createYoga, maskError } from 'graphql-yoga';
-import { GraphQLError } from 'graphql';
+import { createYoga } from 'graphql-yoga';
 import swaggerUi from 'swagger-ui-express';
 import { buildOpenApiDocument } from '../rest/openapi.ts';
 import { serveAsset } from '../rest/assets.ts';
@@ -9,10 +8,10 @@ import { requestLog } from '../rest/request-log.ts';
 import { notFoundHandler, restRouter, unexpectedErrorHandler } from '../rest/router.ts';
 import { v1Routes } from '../rest/v1/index.ts';
 import { createGraphQLContext } from '../schema/context.ts';
+import { maskGraphQLError } from '../schema/errors.ts';
 import { schema } from '../schema/index.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type OpenDatabase } from './database/client.ts';
-import { AppError } from './errors.ts';
 import { startMaintenance } from './maintenance.ts';
 import { LocalDirectoryStorage, useFileStorage } from './storage/file-storage.ts';
 import path from 'node:path';
@@ -33,21 +32,7 @@ export async function createApp(config: Config): Promise<App> {
     landingPage: false,
     logging: false,
     context: ({ request }) => createGraphQLContext(request, (cookie) => readSessionCookie(cookie, settings)),
-    maskedErrors: {
-      maskError(error, message, isDev) {
-        const original = error instanceof GraphQLError ? error.originalError : error;
-        if (original instanceof AppError) {
-          return new GraphQLError(original.message, {
-            ...(error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {}),
-            extensions: { code: original.code, ...(original.details ? { details: original.details } : {}) },
-          });
-        }
-        const masked = maskError(error, message, isDev);
-        return masked instanceof GraphQLError
-          ? new GraphQLError(masked.message, { ...masked, extensions: { ...masked.extensions, code: 'internal_error' } })
-          : masked;
-      },
-    },
+    maskedErrors: { maskError: maskGraphQLError },
   });
 
   const openApiDocument = buildOpenApiDocument(v1Routes);

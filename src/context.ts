@@ -15,7 +15,13 @@ export type UserSnapshot = {
 /** Who is calling, before an organization is chosen. */
 export type Identity =
   | { kind: 'session'; user: UserSnapshot; sessionId: string }
-  | { kind: 'api_token'; user: UserSnapshot; token: { id: string; name: string; orgId: string; role: Role } };
+  | {
+      kind: 'api_token';
+      user: UserSnapshot;
+      token: { id: string; name: string; orgId: string; role: Role };
+      /** The token's organization, read with the token (a token acts in no other). */
+      org: OrganizationSnapshot;
+    };
 
 export type OrganizationSnapshot = { id: string; name: string; plan: string; limits: OrganizationLimits };
 

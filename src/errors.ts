@@ -59,11 +59,15 @@ export const conflict = (message: string) => new AppError('conflict', message);
 export const validationFailed = (message: string, details?: ErrorDetails) =>
   new AppError('validation_failed', message, { details });
 
-type Issue = { path: PropertyKey[]; message: string; code?: string };
+type Issue = { path: PropertyKey[]; message: string; code?: string; keys?: readonly string[] };
 
 /** A zod failure as the contract's 422: `details.path` names the first offending field. */
 export function fromValidationIssues(issues: readonly Issue[], location?: 'query' | 'params' | 'body' | 'file'): AppError {
-  const toPath = (issue: Issue) => issue.path.map((part) => (typeof part === 'symbol' ? String(part) : part));
+  // An unknown key (zod's unrecognized_keys) is reported at the object; the offending field is the key.
+  const toPath = (issue: Issue) =>
+    [...issue.path, ...(issue.code === 'unrecognized_keys' && issue.keys?.length ? [issue.keys[0] as string] : [])].map(
+      (part) => (typeof part === 'symbol' ? String(part) : part),
+    );
   const first = issues[0];
   const where = location && location !== 'body' ? ` in ${location}` : '';
   const message = first

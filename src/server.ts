@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import { createApp } from './app.ts';
 import { loadConfig } from './config.ts';
 
@@ -17,10 +17,22 @@ const server: Server = app.express.listen(config.port, () => {
 
 /** SIGTERM/SIGINT: stop accepting, let in-flight requests finish, then close the database. */
 let stopping = false;
+// While draining, responses close their connection: a keep-alive client that goes on sending
+// requests on it would otherwise keep the server (and so the process) up indefinitely.
+const unanswered = new Set<ServerResponse>();
+const closeConnectionAfter = (response: ServerResponse) => {
+  if (!response.headersSent) response.setHeader('Connection', 'close');
+};
+server.on('request', (_request, response: ServerResponse) => {
+  if (stopping) return closeConnectionAfter(response);
+  unanswered.add(response);
+  response.once('close', () => unanswered.delete(response));
+});
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   console.log(`${signal} received: draining requests`);
+  for (const response of unanswered) closeConnectionAfter(response);
   server.close(async () => {
     await app.close();
     console.log('stopped');

@@ -31,6 +31,12 @@ export const searchQuerySchema = z.object({
   q: z.string().max(200).optional().meta({ description: 'Case-insensitive substring search' }),
 });
 
+/**
+ * `q` as a literal substring for Prisma's `contains`, which builds a LIKE pattern without
+ * escaping: `%` and `_` would otherwise act as wildcards (and `\` as the escape).
+ */
+export const likeLiteral = (q: string) => q.replace(/[\\%_]/g, '\\$&');
+
 export type PageQuery = { page: number; pageSize: number };
 
 export function pageWindow({ page, pageSize }: PageQuery) {
@@ -53,7 +59,20 @@ export function validate<S extends z.ZodType>(
   value: unknown,
   location?: 'query' | 'params' | 'body',
 ): z.output<S> {
+  const nul = findNulCharacter(value, []);
+  if (nul) throw fromValidationIssues([{ path: nul, message: 'must not contain the NUL character' }], location);
   const result = schema.safeParse(value);
   if (!result.success) throw fromValidationIssues(result.error.issues, location);
   return result.data;
+}
+
+/** PostgreSQL text cannot hold U+0000, so no input string may carry it; returns its path. */
+function findNulCharacter(value: unknown, path: PropertyKey[]): PropertyKey[] | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (value === null || typeof value !== 'object') return null;
+  for (const [key, inner] of Object.entries(value)) {
+    const found = findNulCharacter(inner, [...path, Array.isArray(value) ? Number(key) : key]);
+    if (found) return found;
+  }
+  return null;
 }

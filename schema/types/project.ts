@@ -7,9 +7,11 @@ import {
   updateProject,
 } from '../../src/projects/projects.service.ts';
 import { createProjectBodySchema, updateProjectBodySchema } from '../../src/projects/projects.schemas.ts';
-import { validate } from '../../src/validation.ts';
+import { searchQuerySchema, validate } from '../../src/validation.ts';
 import { builder } from '../builder.ts';
 import { requestOf } from '../context.ts';
+
+const searchOf = (args: { q?: string | null }) => validate(searchQuerySchema, { q: args.q ?? undefined }).q;
 
 builder.prismaObject('Project', {
   fields: (t) => ({
@@ -32,8 +34,8 @@ builder.queryFields((t) => ({
       cursor: 'id',
       authScopes: { member: true },
       args: { q: t.arg.string({ description: 'Case-insensitive substring of name or code' }) },
-      resolve: (query, _root, args, context) => findProjects(requestOf(context), args.q ?? undefined, query),
-      totalCount: (_root, args, context) => countProjects(requestOf(context), args.q ?? undefined),
+      resolve: (query, _root, args, context) => findProjects(requestOf(context), searchOf(args), query),
+      totalCount: (_root, args, context) => countProjects(requestOf(context), searchOf(args)),
     },
     {},
     {},

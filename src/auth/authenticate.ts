@@ -1,4 +1,4 @@
-import type { Identity, RequestContext, Role } from '../context.ts';
+import type { Identity, OrganizationSnapshot, RequestContext, Role } from '../context.ts';
 import { prisma } from '../database/client.ts';
 import type { OrganizationRow } from '../orgs/orgs.service.ts';
 import { tenantClient } from '../database/tenant.ts';
@@ -42,7 +42,8 @@ async function identifyToken(authorization: string): Promise<Identity> {
   if (!match?.[1]?.startsWith(API_TOKEN_PREFIX)) throw unauthorized();
   const token = await prisma().apiToken.findUnique({
     where: { tokenHash: sha256(match[1]) },
-    include: { user: { include: { memberships: true } } },
+    // One statement (relationJoins): the token, its creator's memberships and its organization.
+    include: { org: true, user: { include: { memberships: true } } },
   });
   const now = Date.now();
   if (!token || token.revokedAt || (token.expiresAt && token.expiresAt.getTime() <= now)) throw unauthorized();
@@ -60,6 +61,7 @@ async function identifyToken(authorization: string): Promise<Identity> {
       orgId: token.orgId,
       role: lowerRole(token.role as Role, membership.role as Role),
     },
+    org: organizationSnapshot(token.org),
   };
 }
 
@@ -90,8 +92,7 @@ export async function enterOrganization(identity: Identity, requestedOrgId?: str
   if (requestedOrgId !== undefined && !ULID_PATTERN.test(requestedOrgId)) throw notFound('Organization');
   if (identity.kind === 'api_token') {
     if (requestedOrgId !== undefined && requestedOrgId !== identity.token.orgId) throw notFound('Organization');
-    const org = await prisma().organization.findUniqueOrThrow({ where: { id: identity.token.orgId } });
-    return context(identity, org, identity.token.role, true);
+    return context(identity, identity.org, identity.token.role, true);
   }
   const membership = await prisma().membership.findFirst({
     where: { userId: identity.user.id, ...(requestedOrgId ? { orgId: requestedOrgId } : {}) },
@@ -99,17 +100,18 @@ export async function enterOrganization(identity: Identity, requestedOrgId?: str
     include: { org: true },
   });
   if (!membership) throw notFound('Organization');
-  return context(identity, membership.org, membership.role as Role, false);
+  return context(identity, organizationSnapshot(membership.org), membership.role as Role, false);
 }
 
-function context(identity: Identity, org: OrganizationRow, role: Role, metered: boolean): RequestContext {
-  return {
-    identity,
-    org: { id: org.id, name: org.name, plan: org.plan, limits: effectiveLimits(org) },
-    role,
-    metered,
-    db: tenantClient(org.id),
-  };
+const organizationSnapshot = (org: OrganizationRow): OrganizationSnapshot => ({
+  id: org.id,
+  name: org.name,
+  plan: org.plan,
+  limits: effectiveLimits(org),
+});
+
+function context(identity: Identity, org: OrganizationSnapshot, role: Role, metered: boolean): RequestContext {
+  return { identity, org, role, metered, db: tenantClient(org.id) };
 }
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

@@ -16,6 +16,34 @@ export type Db = Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$trans
 
 let client: PrismaClient | undefined;
 
+/** One SQL statement as Prisma reports it (the `query` log event). */
+export type QueryEvent = { query: string; params: string; duration: number; target: string };
+
+const queryListeners = new Set<(event: QueryEvent) => void>();
+
+/**
+ * Subscribes to every SQL statement the process client sends (tests count them to prove that
+ * a list costs a bounded number of queries). Returns the unsubscribe function.
+ */
+export function onQuery(listener: (event: QueryEvent) => void): () => void {
+  queryListeners.add(listener);
+  return () => {
+    queryListeners.delete(listener);
+  };
+}
+
+type AdapterOption = NonNullable<ConstructorParameters<typeof PrismaClient>[0]['adapter']>;
+
+/** A client whose query events reach `onQuery` listeners; nearly free while nobody listens. */
+function newClient(adapter: AdapterOption): PrismaClient {
+  const created = new PrismaClient({ adapter, log: [{ emit: 'event' as const, level: 'query' as const }] });
+  created.$on('query', (event) => {
+    if (queryListeners.size === 0) return;
+    for (const listener of queryListeners) listener(event);
+  });
+  return created as unknown as PrismaClient;
+}
+
 /** The process-wide Prisma client (a module singleton, opened once by openDatabase). */
 export function prisma(): PrismaClient {
   if (!client) throw new Error('The database is not open: call openDatabase() first');
@@ -61,7 +89,7 @@ async function openPostgres(databaseUrl: string, poolSize: number) {
   return {
     engine: 'postgres' as const,
     location: url.toString(),
-    client: new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl, max: poolSize }) }),
+    client: newClient(new PrismaPg({ connectionString: databaseUrl, max: poolSize })),
     openSqlConnection: () => openPgConnection(databaseUrl),
     closeEngine: async () => {},
   };
@@ -73,7 +101,7 @@ async function openPglite(directory: string) {
   return {
     engine: 'pglite' as const,
     location: directory,
-    client: new PrismaClient({ adapter: new PrismaPGlite(database) }),
+    client: newClient(new PrismaPGlite(database)),
     openSqlConnection: async () => pgliteConnection(database),
     closeEngine: () => database.close(),
   };

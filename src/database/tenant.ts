@@ -5,6 +5,18 @@ const TENANT_MODELS = new Set(['Membership', 'ApiToken', 'Project', 'AuditEvent'
 
 type Args = Record<string, unknown> & { where?: object; data?: unknown; create?: object };
 
+/**
+ * The caller's filter AND `orgId`. A filter that itself names `orgId` (say another tenant's) is
+ * kept as an extra condition rather than overwritten, so it matches nothing instead of this
+ * tenant's rows.
+ */
+function confineWhere(where: object | undefined, orgId: string): object {
+  if (!where || !('orgId' in where)) return { ...where, orgId };
+  const { AND, orgId: requested, ...rest } = where as { AND?: unknown; orgId: unknown };
+  const and = AND === undefined ? [] : Array.isArray(AND) ? AND : [AND];
+  return { ...rest, orgId, AND: [...and, { orgId: requested }] };
+}
+
 function confine(operation: string, args: Args | undefined, orgId: string): Args {
   const base: Args = args ?? {};
   switch (operation) {
@@ -16,9 +28,9 @@ function confine(operation: string, args: Args | undefined, orgId: string): Args
       return { ...base, data: rows.map((row: object) => ({ ...row, orgId })) };
     }
     case 'upsert':
-      return { ...base, where: { ...base.where, orgId }, create: { ...base.create, orgId } };
+      return { ...base, where: confineWhere(base.where, orgId), create: { ...base.create, orgId } };
     default:
-      return { ...base, where: { ...base.where, orgId } };
+      return { ...base, where: confineWhere(base.where, orgId) };
   }
 }
 
@@ -29,7 +41,26 @@ function confine(operation: string, args: Args | undefined, orgId: string): Args
  * opened on it keep the confinement.
  */
 export function tenantClient(orgId: string): PrismaClient {
-  return prisma().$extends({
+  const base = prisma();
+  if (cache.base !== base) {
+    cache.base = base;
+    cache.clients.clear();
+  }
+  let client = cache.clients.get(orgId);
+  if (!client) {
+    client = confinedTo(base, orgId);
+    if (cache.clients.size >= CACHE_SIZE) cache.clients.delete(cache.clients.keys().next().value as string);
+    cache.clients.set(orgId, client);
+  }
+  return client;
+}
+
+// Extended clients are immutable views of the process client; recent ones are reused.
+const CACHE_SIZE = 1000;
+const cache = { base: undefined as PrismaClient | undefined, clients: new Map<string, PrismaClient>() };
+
+function confinedTo(base: PrismaClient, orgId: string): PrismaClient {
+  return base.$extends({
     name: 'tenant',
     query: {
       $allModels: {

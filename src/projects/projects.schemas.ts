@@ -9,7 +9,7 @@ const description = z.string().max(2000).nullable();
 export const createProjectBodySchema = z
   .strictObject({
     name,
-    id: z.string().min(1).max(20).regex(PROJECT_CODE_PATTERN, 'must match ^[A-Z][A-Z0-9]*$').meta({ example: 'WEB' }),
+    id: z.string().min(1).max(50).regex(PROJECT_CODE_PATTERN, 'must match ^[A-Z][A-Z0-9]*$').meta({ example: 'WEB' }),
     description: description.optional(),
   })
   .meta({ id: 'CreateProjectRequest' });

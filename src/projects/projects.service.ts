@@ -7,9 +7,9 @@ import { AppError, conflict, notFound, validationFailed } from '../errors.ts';
 import { epochMsOrNull, newId } from '../ids.ts';
 import { applyProjectLocks } from '../orgs/orgs.service.ts';
 import { fileStorage } from '../storage/file-storage.ts';
-import { pageOf, pageWindow } from '../validation.ts';
+import { likeLiteral, pageOf, pageWindow } from '../validation.ts';
 import { normalizeAvatar } from './avatar-image.ts';
-import type { CreateProjectInput, ProjectListQuery, UpdateProjectInput } from './projects.schemas.ts';
+import { PROJECT_CODE_PATTERN, type CreateProjectInput, type ProjectListQuery, type UpdateProjectInput } from './projects.schemas.ts';
 
 export type ProjectRow = Awaited<ReturnType<Db['project']['findFirstOrThrow']>>;
 
@@ -38,6 +38,8 @@ export async function resolveProject(
   options: { allowLocked?: boolean; db?: Db } = {},
 ): Promise<ProjectRow> {
   authorize(ctx, 'project.read');
+  // A string that is not a project code names no project (and never reaches SQL).
+  if (!PROJECT_CODE_PATTERN.test(code)) throw notFound('Project');
   const project = await (options.db ?? ctx.db).project.findFirst({ where: { code } });
   if (!project) throw notFound('Project');
   if (project.lockedAt && !options.allowLocked) throw projectLocked();
@@ -81,7 +83,14 @@ const PROJECT_ORDER = [{ createdAt: 'asc' }, { id: 'asc' }] satisfies Prisma.Pro
 
 /** `q`: case-insensitive substring of the name or the code. */
 const projectSearch = (q: string | undefined): Prisma.ProjectWhereInput =>
-  q ? { OR: [{ name: { contains: q, mode: 'insensitive' } }, { code: { contains: q, mode: 'insensitive' } }] } : {};
+  q
+    ? {
+        OR: [
+          { name: { contains: likeLiteral(q), mode: 'insensitive' } },
+          { code: { contains: likeLiteral(q), mode: 'insensitive' } },
+        ],
+      }
+    : {};
 
 export async function listProjects(ctx: RequestContext, query: ProjectListQuery) {
   authorize(ctx, 'project.read');
@@ -158,47 +167,38 @@ export async function deleteProject(ctx: RequestContext, code: string): Promise<
 
 const avatarKeyOf = (projectUlid: string) => `avatars/projects/${projectUlid}.webp`;
 
+/** Points the project at `avatarKey` (or none), bumps the version and records the change. */
+function recordAvatar(ctx: RequestContext, project: ProjectRow, avatarKey: string | null) {
+  return ctx.db.$transaction(async (tx) => {
+    const row = await tx.project.update({
+      where: { id: project.id },
+      data: { avatarKey, avatarVersion: { increment: 1 }, updatedAt: new Date() },
+    });
+    await emitAudit(tx, ctx, {
+      action: avatarKey ? 'project.avatar_updated' : 'project.avatar_removed',
+      entityType: 'project',
+      entityUlid: row.id,
+      entityLabel: row.name,
+      metadata: { avatarVersion: row.avatarVersion },
+    });
+    return { avatarKey: row.avatarKey, avatarVersion: row.avatarVersion };
+  });
+}
+
 export async function setProjectAvatar(ctx: RequestContext, code: string, upload: Buffer) {
   authorize(ctx, 'project.manage');
   const project = await resolveProject(ctx, code);
   const image = await normalizeAvatar(upload);
   const key = avatarKeyOf(project.id);
   await fileStorage().put(key, image);
-  const updated = await ctx.db.$transaction(async (tx) => {
-    const row = await tx.project.update({
-      where: { id: project.id },
-      data: { avatarKey: key, avatarVersion: { increment: 1 }, updatedAt: new Date() },
-    });
-    await emitAudit(tx, ctx, {
-      action: 'project.avatar_updated',
-      entityType: 'project',
-      entityUlid: row.id,
-      entityLabel: row.name,
-      metadata: { avatarVersion: row.avatarVersion },
-    });
-    return row;
-  });
-  return { avatarKey: updated.avatarKey, avatarVersion: updated.avatarVersion };
+  return recordAvatar(ctx, project, key);
 }
 
 export async function removeProjectAvatar(ctx: RequestContext, code: string) {
   authorize(ctx, 'project.manage');
   const project = await resolveProject(ctx, code);
   if (!project.avatarKey) return { avatarKey: null, avatarVersion: project.avatarVersion };
-  const updated = await ctx.db.$transaction(async (tx) => {
-    const row = await tx.project.update({
-      where: { id: project.id },
-      data: { avatarKey: null, avatarVersion: { increment: 1 }, updatedAt: new Date() },
-    });
-    await emitAudit(tx, ctx, {
-      action: 'project.avatar_removed',
-      entityType: 'project',
-      entityUlid: row.id,
-      entityLabel: row.name,
-      metadata: { avatarVersion: row.avatarVersion },
-    });
-    return row;
-  });
+  const removed = await recordAvatar(ctx, project, null);
   await fileStorage().delete(project.avatarKey);
-  return { avatarKey: null, avatarVersion: updated.avatarVersion };
+  return removed;
 }

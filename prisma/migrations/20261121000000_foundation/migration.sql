@@ -86,6 +86,7 @@ CREATE TABLE "projects" (
   CONSTRAINT "projects_pkey" PRIMARY KEY ("id")
 );
 CREATE UNIQUE INDEX "projects_org_id_code_key" ON "projects"("org_id", "code");
+CREATE INDEX "projects_org_id_created_at_id_idx" ON "projects"("org_id", "created_at", "id");
 ALTER TABLE "projects" ADD CONSTRAINT "projects_org_id_fkey" FOREIGN KEY ("org_id") REFERENCES "organizations"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 CREATE TABLE "audit_events" (

@@ -1,0 +1,79 @@
+import autocannon from 'autocannon';
+import { summarize, type Measurement } from './stats.ts';
+
+export type HttpLoad = {
+  url: string;
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  /** A fresh body for every request (unique project ids); GETs have none. */
+  body?: () => string;
+  requests: number;
+  concurrency: number;
+  /** Hard bound: the run is stopped (and marked truncated) past this. */
+  maxMs: number;
+};
+
+/**
+ * Drives the service with autocannon: exactly `requests` requests over `concurrency` keep-alive
+ * connections, one request in flight per connection (no pipelining).
+ *
+ * autocannon's own summary is not used for the figures: its latency histogram has 1 ms
+ * resolution and it only notices the end of a fixed-count run on its next 1-second tick, which
+ * would understate throughput. Instead every response's exact duration (autocannon measures it
+ * with hrtime) is collected from its `response` event, and the elapsed time runs from the start
+ * to the last response.
+ */
+export async function runHttpLoad(load: HttpLoad): Promise<Measurement> {
+  const latencies: number[] = [];
+  let failed = 0;
+  let firstFailure: string | undefined;
+  let lastResponseAt = 0;
+  const { pathname, search } = new URL(load.url);
+  const request: autocannon.Request = { method: load.method, path: `${pathname}${search}` };
+  if (load.body) {
+    const body = load.body;
+    request.setupRequest = (prepared) => ({ ...prepared, body: body() });
+  }
+
+  let finish: (error: unknown) => void = () => {};
+  const finished = new Promise<void>((resolve, reject) => {
+    finish = (error) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve());
+  });
+  const started = performance.now();
+  const instance = autocannon(
+    {
+      url: load.url,
+      connections: load.concurrency,
+      pipelining: 1,
+      amount: load.requests,
+      timeout: 10,
+      headers: load.headers,
+      requests: [request],
+    },
+    (error) => finish(error),
+  );
+  instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+    lastResponseAt = performance.now();
+    if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
+    else {
+      failed++;
+      firstFailure ??= `HTTP ${statusCode}`;
+    }
+  });
+  instance.on('reqError', (error) => {
+    failed++;
+    firstFailure ??= String(error);
+  });
+  let truncated = false;
+  const bound = setTimeout(() => {
+    truncated = true;
+    instance.stop();
+  }, load.maxMs);
+  try {
+    await finished;
+  } finally {
+    clearTimeout(bound);
+  }
+  if (firstFailure) console.error(`  ! ${load.method} ${load.url}: ${failed} failed, first: ${firstFailure}`);
+  return summarize(latencies, failed, (lastResponseAt || performance.now()) - started, truncated);
+}

@@ -1,0 +1,365 @@
+/**
+ * `npm run bench`: throughput and latency of GET and POST /api/v1/projects on both databases
+ * (embedded PGlite in a temporary data directory, and a temporary database on the PostgreSQL
+ * server), each beside a raw-SQL floor that runs the same statements without the service.
+ *
+ * Where the service runs: in a child process (bench/serve.ts, the same composition root as
+ * src/server.ts, bound to 127.0.0.1), not in this process. In-process, autocannon's request
+ * generation and response parsing would share one event loop with Express and Prisma, so the
+ * service would be measured at less than one core while the raw floor (a pg Pool or PGlite in
+ * this process, no HTTP) does not pay that tax; in a child, the service has its own event loop
+ * and core as it has in production (`tsx src/server.ts`), and the load generator the other core.
+ * The PostgreSQL server shares those two cores in both set-ups.
+ *
+ * Callers authenticate with an API token (Authorization: Bearer), the integrator path: such
+ * requests are metered, so each also bumps the per-minute request counter. Ceilings are raised
+ * with overrideOrganizationLimits so that neither the project ceiling nor the request ceiling
+ * answers 403/429. The request log is off (TCMS_LOG_REQUESTS=false).
+ *
+ * Everything is bounded: fixed request counts, a time bound per measured run, and a deadline
+ * for the whole benchmark, after which it cleans up and exits non-zero. Only loopback addresses
+ * are contacted. Nothing is written to the work tree: the data directory and the database are
+ * temporary and removed at the end, whatever happens.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { killServices, startService, type ServiceProcess } from './child.ts';
+import { runHttpLoad } from './load.ts';
+import { createProject, listPage, pgliteSql, pgPoolSql, runOps, type Actor, type Sql } from './raw.ts';
+import { getJson, newIntegrator, seedProjects, type Integrator } from './setup.ts';
+import type { Measurement } from './stats.ts';
+
+const CONCURRENCY = 10;
+const PAGE_SIZE = 20;
+/** Projects in the listed organization: a full page of 20 and a total to count. */
+const SEEDED_PROJECTS = 25;
+type Plan = { list: { warmup: number; measured: number }; create: { warmup: number; measured: number } };
+/**
+ * Fixed counts per engine (PGlite is one single-threaded session, several times slower), sized
+ * so that the whole run stays within about three minutes on two cores. BENCH_SCALE (default 1)
+ * multiplies them, for a quick check or a longer, steadier run.
+ */
+const SCALE = Number(process.env.BENCH_SCALE ?? '1');
+if (!(SCALE > 0 && SCALE <= 10)) throw new Error('BENCH_SCALE must be a number in (0, 10]');
+// autocannon needs at least one request per connection.
+const times = (count: number) => Math.max(CONCURRENCY, Math.ceil(count * SCALE));
+const scaled = (plan: Plan): Plan => ({
+  list: { warmup: times(plan.list.warmup), measured: times(plan.list.measured) },
+  create: { warmup: times(plan.create.warmup), measured: times(plan.create.measured) },
+});
+const PLANS: Record<'pglite' | 'postgres', Plan> = {
+  pglite: scaled({ list: { warmup: 150, measured: 1500 }, create: { warmup: 75, measured: 750 } }),
+  postgres: scaled({ list: { warmup: 300, measured: 3000 }, create: { warmup: 150, measured: 1500 } }),
+};
+/** A measured (or warm-up) run stops here even if its count is not reached; it is then marked. */
+const RUN_BOUND_MS = 25_000;
+/** The whole benchmark, set-up and clean-up included. */
+const DEADLINE_MS = 240_000;
+const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+
+type Row = { engine: string; endpoint: string; service: Measurement; raw: Measurement };
+
+const log = (message: string) => process.stderr.write(`${message}\n`);
+
+// ---- clean-up, signals and the deadline ---------------------------------------------------------
+
+const cleanups: Array<{ name: string; run: () => Promise<void> }> = [];
+let exiting = false;
+/** Registers a clean-up; returns a function that runs it now (the normal path) unless already run. */
+const onCleanup = (name: string, run: () => Promise<void>) => {
+  const entry = { name, run };
+  cleanups.push(entry);
+  return async () => {
+    const index = cleanups.indexOf(entry);
+    if (index < 0) return; // already taken by cleanUpAll
+    cleanups.splice(index, 1);
+    await run();
+  };
+};
+let cleaning: Promise<void> | undefined;
+/** Runs every pending clean-up, newest first; concurrent callers share one pass. */
+function cleanUpAll(): Promise<void> {
+  cleaning ??= (async () => {
+    while (cleanups.length > 0) {
+      const { name, run } = cleanups.pop() as (typeof cleanups)[number];
+      try {
+        await Promise.race([run(), new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), 20_000).unref())]);
+      } catch (error) {
+        log(`clean-up "${name}" failed: ${String(error)}`);
+      }
+    }
+  })();
+  return cleaning;
+}
+function abort(reason: string, code: number) {
+  if (exiting) return;
+  exiting = true;
+  log(`bench: ${reason}; cleaning up`);
+  killServices();
+  void cleanUpAll().finally(() => process.exit(code));
+}
+const deadline = setTimeout(() => abort(`the ${DEADLINE_MS / 1000} s deadline passed`, 2), DEADLINE_MS);
+process.on('SIGINT', () => abort('interrupted', 130));
+process.on('SIGTERM', () => abort('terminated', 143));
+
+// ---- helpers ------------------------------------------------------------------------------------
+
+let codeCounter = 0;
+/** Unique project ids (^[A-Z][A-Z0-9]*$, at most 20 characters). */
+const nextCode = () => `B${(codeCounter++).toString(36).toUpperCase()}`;
+
+function serviceEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of Object.keys(env)) {
+    if (name === 'DATABASE_URL' || name === 'PORT' || name.startsWith('TCMS_')) delete env[name];
+  }
+  return {
+    ...env,
+    NODE_ENV: 'production',
+    TCMS_LOG_REQUESTS: 'false',
+    TCMS_DB_POOL_SIZE: String(CONCURRENCY),
+    ...extra,
+  };
+}
+
+const bearer = (who: Integrator) => ({ authorization: `Bearer ${who.token}` });
+const listUrl = (service: ServiceProcess) => `${service.baseUrl}/api/v1/projects?pageSize=${PAGE_SIZE}`;
+
+async function serviceList(service: ServiceProcess, who: Integrator, plan: Plan): Promise<Measurement> {
+  const page = await getJson(service, `/api/v1/projects?pageSize=${PAGE_SIZE}`, who);
+  if (page.items.length !== PAGE_SIZE || page.total !== SEEDED_PROJECTS) {
+    throw new Error(`unexpected page: ${page.items.length} items, total ${page.total}`);
+  }
+  const load = { url: listUrl(service), method: 'GET' as const, headers: bearer(who), concurrency: CONCURRENCY, maxMs: RUN_BOUND_MS };
+  await runHttpLoad({ ...load, requests: plan.list.warmup });
+  return runHttpLoad({ ...load, requests: plan.list.measured });
+}
+
+async function serviceCreate(service: ServiceProcess, who: Integrator, plan: Plan): Promise<Measurement> {
+  const load = {
+    url: `${service.baseUrl}/api/v1/projects`,
+    method: 'POST' as const,
+    headers: { ...bearer(who), 'content-type': 'application/json' },
+    body: () => {
+      const id = nextCode();
+      return JSON.stringify({ id, name: `Bench project ${id}` });
+    },
+    concurrency: CONCURRENCY,
+    maxMs: RUN_BOUND_MS,
+  };
+  await runHttpLoad({ ...load, requests: plan.create.warmup });
+  return runHttpLoad({ ...load, requests: plan.create.measured });
+}
+
+const rawActor = (who: Integrator): Actor => ({
+  orgId: who.orgId,
+  tokenHash: createHash('sha256').update(who.token).digest('hex'),
+  tokenId: who.tokenId,
+  tokenName: who.tokenName,
+  maxProjects: 1_000_000,
+});
+
+async function rawList(sql: Sql, who: Integrator, plan: Plan): Promise<Measurement> {
+  const actor = rawActor(who);
+  const op = () => listPage(sql, actor, PAGE_SIZE);
+  await runOps(plan.list.warmup, CONCURRENCY, RUN_BOUND_MS, op);
+  return runOps(plan.list.measured, CONCURRENCY, RUN_BOUND_MS, op);
+}
+
+async function rawCreate(sql: Sql, who: Integrator, plan: Plan): Promise<Measurement> {
+  const actor = rawActor(who);
+  const op = () => {
+    const code = nextCode();
+    return createProject(sql, actor, code, `Bench project ${code}`);
+  };
+  await runOps(plan.create.warmup, CONCURRENCY, RUN_BOUND_MS, op);
+  return runOps(plan.create.measured, CONCURRENCY, RUN_BOUND_MS, op);
+}
+
+/** Three organizations: one listed (seeded), one the service creates in, one the raw floor creates in. */
+async function prepare(service: ServiceProcess) {
+  const lister = await newIntegrator(service, 'list');
+  const creator = await newIntegrator(service, 'create');
+  const rawCreator = await newIntegrator(service, 'rawcreate');
+  await seedProjects(service, lister, SEEDED_PROJECTS, () => nextCode());
+  return { lister, creator, rawCreator };
+}
+
+const timed = async <T>(label: string, work: () => Promise<T>): Promise<T> => {
+  if (exiting) throw new Error('aborted');
+  const started = performance.now();
+  const result = await work();
+  log(`  ${label} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  return result;
+};
+
+// ---- the two engines ----------------------------------------------------------------------------
+// Same order on both: service GET, raw GET (same data), raw POST, service POST (each POST run in
+// an organization of its own, so both start from an empty organization).
+
+async function benchPglite(): Promise<Row[]> {
+  const plan = PLANS.pglite;
+  log('pglite: embedded PostgreSQL in a temporary data directory');
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tcms-bench-'));
+  const removeDir = onCleanup('temporary data directory', () => rm(dataDir, { recursive: true, force: true }));
+  const env = serviceEnv({ TCMS_DATA_DIR: dataDir });
+
+  let service = await timed('service started', () => startService(env));
+  let stopService = onCleanup('pglite service', () => service.stop());
+  const { lister, creator, rawCreator } = await timed('organizations, tokens and seed projects', () => prepare(service));
+  const serviceGet = await timed('service GET', () => serviceList(service, lister, plan));
+  // PGlite is single-process: the raw floor opens the same data directory once the service has let go.
+  await stopService();
+
+  const db = await PGlite.create(path.join(dataDir, 'pgdata'));
+  const closeDb = onCleanup('raw PGlite', () => db.close());
+  const sql = pgliteSql(db);
+  const rawGet = await timed('raw GET', () => rawList(sql, lister, plan));
+  const rawPost = await timed('raw POST', () => rawCreate(sql, rawCreator, plan));
+  await closeDb();
+
+  service = await timed('service restarted', () => startService(env));
+  stopService = onCleanup('pglite service', () => service.stop());
+  const servicePost = await timed('service POST', () => serviceCreate(service, creator, plan));
+  await stopService();
+  await removeDir();
+  return [
+    { engine: 'pglite', endpoint: 'GET  /api/v1/projects', service: serviceGet, raw: rawGet },
+    { engine: 'pglite', endpoint: 'POST /api/v1/projects', service: servicePost, raw: rawPost },
+  ];
+}
+
+function loopbackOnly(url: URL) {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (!(host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host))) {
+    throw new Error(`BENCH_PG_URL must point at a loopback address, not ${host}`);
+  }
+}
+
+async function benchPostgres(): Promise<Row[]> {
+  const plan = PLANS.postgres;
+  const adminUrl = new URL(process.env.BENCH_PG_URL ?? DEFAULT_PG_URL);
+  loopbackOnly(adminUrl);
+  const database = `tcms_bench_${process.pid}_${Date.now().toString(36)}`;
+  log(`postgres: temporary database ${database} on ${adminUrl.host}`);
+  const admin = new pg.Client({ connectionString: adminUrl.toString(), connectionTimeoutMillis: 10_000 });
+  // A backend that goes away (DROP DATABASE ... WITH (FORCE) at clean-up) must not crash us.
+  admin.on('error', (error) => log(`admin connection: ${error.message}`));
+  await admin.connect();
+  const closeAdmin = onCleanup('admin connection', () => admin.end());
+  await admin.query(`CREATE DATABASE "${database}"`);
+  const dropDatabase = onCleanup('temporary database', async () => {
+    await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+  });
+  const databaseUrl = new URL(adminUrl);
+  databaseUrl.pathname = `/${database}`;
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tcms-bench-'));
+  const removeDir = onCleanup('temporary data directory', () => rm(dataDir, { recursive: true, force: true }));
+
+  const service = await timed('service started', () =>
+    startService(serviceEnv({ DATABASE_URL: databaseUrl.toString(), TCMS_DATA_DIR: dataDir })),
+  );
+  const stopService = onCleanup('postgres service', () => service.stop());
+  const { lister, creator, rawCreator } = await timed('organizations, tokens and seed projects', () => prepare(service));
+
+  const pool = new pg.Pool({ connectionString: databaseUrl.toString(), max: CONCURRENCY, connectionTimeoutMillis: 10_000 });
+  pool.on('error', (error) => log(`raw pool: ${error.message}`));
+  const endPool = onCleanup('raw pool', () => pool.end());
+  const sql = pgPoolSql(pool);
+
+  const serviceGet = await timed('service GET', () => serviceList(service, lister, plan));
+  const rawGet = await timed('raw GET', () => rawList(sql, lister, plan));
+  const rawPost = await timed('raw POST', () => rawCreate(sql, rawCreator, plan));
+  const servicePost = await timed('service POST', () => serviceCreate(service, creator, plan));
+
+  await endPool();
+  await stopService();
+  await dropDatabase();
+  await closeAdmin();
+  await removeDir();
+  return [
+    { engine: 'postgres', endpoint: 'GET  /api/v1/projects', service: serviceGet, raw: rawGet },
+    { engine: 'postgres', endpoint: 'POST /api/v1/projects', service: servicePost, raw: rawPost },
+  ];
+}
+
+// ---- report -------------------------------------------------------------------------------------
+
+const ms = (value: number) => `${value.toFixed(value < 10 ? 2 : 1)} ms`;
+const rate = (value: number) => value.toFixed(0);
+const flags = (m: Measurement) =>
+  [m.failed ? `${m.failed} failed` : '', m.truncated ? 'stopped at time bound' : ''].filter(Boolean).join(', ');
+const loadAverage = () => os.loadavg().map((value) => value.toFixed(1)).join(' ');
+
+function report(rows: Row[], totalMs: number, loadAtStart: string) {
+  const counts = (engine: 'pglite' | 'postgres') => {
+    const plan = PLANS[engine];
+    return `${engine}: GET ${plan.list.measured} after ${plan.list.warmup} warm-up, POST ${plan.create.measured} after ${plan.create.warmup} warm-up`;
+  };
+  const header = [
+    '',
+    `tcms bench: GET /api/v1/projects?pageSize=${PAGE_SIZE} (page of ${PAGE_SIZE}, total ${SEEDED_PROJECTS}) and POST /api/v1/projects (unique ids)`,
+    `  fixed counts at concurrency ${CONCURRENCY}, closed loop: ${counts('pglite')}; ${counts('postgres')}`,
+    `  service: child process on 127.0.0.1 (Express 5 + Prisma 7, pool ${CONCURRENCY}, request log off), load by autocannon;`,
+    `    authenticated with an API token (Authorization: Bearer, the integrator path: metered, so every request also bumps the rate-limit counter)`,
+    `  raw: the same SQL without the service (token lookup + per-minute counter, then the endpoint's statements): PostgreSQL server via a pg Pool of ${CONCURRENCY}, PGlite via one instance on the same data directory;`,
+    `    GET = token lookup, counter bump, page SELECT + COUNT (concurrently, as the service does); POST = the same two, then lock org row, count, exists check, INSERT project, INSERT audit event in one transaction`,
+    `  ratio thr = service req/s / raw op/s; ratio p50 = service p50 / raw p50`,
+    `  load average (1/5/15 min) at start ${loadAtStart}, at end ${loadAverage()} on ${os.availableParallelism()} cores`,
+    '',
+  ];
+  const table = rows.map((row) => {
+    const s = row.service;
+    const r = row.raw;
+    return [
+      row.engine.padEnd(8),
+      row.endpoint.padEnd(21),
+      `${rate(s.perSecond).padStart(5)} req/s`,
+      `p50 ${ms(s.p50).padStart(8)}`,
+      `p99 ${ms(s.p99).padStart(8)}`,
+      '|',
+      `raw ${rate(r.perSecond).padStart(5)} op/s`,
+      `p50 ${ms(r.p50).padStart(8)}`,
+      `p99 ${ms(r.p99).padStart(8)}`,
+      '|',
+      `ratio thr ${(s.perSecond / r.perSecond).toFixed(2)}`,
+      `p50 ${(s.p50 / r.p50).toFixed(1)}x`,
+    ].join('  ');
+  });
+  const notes = rows.flatMap((row) =>
+    (['service', 'raw'] as const)
+      .map((side) => ({ side, text: flags(row[side]), m: row[side] }))
+      .filter(({ text }) => text)
+      .map(({ side, text, m }) => `! ${row.engine} ${row.endpoint.replace(/\s+/, ' ')} ${side}: ${text} (${m.ok} ok)`),
+  );
+  // The benchmark itself keeps about two cores busy; other work before it started is what skews it.
+  const before = Number(loadAtStart.split(' ')[0]);
+  if (before > 1) {
+    notes.push(`! other work was running (1-min load ${before.toFixed(1)} before the start, ${os.availableParallelism()} cores): figures are lower and noisier than on an idle machine`);
+  }
+  process.stdout.write(
+    [...header, ...table, ...(notes.length ? ['', ...notes] : []), '', `total wall time ${(totalMs / 1000).toFixed(1)} s`, ''].join('\n'),
+  );
+}
+
+// ---- main ---------------------------------------------------------------------------------------
+
+const started = performance.now();
+const loadAtStart = loadAverage();
+let exitCode = 0;
+try {
+  const rows = [...(await benchPglite()), ...(await benchPostgres())];
+  report(rows, performance.now() - started, loadAtStart);
+  if (rows.some((row) => row.service.failed || row.raw.failed || row.service.truncated || row.raw.truncated)) exitCode = 1;
+} catch (error) {
+  log(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  exitCode = 1;
+} finally {
+  await cleanUpAll();
+  clearTimeout(deadline);
+}
+if (!exiting) process.exit(exitCode);

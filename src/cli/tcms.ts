@@ -1,0 +1,239 @@
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config.ts';
+import { openDatabase, prisma } from '../database/client.ts';
+import { AppError } from '../errors.ts';
+import { ULID_PATTERN } from '../ids.ts';
+import { overrideOrganizationLimits, setOrganizationPlan, toOrganization, type LimitOverrides } from '../orgs/orgs.service.ts';
+import { effectiveLimits, PLAN_NAMES, type PlanName } from '../orgs/plans.ts';
+
+/**
+ * The operator command of decisions §2: plans and per-organization overrides change here, never
+ * over HTTP. `bin/tcms.mjs` is the executable entry; `runCli` is also callable in-process.
+ */
+
+export type CliOutput = { out(line: string): void; err(line: string): void };
+
+export const USAGE = `Usage: tcms <command>
+
+Commands:
+  tcms org set-plan <orgUlid> <${PLAN_NAMES.join('|')}>
+      Put the organization on a plan.
+  tcms org override <orgUlid> [--projects N|default] [--seats N|default]
+                    [--results-per-month N|default] [--requests-per-minute N|default]
+                    [--audit-export true|false|default]
+      Override ceilings of one organization; "default" removes the override.
+  tcms org show <orgUlid>
+      Print the plan, the overrides and the effective limits.
+  tcms help
+      Print this text.
+
+The database is the server's: DATABASE_URL (a postgres:// address) or else the embedded
+database under TCMS_DATA_DIR (default ./data). Results are printed as JSON.
+Exit codes: 0 success, 1 error (unknown organization, bad value), 2 usage error.`;
+
+/** Thrown for malformed command lines: exit code 2. */
+class UsageError extends Error {}
+/** Thrown for well-formed commands with bad values: exit code 1. */
+class CommandError extends Error {}
+
+const MAX_INT = 2_147_483_647;
+
+const NUMERIC_OVERRIDES = {
+  projects: 'maxProjects',
+  seats: 'maxSeats',
+  'results-per-month': 'maxResultsPerMonth',
+  'requests-per-minute': 'requestsPerMinute',
+} as const satisfies Record<string, keyof LimitOverrides>;
+
+const OPTIONS = {
+  projects: { type: 'string' },
+  seats: { type: 'string' },
+  'results-per-month': { type: 'string' },
+  'requests-per-minute': { type: 'string' },
+  'audit-export': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Command =
+  | { kind: 'help' }
+  | { kind: 'set-plan'; orgId: string; plan: PlanName }
+  | { kind: 'override'; orgId: string; overrides: LimitOverrides }
+  | { kind: 'show'; orgId: string };
+
+function parseNumber(flag: string, raw: string): number | null {
+  if (raw === 'default') return null;
+  if (!/^\d+$/.test(raw) || Number(raw) > MAX_INT) {
+    throw new CommandError(`--${flag} must be a whole number from 0 to ${MAX_INT} or "default", got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function parseBoolean(flag: string, raw: string): boolean | null {
+  if (raw === 'default') return null;
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  throw new CommandError(`--${flag} must be true, false or "default", got "${raw}"`);
+}
+
+function parseOrgId(raw: string | undefined): string {
+  if (raw === undefined) throw new UsageError('Missing <orgUlid>');
+  const orgId = raw.toUpperCase();
+  if (!ULID_PATTERN.test(orgId)) throw new CommandError(`"${raw}" is not an organization ULID`);
+  return orgId;
+}
+
+/** Turns argv (without `node` and the script) into a command; throws UsageError or CommandError. */
+export function parseCommand(argv: string[]): Command {
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>>;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  const [group, action, ...rest] = positionals;
+  if (values.help || group === 'help') return { kind: 'help' };
+  if (group === undefined) throw new UsageError('Missing command');
+  if (group !== 'org') throw new UsageError(`Unknown command "${group}"`);
+  if (action === undefined) throw new UsageError('Missing org command: set-plan, override or show');
+
+  const overrideFlags = (Object.keys(OPTIONS) as (keyof typeof OPTIONS)[]).filter(
+    (name) => name !== 'help' && values[name] !== undefined,
+  );
+  if (action !== 'override' && overrideFlags.length > 0) {
+    throw new UsageError(`"org ${action}" takes no option --${overrideFlags[0]}`);
+  }
+
+  switch (action) {
+    case 'set-plan': {
+      if (rest.length !== 2) throw new UsageError('Expected: tcms org set-plan <orgUlid> <plan>');
+      const orgId = parseOrgId(rest[0]);
+      const plan = rest[1] as string;
+      if (!PLAN_NAMES.includes(plan as PlanName)) {
+        throw new CommandError(`Unknown plan "${plan}"; expected one of ${PLAN_NAMES.join(', ')}`);
+      }
+      return { kind: 'set-plan', orgId, plan: plan as PlanName };
+    }
+    case 'override': {
+      if (rest.length !== 1) throw new UsageError('Expected: tcms org override <orgUlid> [options]');
+      if (overrideFlags.length === 0) throw new UsageError('Give at least one override option');
+      const orgId = parseOrgId(rest[0]);
+      const overrides: LimitOverrides = {};
+      for (const [flag, key] of Object.entries(NUMERIC_OVERRIDES)) {
+        const raw = values[flag as keyof typeof NUMERIC_OVERRIDES];
+        if (raw !== undefined) overrides[key] = parseNumber(flag, raw);
+      }
+      if (values['audit-export'] !== undefined) {
+        overrides.auditExportEnabled = parseBoolean('audit-export', values['audit-export']);
+      }
+      return { kind: 'override', orgId, overrides };
+    }
+    case 'show': {
+      if (rest.length !== 1) throw new UsageError('Expected: tcms org show <orgUlid>');
+      return { kind: 'show', orgId: parseOrgId(rest[0]) };
+    }
+    default:
+      throw new UsageError(`Unknown org command "${action}"`);
+  }
+}
+
+/** What `show` prints, and what set-plan and override print after their change. */
+async function describeOrganization(orgId: string) {
+  const org = await prisma().organization.findUnique({ where: { id: orgId } });
+  if (!org) throw new AppError('not_found', `Organization ${orgId} not found`);
+  const [projects, lockedProjects] = await Promise.all([
+    prisma().project.count({ where: { orgId } }),
+    prisma().project.count({ where: { orgId, lockedAt: { not: null } } }),
+  ]);
+  return {
+    organization: toOrganization(org),
+    plan: org.plan,
+    overrides: {
+      maxProjects: org.maxProjectsOverride,
+      maxSeats: org.maxSeatsOverride,
+      maxResultsPerMonth: org.maxResultsPerMonthOverride,
+      requestsPerMinute: org.requestsPerMinuteOverride,
+      auditExportEnabled: org.auditExportEnabledOverride,
+    },
+    limits: effectiveLimits(org),
+    projects: { total: projects, locked: lockedProjects },
+  };
+}
+
+async function execute(command: Exclude<Command, { kind: 'help' }>) {
+  switch (command.kind) {
+    case 'set-plan':
+      await setOrganizationPlan(command.orgId, command.plan);
+      break;
+    case 'override':
+      await overrideOrganizationLimits(command.orgId, command.overrides);
+      break;
+    case 'show':
+      break;
+  }
+  return describeOrganization(command.orgId);
+}
+
+/** True when this process already opened the database (in-process callers such as tests). */
+function databaseIsOpen(): boolean {
+  try {
+    prisma();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const oneLine = (message: string) => message.replace(/\s+/g, ' ').trim() || 'Unexpected error';
+
+/** Runs one command line; answers the exit code (0 ok, 1 error, 2 usage). Never throws. */
+export async function runCli(argv: string[], output: CliOutput): Promise<number> {
+  let command: Command;
+  try {
+    command = parseCommand(argv);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      output.err(`tcms: ${oneLine(error.message)} (see "tcms help")`);
+      return 2;
+    }
+    output.err(`tcms: ${oneLine((error as Error).message)}`);
+    return 1;
+  }
+  if (command.kind === 'help') {
+    for (const line of USAGE.split('\n')) output.out(line);
+    return 0;
+  }
+
+  let close: (() => Promise<void>) | undefined;
+  try {
+    if (!databaseIsOpen()) {
+      const database = await openDatabase(loadConfig());
+      close = () => database.close();
+    }
+    const result = await execute(command);
+    output.out(JSON.stringify(result, null, 2));
+    return 0;
+  } catch (error) {
+    const message =
+      error instanceof AppError
+        ? error.code === 'not_found'
+          ? `Organization ${command.orgId} not found`
+          : error.message
+        : describeUnexpected(error);
+    output.err(`tcms: ${oneLine(message)}`);
+    return 1;
+  } finally {
+    if (close) {
+      await close().catch((error: unknown) => output.err(`tcms: closing the database failed: ${oneLine(String(error))}`));
+    }
+  }
+}
+
+function describeUnexpected(error: unknown): string {
+  if (error && typeof error === 'object' && 'issues' in error && Array.isArray(error.issues)) {
+    // A zod failure of loadConfig(): name the offending environment variable.
+    const issue = error.issues[0] as { path?: PropertyKey[]; message?: string } | undefined;
+    return `Invalid environment: ${issue?.path?.map(String).join('.') ?? ''} ${issue?.message ?? ''}`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,374 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/tcms.ts';
+import { newId } from '../../src/ids.ts';
+import { createProject, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
+import { ROOT, spawnWatched } from '../support/processes.ts';
+
+const t = useTestApp();
+
+const BIN = path.join(ROOT, 'bin', 'tcms.mjs');
+
+type Shown = {
+  organization: { ulid: string; name: string; plan: string; createdAt: number };
+  plan: string;
+  overrides: Record<string, number | boolean | null>;
+  limits: {
+    maxProjects: number | null;
+    maxSeats: number | null;
+    maxResultsPerMonth: number | null;
+    requestsPerMinute: number;
+    auditExportEnabled: boolean;
+  };
+  projects: { total: number; locked: number };
+};
+
+/** Runs the command in this process, against the test app's open database. */
+async function tcms(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(argv, { out: (line) => out.push(line), err: (line) => err.push(line) });
+  return { code, out: out.join('\n'), err };
+}
+
+async function tcmsJson(...argv: string[]): Promise<Shown> {
+  const result = await tcms(...argv);
+  expect(result.err).toEqual([]);
+  expect(result.code).toBe(0);
+  return JSON.parse(result.out) as Shown;
+}
+
+/** Runs `node bin/tcms.mjs` as a real child process. */
+async function spawnBin(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawnWatched(process.execPath, [BIN, ...args], { env });
+  const { code } = await child.closed;
+  return { code, stdout: child.stdout(), stderr: child.stderr() };
+}
+
+/** Over process.env, the environment of a fresh server: an empty data directory and no DATABASE_URL. */
+function freshEnvironment(dataDir: string): NodeJS.ProcessEnv {
+  return { TCMS_DATA_DIR: dataDir, DATABASE_URL: undefined };
+}
+
+const createStatus = async (caller: Caller, id: string) =>
+  (await t.http.post('/api/v1/projects').set(caller.headers).send({ name: id, id })).status;
+
+describe('tcms org show', () => {
+  it('prints the plan, no overrides and the free limits of a new organization', async () => {
+    const owner = await signUp(t.http);
+    await createProject(t.http, owner);
+    const shown = await tcmsJson('org', 'show', owner.orgId);
+    expect(shown.organization.ulid).toBe(owner.orgId);
+    expect(shown.plan).toBe('free');
+    expect(shown.overrides).toEqual({
+      maxProjects: null,
+      maxSeats: null,
+      maxResultsPerMonth: null,
+      requestsPerMinute: null,
+      auditExportEnabled: null,
+    });
+    expect(shown.limits).toEqual({
+      maxProjects: 3,
+      maxSeats: 3,
+      maxResultsPerMonth: 5_000,
+      requestsPerMinute: 60,
+      auditExportEnabled: false,
+    });
+    expect(shown.projects).toEqual({ total: 1, locked: 0 });
+  });
+
+  it('accepts a lower-case ULID', async () => {
+    const owner = await signUp(t.http);
+    const shown = await tcmsJson('org', 'show', owner.orgId.toLowerCase());
+    expect(shown.organization.ulid).toBe(owner.orgId);
+  });
+});
+
+describe('tcms org set-plan', () => {
+  it('moves an organization to team: GET /orgs shows it and the 4th project can be created', async () => {
+    const owner = await signUp(t.http);
+    for (const id of ['A', 'B', 'C']) await createProject(t.http, owner, { id });
+    expect(await createStatus(owner, 'D')).toBe(409);
+
+    const shown = await tcmsJson('org', 'set-plan', owner.orgId, 'team');
+    expect(shown.plan).toBe('team');
+    expect(shown.organization.plan).toBe('team');
+    expect(shown.limits).toEqual({
+      maxProjects: 50,
+      maxSeats: 25,
+      maxResultsPerMonth: 100_000,
+      requestsPerMinute: 600,
+      auditExportEnabled: true,
+    });
+
+    const org = await t.http.get(`/api/v1/orgs/${owner.orgId}`).set(owner.headers);
+    expect(org.status).toBe(200);
+    expect(org.body.plan).toBe('team');
+    expect(await createStatus(owner, 'D')).toBe(201);
+  });
+
+  it('moves to enterprise (unlimited projects) and back to free, which locks the excess', async () => {
+    const owner = await signUp(t.http);
+    const enterprise = await tcmsJson('org', 'set-plan', owner.orgId, 'enterprise');
+    expect(enterprise.limits).toMatchObject({ maxProjects: null, maxSeats: null, requestsPerMinute: 6_000 });
+    for (const id of ['A', 'B', 'C', 'D', 'E']) expect(await createStatus(owner, id)).toBe(201);
+
+    const free = await tcmsJson('org', 'set-plan', owner.orgId, 'free');
+    expect(free.projects).toEqual({ total: 5, locked: 2 });
+    const page = await t.http.get('/api/v1/projects').set(owner.headers);
+    expect(page.body.items.map((item: { id: string; lockedAt: number | null }) => [item.id, item.lockedAt !== null])).toEqual([
+      ['A', true],
+      ['B', true],
+      ['C', false],
+      ['D', false],
+      ['E', false],
+    ]);
+    const locked = await t.http.get('/api/v1/projects/A').set(owner.headers);
+    expect(locked.status).toBe(403);
+    expect(locked.body.error.code).toBe('project_locked');
+
+    // Raising the allowance again clears every lock.
+    const team = await tcmsJson('org', 'set-plan', owner.orgId, 'team');
+    expect(team.projects).toEqual({ total: 5, locked: 0 });
+    expect((await t.http.get('/api/v1/projects/A').set(owner.headers)).status).toBe(200);
+  });
+
+  it('refuses an unknown plan with exit 1 and changes nothing', async () => {
+    const owner = await signUp(t.http);
+    const result = await tcms('org', 'set-plan', owner.orgId, 'platinum');
+    expect(result.code).toBe(1);
+    expect(result.out).toBe('');
+    expect(result.err).toHaveLength(1);
+    expect(result.err[0]).toMatch(/platinum/);
+    expect((await tcmsJson('org', 'show', owner.orgId)).plan).toBe('free');
+  });
+
+  it('refuses an unknown organization with exit 1 and a one-line message', async () => {
+    const unknown = newId();
+    const result = await tcms('org', 'set-plan', unknown, 'team');
+    expect(result.code).toBe(1);
+    expect(result.out).toBe('');
+    expect(result.err).toHaveLength(1);
+    expect(result.err[0]).toContain(unknown);
+    expect(result.err[0]).toMatch(/not found/i);
+    expect(result.err[0]).not.toContain('\n');
+
+    for (const command of [['org', 'show', unknown], ['org', 'override', unknown, '--projects', '5']]) {
+      const other = await tcms(...command);
+      expect(other.code).toBe(1);
+      expect(other.err[0]).toMatch(/not found/i);
+    }
+  });
+
+  it('refuses a malformed organization ULID with exit 1', async () => {
+    const result = await tcms('org', 'set-plan', 'not-a-ulid', 'team');
+    expect(result.code).toBe(1);
+    expect(result.err).toHaveLength(1);
+    expect(result.err[0]).toContain('not-a-ulid');
+  });
+});
+
+describe('tcms org override', () => {
+  it('--projects 5 allows a 4th and 5th project but not a 6th; default removes it again', async () => {
+    const owner = await signUp(t.http);
+    for (const id of ['A', 'B', 'C']) await createProject(t.http, owner, { id });
+    expect(await createStatus(owner, 'D')).toBe(409);
+
+    const shown = await tcmsJson('org', 'override', owner.orgId, '--projects', '5');
+    expect(shown.plan).toBe('free');
+    expect(shown.overrides.maxProjects).toBe(5);
+    expect(shown.limits.maxProjects).toBe(5);
+    expect(await createStatus(owner, 'D')).toBe(201);
+    expect(await createStatus(owner, 'E')).toBe(201);
+    const sixth = await t.http.post('/api/v1/projects').set(owner.headers).send({ name: 'F', id: 'F' });
+    expect(sixth.status).toBe(409);
+    expect(sixth.body.error.code).toBe('project_limit_exceeded');
+
+    const reset = await tcmsJson('org', 'override', owner.orgId, '--projects', 'default');
+    expect(reset.overrides.maxProjects).toBeNull();
+    expect(reset.limits.maxProjects).toBe(3);
+    expect(reset.projects).toEqual({ total: 5, locked: 2 });
+  });
+
+  it('--projects 1 locks the two oldest of three projects over HTTP', async () => {
+    const owner = await signUp(t.http);
+    for (const id of ['OLD', 'MID', 'NEW']) await createProject(t.http, owner, { id });
+    const shown = await tcmsJson('org', 'override', owner.orgId, '--projects', '1');
+    expect(shown.projects).toEqual({ total: 3, locked: 2 });
+    for (const id of ['OLD', 'MID']) {
+      const response = await t.http.get(`/api/v1/projects/${id}`).set(owner.headers);
+      expect(response.status).toBe(403);
+      expect(response.body.error.code).toBe('project_locked');
+    }
+    expect((await t.http.get('/api/v1/projects/NEW').set(owner.headers)).status).toBe(200);
+  });
+
+  it('sets and removes every override; --requests-per-minute shows in the rate-limit headers', async () => {
+    const owner = await signUp(t.http);
+    const shown = await tcmsJson(
+      'org', 'override', owner.orgId,
+      '--projects', '7',
+      '--seats', '10',
+      '--results-per-month', '1234',
+      '--requests-per-minute', '1000',
+      '--audit-export', 'true',
+    );
+    expect(shown.overrides).toEqual({
+      maxProjects: 7,
+      maxSeats: 10,
+      maxResultsPerMonth: 1234,
+      requestsPerMinute: 1000,
+      auditExportEnabled: true,
+    });
+    expect(shown.limits).toEqual({
+      maxProjects: 7,
+      maxSeats: 10,
+      maxResultsPerMonth: 1234,
+      requestsPerMinute: 1000,
+      auditExportEnabled: true,
+    });
+
+    const token = await tokenFor(t.http, owner);
+    const metered = await t.http.get('/api/v1/projects').set(token.headers);
+    expect(metered.status).toBe(200);
+    expect(metered.headers['x-ratelimit-limit']).toBe('1000');
+
+    // Only the named override changes.
+    const partial = await tcmsJson('org', 'override', owner.orgId, '--seats', 'default', '--audit-export', 'false');
+    expect(partial.overrides).toEqual({
+      maxProjects: 7,
+      maxSeats: null,
+      maxResultsPerMonth: 1234,
+      requestsPerMinute: 1000,
+      auditExportEnabled: false,
+    });
+    expect(partial.limits).toMatchObject({ maxSeats: 3, auditExportEnabled: false });
+
+    const cleared = await tcmsJson(
+      'org', 'override', owner.orgId,
+      '--projects', 'default',
+      '--results-per-month', 'default',
+      '--requests-per-minute', 'default',
+      '--audit-export', 'default',
+    );
+    expect(Object.values(cleared.overrides)).toEqual([null, null, null, null, null]);
+    expect(cleared.limits.requestsPerMinute).toBe(60);
+    const afterReset = await t.http.get('/api/v1/projects').set(token.headers);
+    expect(afterReset.headers['x-ratelimit-limit']).toBe('60');
+  });
+
+  it('an override wins over the plan and survives a plan change', async () => {
+    const owner = await signUp(t.http);
+    await tcmsJson('org', 'override', owner.orgId, '--requests-per-minute', '42');
+    const team = await tcmsJson('org', 'set-plan', owner.orgId, 'team');
+    expect(team.limits.requestsPerMinute).toBe(42);
+    expect(team.limits.maxProjects).toBe(50);
+  });
+
+  it.each([
+    [['--projects', 'abc']],
+    [['--projects', '1.5']],
+    [['--projects=-1']],
+    [['--projects', '']],
+    [['--seats', '99999999999']],
+    [['--requests-per-minute', 'lots']],
+    [['--audit-export', 'maybe']],
+    [['--audit-export', '1']],
+  ])('refuses the bad value %j with exit 1 and changes nothing', async (flags) => {
+    const owner = await signUp(t.http);
+    const result = await tcms('org', 'override', owner.orgId, ...flags);
+    expect(result.code).toBe(1);
+    expect(result.out).toBe('');
+    expect(result.err).toHaveLength(1);
+    const shown = await tcmsJson('org', 'show', owner.orgId);
+    expect(Object.values(shown.overrides)).toEqual([null, null, null, null, null]);
+  });
+});
+
+describe('usage', () => {
+  it('help prints the commands on stdout with exit 0', async () => {
+    for (const argv of [['help'], ['--help'], ['org', '-h']]) {
+      const result = await tcms(...argv);
+      expect(result.code).toBe(0);
+      expect(result.err).toEqual([]);
+      expect(result.out).toContain('tcms org set-plan <orgUlid>');
+      expect(result.out).toContain('tcms org override <orgUlid>');
+      expect(result.out).toContain('tcms org show <orgUlid>');
+    }
+  });
+
+  it.each([
+    [[]],
+    [['frobnicate']],
+    [['org']],
+    [['org', 'delete', '01ARZ3NDEKTSV4RRFFQ69G5FAV']],
+    [['org', 'set-plan']],
+    [['org', 'set-plan', '01ARZ3NDEKTSV4RRFFQ69G5FAV']],
+    [['org', 'set-plan', '01ARZ3NDEKTSV4RRFFQ69G5FAV', 'team', 'extra']],
+    [['org', 'show']],
+    [['org', 'show', '01ARZ3NDEKTSV4RRFFQ69G5FAV', '--projects', '3']],
+    [['org', 'override', '01ARZ3NDEKTSV4RRFFQ69G5FAV']],
+    [['org', 'override', '01ARZ3NDEKTSV4RRFFQ69G5FAV', '--bogus', '3']],
+    [['org', 'override', '01ARZ3NDEKTSV4RRFFQ69G5FAV', '--projects']],
+    // parseArgs reads a dash-led value as a missing argument; `--projects=-1` reaches the number check.
+    [['org', 'override', '01ARZ3NDEKTSV4RRFFQ69G5FAV', '--projects', '-1']],
+  ])('exits 2 with a usage message for %j', async (argv) => {
+    const result = await tcms(...argv);
+    expect(result.code).toBe(2);
+    expect(result.out).toBe('');
+    expect(result.err).toHaveLength(1);
+    expect(result.err[0]).toMatch(/tcms help/);
+  });
+});
+
+describe('bin/tcms.mjs as a child process', () => {
+  it('help exits 0 and prints the usage', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tcms-cli-'));
+    try {
+      const result = await spawnBin(['help'], freshEnvironment(dataDir));
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('tcms org set-plan <orgUlid> <free|team|enterprise>');
+      expect(result.stderr).toBe('');
+      // help never opens the database
+      expect(await readdir(dataDir)).toEqual([]);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('a usage error exits 2', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tcms-cli-'));
+    try {
+      const result = await spawnBin(['org', 'promote'], freshEnvironment(dataDir));
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(/Unknown org command "promote"/);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it(
+    'set-plan of an unknown organization on a fresh embedded database exits 1 with one line on stderr',
+    async () => {
+      const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tcms-cli-'));
+      try {
+        const unknown = newId();
+        const result = await spawnBin(['org', 'set-plan', unknown, 'team'], freshEnvironment(dataDir));
+        expect(result.code).toBe(1);
+        expect(result.stdout).toBe('');
+        const lines = result.stderr.trimEnd().split('\n');
+        expect(lines).toHaveLength(1);
+        expect(lines[0]).toContain(unknown);
+        expect(lines[0]).toMatch(/not found/i);
+        // The command opened (and migrated) the embedded database of TCMS_DATA_DIR.
+        expect(await readdir(dataDir)).toContain('pgdata');
+      } finally {
+        await rm(dataDir, { recursive: true, force: true });
+      }
+    },
+    180_000,
+  );
+});

@@ -1,6 +1,6 @@
 import type { GraphQLError } from 'graphql';
-import { createGraphQLError, maskError } from 'graphql-yoga';
-import { AppError } from '../src/errors.ts';
+import { createGraphQLError, maskError, type Plugin } from 'graphql-yoga';
+import { AppError, errorStatus } from '../src/errors.ts';
 
 /**
  * Duck-typed on purpose: under vitest the schema (built by Pothos, loaded by Node) and source
@@ -48,3 +48,32 @@ export function maskGraphQLError(error: unknown, message: string, isDev?: boolea
     extensions: { ...(isGraphQLError(masked) ? masked.extensions : {}), code: 'internal_error' },
   });
 }
+
+const isContractCode = (code: unknown) => typeof code === 'string' && Object.hasOwn(errorStatus, code);
+
+/**
+ * Errors raised before execution never reach `maskGraphQLError`: a syntax error, an unknown
+ * field, a variable of the wrong type. They are the client's malformed input, so they carry
+ * the contract's `validation_failed` too (Yoga's own code stays in `extensions.graphqlCode`).
+ */
+export const contractCodesForRequestErrors: Plugin = {
+  onResultProcess({ result, setResult }) {
+    if (Array.isArray(result) || Symbol.asyncIterator in result || !result.errors?.length) return;
+    if (result.errors.every((error) => isContractCode(error.extensions?.code))) return;
+    setResult({
+      ...result,
+      errors: result.errors.map((error) =>
+        isContractCode(error.extensions?.code)
+          ? error
+          : createGraphQLError(error.message, {
+              ...locationOf(error),
+              extensions: {
+                ...error.extensions,
+                code: 'validation_failed',
+                ...(error.extensions?.code ? { graphqlCode: error.extensions.code } : {}),
+              },
+            }),
+      ),
+    });
+  },
+};

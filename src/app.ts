@@ -8,7 +8,7 @@ import { requestLog } from '../rest/request-log.ts';
 import { notFoundHandler, restRouter, unexpectedErrorHandler } from '../rest/router.ts';
 import { v1Routes } from '../rest/v1/index.ts';
 import { createGraphQLContext } from '../schema/context.ts';
-import { maskGraphQLError } from '../schema/errors.ts';
+import { contractCodesForRequestErrors, maskGraphQLError } from '../schema/errors.ts';
 import { schema } from '../schema/index.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type OpenDatabase } from './database/client.ts';
@@ -33,6 +33,7 @@ export async function createApp(config: Config): Promise<App> {
     logging: false,
     context: ({ request }) => createGraphQLContext(request, (cookie) => readSessionCookie(cookie, settings)),
     maskedErrors: { maskError: maskGraphQLError },
+    plugins: [contractCodesForRequestErrors],
   });
 
   const openApiDocument = buildOpenApiDocument(v1Routes);

@@ -17,7 +17,11 @@ import {
 
 const t = useTestApp();
 
-type GraphQLErrorBody = { message: string; path?: string[]; extensions?: { code?: string; details?: unknown } };
+type GraphQLErrorBody = {
+  message: string;
+  path?: string[];
+  extensions?: { code?: string; details?: unknown; graphqlCode?: string };
+};
 
 /** The one error of a GraphQL answer; fails unless there is exactly one. */
 function onlyError(response: Response): GraphQLErrorBody {
@@ -374,6 +378,26 @@ describe('GraphQL: project mutations', () => {
 
     expect(dataOf(await graphql(t.http, owner, DELETE, { code: older.id })).deleteProject).toBe(true);
     expect((await restProject(owner, older.id)).status).toBe(404);
+  });
+});
+
+describe('GraphQL: malformed requests', () => {
+  it('answers a syntax error, an unknown field and a mistyped variable with validation_failed', async () => {
+    const owner = await signUp(t.http);
+    const cases: Array<[string, Record<string, unknown>, number, string | undefined]> = [
+      ['{ viewer { ', {}, 200, 'GRAPHQL_PARSE_FAILED'],
+      ['{ nope }', {}, 200, 'GRAPHQL_VALIDATION_FAILED'],
+      ['query($first: Int) { projects(first: $first) { totalCount } }', { first: 'many' }, 400, undefined],
+    ];
+    for (const [query, variables, status, graphqlCode] of cases) {
+      const response = await graphql(t.http, owner, query, variables);
+      expect(response.status, query).toBe(status);
+      expect(response.body.errors, query).toHaveLength(1);
+      const error = response.body.errors[0] as GraphQLErrorBody;
+      expect(error.extensions?.code, query).toBe('validation_failed');
+      expect(error.extensions?.graphqlCode, query).toBe(graphqlCode);
+      expect(error.message.length).toBeGreaterThan(0);
+    }
   });
 });
 

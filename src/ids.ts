@@ -5,6 +5,5 @@ export const newId: () => string = monotonicFactory();
 
 export const ULID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
-export const epochMs = (date: Date): number => date.getTime();
 export const epochMsOrNull = (date: Date | null | undefined): number | null =>
   date ? date.getTime() : null;

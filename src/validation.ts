@@ -21,12 +21,6 @@ export const pageQuerySchema = (defaultPageSize = 50) =>
     pageSize: queryInteger(1, MAX_PAGE_SIZE).optional().default(defaultPageSize),
   });
 
-/** `limit`/`cursor` of the contract's cursor pagination. */
-export const cursorQuerySchema = z.object({
-  limit: queryInteger(1, MAX_PAGE_SIZE).optional().default(50),
-  cursor: ulidSchema.optional(),
-});
-
 export const searchQuerySchema = z.object({
   q: z.string().max(200).optional().meta({ description: 'Case-insensitive substring search' }),
 });

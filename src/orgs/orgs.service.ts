@@ -41,10 +41,6 @@ export async function getOrganization(ctx: RequestContext) {
   return prisma().organization.findUniqueOrThrow({ where: { id: ctx.org.id } });
 }
 
-export async function organizationLimits(tx: Db, orgId: string) {
-  return effectiveLimits(await tx.organization.findUniqueOrThrow({ where: { id: orgId } }));
-}
-
 /** Operator actions (the `tcms` command), never reachable over HTTP. */
 export type LimitOverrides = {
   maxProjects?: number | null;

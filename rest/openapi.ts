@@ -24,6 +24,11 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   429: 'Per-minute request ceiling reached',
 };
 
+const uploadPartSchema = ({ description, maxFiles }: NonNullable<RouteDefinition['upload']>) => {
+  const part = z.string().meta({ format: 'binary', description });
+  return maxFiles ? z.array(part).max(maxFiles) : part;
+};
+
 const IDEMPOTENCY_HEADER = z.object({
   'Idempotency-Key': z.string().min(1).max(255).optional().meta({ description: 'Replays the first response for 24 hours' }),
 });
@@ -56,7 +61,7 @@ export function buildOpenApiDocument(routes: RouteDefinition[]) {
               body: {
                 content: {
                   'multipart/form-data': {
-                    schema: z.object({ file: z.string().meta({ format: 'binary', description: route.upload.description }) }),
+                    schema: z.object({ file: uploadPartSchema(route.upload) }),
                   },
                 },
               },

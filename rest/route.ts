@@ -4,6 +4,8 @@ import multer from 'multer';
 import { z } from 'zod';
 import { assertNotCrossSite, enterOrganization, identify, unauthorized } from '../src/auth/authenticate.ts';
 import type { Identity, RequestContext } from '../src/context.ts';
+import { localeOf } from '../src/i18n.ts';
+import type { UploadedFile } from '../src/storage/file-storage.ts';
 import { AppError, fromValidationIssues, toAppError } from '../src/errors.ts';
 import {
   claimIdempotencyKey,
@@ -32,8 +34,10 @@ export type RouteInput<P, Q, B> = {
   params: Output<P>;
   query: Output<Q>;
   body: Output<B>;
-  /** The uploaded file of an `upload` route. */
+  /** The uploaded file of an `upload` route (the first, when several are allowed). */
   file: Buffer | undefined;
+  /** Every uploaded `file` part of an `upload` route, in order. */
+  files: UploadedFile[];
   identity: Identity;
   /** Present on `org` routes. */
   ctx: RequestContext;
@@ -63,8 +67,11 @@ export type RouteDefinition<P extends Schema | undefined = Schema | undefined, Q
   params?: P;
   query?: Q;
   body?: B;
-  /** A multipart upload with one part named `file`. */
-  upload?: { maxBytes: number; description: string };
+  /**
+   * A multipart upload of parts named `file`: one, or up to `maxFiles` (multer stops reading at
+   * maxFiles + 1 parts, so the service can answer its own error for one too many).
+   */
+  upload?: { maxBytes: number; description: string; maxFiles?: number };
   success: { status: number; description: string; schema?: Schema };
   /** Documented error statuses beyond 401/422 that every authenticated route may answer. */
   errors?: number[];
@@ -114,23 +121,26 @@ const canonicalJson = (value: unknown): string =>
       : inner,
   ) ?? 'null';
 
-/** The identity of a request for Idempotency-Key: method, path and body (a file by its digest). */
-function fingerprint(req: Request, file: Buffer | undefined): string {
+/** The identity of a request for Idempotency-Key: method, path and body (files by their digests). */
+function fingerprint(req: Request, files: UploadedFile[]): string {
   const hash = createHash('sha256').update(`${req.method} ${req.originalUrl}\n`).update(canonicalJson(req.body ?? null));
-  if (file) hash.update('\n').update(createHash('sha256').update(file).digest('hex'));
+  for (const file of files) hash.update('\n').update(createHash('sha256').update(file.buffer).digest('hex'));
   return hash.digest('hex');
 }
 
 const principalOf = (identity: Identity, ctx: RequestContext | undefined) =>
   identity.kind === 'api_token' ? `token:${identity.token.id}` : `user:${identity.user.id}:${ctx?.org.id ?? ''}`;
 
-function receiveUpload(req: Request, res: Response, maxBytes: number): Promise<Buffer> {
+function receiveUpload(req: Request, res: Response, upload: NonNullable<RouteDefinition['upload']>): Promise<UploadedFile[]> {
   if (!req.is('multipart/form-data')) {
     return Promise.reject(new AppError('unsupported_media_type', 'Send the file as multipart/form-data'));
   }
-  const single = multer({ storage: multer.memoryStorage(), limits: { fileSize: maxBytes, files: 1 } }).single('file');
+  const { maxBytes, maxFiles } = upload;
+  const parser = maxFiles
+    ? multer({ storage: multer.memoryStorage(), limits: { fileSize: maxBytes, files: maxFiles + 1 } }).array('file', maxFiles + 1)
+    : multer({ storage: multer.memoryStorage(), limits: { fileSize: maxBytes, files: 1 } }).single('file');
   return new Promise((resolve, reject) => {
-    single(req, res, (error: unknown) => {
+    parser(req, res, (error: unknown) => {
       if (error instanceof multer.MulterError) {
         if (error.code === 'LIMIT_FILE_SIZE') {
           reject(new AppError('file_too_large', `The file exceeds ${maxBytes} bytes`));
@@ -139,10 +149,10 @@ function receiveUpload(req: Request, res: Response, maxBytes: number): Promise<B
         }
       } else if (error) {
         reject(fromValidationIssues([{ path: ['file'], message: 'Malformed multipart body' }], 'file'));
-      } else if (!req.file) {
-        reject(fromValidationIssues([{ path: ['file'], message: 'A `file` part is required' }], 'file'));
       } else {
-        resolve(req.file.buffer);
+        const parts = req.file ? [req.file] : ((req.files as Express.Multer.File[] | undefined) ?? []);
+        if (parts.length === 0) reject(fromValidationIssues([{ path: ['file'], message: 'A `file` part is required' }], 'file'));
+        else resolve(parts.map((part) => ({ buffer: part.buffer, fileName: part.originalname, contentType: part.mimetype })));
       }
     });
   });
@@ -177,7 +187,7 @@ export function routeHandler(route: RouteDefinition, settings: HttpSettings): Re
           if (fromPath !== undefined && fromHeader !== undefined && fromHeader !== fromPath) {
             throw new AppError('not_found', 'Organization not found');
           }
-          ctx = await enterOrganization(identity, (fromPath as string | undefined) ?? fromHeader);
+          ctx = await enterOrganization(identity, (fromPath as string | undefined) ?? fromHeader, localeOf(req.get('accept-language')));
           res.locals.orgId = ctx.org.id;
           if (ctx.metered) {
             const state = await consumeRequest(ctx);
@@ -191,11 +201,11 @@ export function routeHandler(route: RouteDefinition, settings: HttpSettings): Re
         }
       }
 
-      const file = route.upload ? await receiveUpload(req, res, route.upload.maxBytes) : undefined;
+      const files = route.upload ? await receiveUpload(req, res, route.upload) : [];
       const key = UNSAFE.has(route.method) ? parseIdempotencyKey(req.get('idempotency-key')) : undefined;
       const principal = key !== undefined && identity ? principalOf(identity, ctx) : undefined;
       if (key !== undefined && principal !== undefined) {
-        const claim = await claimIdempotencyKey(principal, key, fingerprint(req, file));
+        const claim = await claimIdempotencyKey(principal, key, fingerprint(req, files));
         if (claim.kind === 'replay') {
           const { status, headers, body } = claim.response;
           res.status(status).set(headers).set('Idempotency-Replayed', 'true');
@@ -211,7 +221,8 @@ export function routeHandler(route: RouteDefinition, settings: HttpSettings): Re
           params: parse(route.params, req.params, 'params'),
           query: parse(route.query, req.query, 'query'),
           body: parse(route.body, req.body ?? {}, 'body'),
-          file,
+          file: files[0]?.buffer,
+          files,
           identity: identity as Identity,
           ctx: ctx as RequestContext,
         });

@@ -6,7 +6,8 @@ import { errorBody, routeHandler, type RouteDefinition } from './route.ts';
 export const JSON_BODY_LIMIT = '10mb';
 
 /** `/projects/{projectId}` → `/projects/:projectId` (Express 5 path syntax). */
-const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+/** `/x/{id}` → `/x/:id`; a literal colon (`/step-attachments:stage`) is escaped first. */
+const expressPath = (path: string) => path.replace(/:/g, '\\:').replace(/\{(\w+)\}/g, ':$1');
 
 export function restRouter(routes: RouteDefinition[], settings: HttpSettings): Router {
   const router = express.Router();

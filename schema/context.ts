@@ -1,3 +1,4 @@
+import { localeOf } from '../src/i18n.ts';
 import { assertNotCrossSite, enterOrganization, identify, unauthorized } from '../src/auth/authenticate.ts';
 import type { RequestContext } from '../src/context.ts';
 import { AppError, toAppError } from '../src/errors.ts';
@@ -32,7 +33,7 @@ export async function createGraphQLContext(
       origin: header('origin'),
       host: header('host'),
     });
-    const ctx = await enterOrganization(identity, header('x-organization-id'));
+    const ctx = await enterOrganization(identity, header('x-organization-id'), localeOf(header('accept-language')));
     if (ctx.metered) {
       const state = await consumeRequest(ctx);
       if (!state.allowed) {

@@ -1,3 +1,4 @@
+import type { Locale } from './i18n.ts';
 import type { OrganizationLimits } from './orgs/plans.ts';
 import type { PrismaClient } from './database/client.ts';
 
@@ -36,6 +37,8 @@ export type RequestContext = {
   /** Machine-authenticated callers count against the per-minute and monthly ceilings. */
   metered: boolean;
   db: PrismaClient;
+  /** From Accept-Language; localized custom-field texts resolve to it. */
+  locale: Locale;
 };
 
 export const displayName = (user: Pick<UserSnapshot, 'firstName' | 'lastName'>) =>

@@ -70,3 +70,19 @@ function findNulCharacter(value: unknown, path: PropertyKey[]): PropertyKey[] | 
   }
   return null;
 }
+
+/** `limit`/`cursor` of the contract's cursor pagination (limit default 50, max 200). */
+export const cursorQuerySchema = z.object({
+  limit: queryInteger(1, MAX_PAGE_SIZE).optional().default(50).meta({ description: 'Page size, 1..200, default 50' }),
+  cursor: ulidSchema.optional().meta({ description: 'The nextCursor of the previous page' }),
+});
+export type CursorQuery = z.output<typeof cursorQuerySchema>;
+
+/** A cursor page from rows read with `take: limit + 1`: the extra row only says that more follow. */
+export function cursorPageOf<T extends { id: string }>(rows: T[], limit: number): { items: T[]; nextCursor: string | null } {
+  const items = rows.slice(0, limit);
+  return { items, nextCursor: rows.length > limit ? (items.at(-1)?.id ?? null) : null };
+}
+
+export const cursorPageSchema = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), nextCursor: z.string().nullable() });

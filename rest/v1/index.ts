@@ -1,8 +1,30 @@
 import { auditRoutes } from './audit.routes.ts';
 import { authRoutes } from './auth.routes.ts';
+import { commentRoutes } from './comments.routes.ts';
+import { configurationRoutes } from './configurations.routes.ts';
+import { customFieldRoutes } from './custom-fields.routes.ts';
+import { environmentRoutes } from './environments.routes.ts';
+import { milestoneRoutes } from './milestones.routes.ts';
 import { projectRoutes } from './projects.routes.ts';
+import { stepAttachmentRoutes } from './step-attachments.routes.ts';
+import { suiteRoutes } from './suites.routes.ts';
 import { systemRoutes } from './system.routes.ts';
+import { testCaseRoutes } from './test-cases.routes.ts';
 import { tokenRoutes } from './tokens.routes.ts';
 
 /** Every /api/v1 route, in the order the OpenAPI document lists them. */
-export const v1Routes = [...systemRoutes, ...authRoutes, ...tokenRoutes, ...projectRoutes, ...auditRoutes];
+export const v1Routes = [
+  ...systemRoutes,
+  ...authRoutes,
+  ...tokenRoutes,
+  ...projectRoutes,
+  ...suiteRoutes,
+  ...testCaseRoutes,
+  ...stepAttachmentRoutes,
+  ...commentRoutes,
+  ...customFieldRoutes,
+  ...milestoneRoutes,
+  ...environmentRoutes,
+  ...configurationRoutes,
+  ...auditRoutes,
+];

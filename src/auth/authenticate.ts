@@ -1,3 +1,4 @@
+import type { Locale } from '../i18n.ts';
 import type { Identity, OrganizationSnapshot, RequestContext, Role } from '../context.ts';
 import { prisma } from '../database/client.ts';
 import type { OrganizationRow } from '../orgs/orgs.service.ts';
@@ -88,11 +89,15 @@ async function identifySession(sessionToken: string): Promise<Identity> {
  * requested one (X-Organization-Id or an `/orgs/{orgUlid}` path), else the oldest membership.
  * An organization the caller does not belong to is indistinguishable from a missing one (404).
  */
-export async function enterOrganization(identity: Identity, requestedOrgId?: string): Promise<RequestContext> {
+export async function enterOrganization(
+  identity: Identity,
+  requestedOrgId?: string,
+  locale: Locale = 'en',
+): Promise<RequestContext> {
   if (requestedOrgId !== undefined && !ULID_PATTERN.test(requestedOrgId)) throw notFound('Organization');
   if (identity.kind === 'api_token') {
     if (requestedOrgId !== undefined && requestedOrgId !== identity.token.orgId) throw notFound('Organization');
-    return context(identity, identity.org, identity.token.role, true);
+    return context(identity, identity.org, identity.token.role, true, locale);
   }
   const membership = await prisma().membership.findFirst({
     where: { userId: identity.user.id, ...(requestedOrgId ? { orgId: requestedOrgId } : {}) },
@@ -100,7 +105,7 @@ export async function enterOrganization(identity: Identity, requestedOrgId?: str
     include: { org: true },
   });
   if (!membership) throw notFound('Organization');
-  return context(identity, organizationSnapshot(membership.org), membership.role as Role, false);
+  return context(identity, organizationSnapshot(membership.org), membership.role as Role, false, locale);
 }
 
 const organizationSnapshot = (org: OrganizationRow): OrganizationSnapshot => ({
@@ -110,8 +115,8 @@ const organizationSnapshot = (org: OrganizationRow): OrganizationSnapshot => ({
   limits: effectiveLimits(org),
 });
 
-function context(identity: Identity, org: OrganizationSnapshot, role: Role, metered: boolean): RequestContext {
-  return { identity, org, role, metered, db: tenantClient(org.id) };
+function context(identity: Identity, org: OrganizationSnapshot, role: Role, metered: boolean, locale: Locale): RequestContext {
+  return { identity, org, role, metered, db: tenantClient(org.id), locale };
 }
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

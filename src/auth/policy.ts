@@ -5,6 +5,14 @@ import { forbidden } from '../errors.ts';
 const CAPABILITIES = {
   'project.read': ['owner', 'admin', 'member', 'viewer'],
   'project.manage': ['owner', 'admin'],
+  // Test design: suites, test cases, step attachments, comments, milestones, environments, configurations.
+  'suite.write': ['owner', 'admin', 'member'],
+  'case.write': ['owner', 'admin', 'member'],
+  'attachment.write': ['owner', 'admin', 'member'],
+  'comment.write': ['owner', 'admin', 'member'],
+  'planning.write': ['owner', 'admin', 'member'],
+  'configuration.purge': ['owner', 'admin'],
+  'custom_field.manage': ['owner', 'admin'],
   'audit.read': ['owner', 'admin'],
   'usage.read': ['owner', 'admin', 'member', 'viewer'],
   'organization.read': ['owner', 'admin', 'member', 'viewer'],

@@ -1,7 +1,25 @@
 import { prisma, type PrismaClient } from './client.ts';
 
 /** Models that belong to one organization: every query on them is confined to the active one. */
-const TENANT_MODELS = new Set(['Membership', 'ApiToken', 'Project', 'AuditEvent']);
+const TENANT_MODELS = new Set([
+  'Membership',
+  'ApiToken',
+  'Project',
+  'AuditEvent',
+  'Suite',
+  'TestCase',
+  'TestCaseStep',
+  'StepAttachment',
+  'CustomField',
+  'CustomFieldOption',
+  'CustomFieldProject',
+  'TestCaseFieldValue',
+  'Comment',
+  'Milestone',
+  'Environment',
+  'ConfigurationGroup',
+  'Configuration',
+]);
 
 type Args = Record<string, unknown> & { where?: object; data?: unknown; create?: object };
 
@@ -37,7 +55,8 @@ function confine(operation: string, args: Args | undefined, orgId: string): Args
 /**
  * The Prisma client seen by one organization. This is the single place where tenancy is
  * enforced: reads, updates and deletes of tenant models get `orgId` added to their filter, and
- * creates get it written, whatever the calling service asked for. Interactive transactions
+ * creates get it written, whatever the calling service asked for. Only top-level operations are
+ * rewritten: a nested create (`steps: { create: [...] }`) must write `orgId` itself. Interactive transactions
  * opened on it keep the confinement.
  */
 export function tenantClient(orgId: string): PrismaClient {

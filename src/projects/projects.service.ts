@@ -29,6 +29,14 @@ const projectLocked = () =>
   new AppError('project_locked', 'This project is locked: the organization holds more projects than its plan allows');
 
 /**
+ * Routes that reach a project through one of its entities (a suite, a case, a milestone …) are
+ * gated like `/projects/{projectId}/*`: a locked project answers 403 project_locked.
+ */
+export function assertProjectUnlocked(project: { lockedAt: Date | null }): void {
+  if (project.lockedAt) throw projectLocked();
+}
+
+/**
  * Finds a project of the active organization by its code. Every route under a project goes
  * through here, so a locked project answers 403 project_locked everywhere except DELETE.
  */
@@ -42,7 +50,7 @@ export async function resolveProject(
   if (!PROJECT_CODE_PATTERN.test(code)) throw notFound('Project');
   const project = await (options.db ?? ctx.db).project.findFirst({ where: { code } });
   if (!project) throw notFound('Project');
-  if (project.lockedAt && !options.allowLocked) throw projectLocked();
+  if (!options.allowLocked) assertProjectUnlocked(project);
   return project;
 }
 

@@ -137,7 +137,10 @@ function expectedDefault(field: DmmfField, enums: Map<string, DmmfEnum>): string
         throw new Error(`schema-drift test: teach expectedDefault about ${fn.name}()`);
     }
   }
-  if (Array.isArray(value)) throw new Error('schema-drift test: teach expectedDefault about list defaults');
+  if (Array.isArray(value)) {
+    if (value.length > 0 || field.type !== 'String') throw new Error('schema-drift test: teach expectedDefault about this list default');
+    return 'ARRAY[]::text[]';
+  }
   if (field.kind === 'enum') {
     const member = enums.get(field.type)?.values.find((each) => each.name === value);
     return member?.dbName ?? String(value);
@@ -156,9 +159,17 @@ const REFERENTIAL_ACTIONS: Record<string, string> = {
   SetDefault: 'SET DEFAULT',
 };
 
+/** Partial unique indexes, which Prisma cannot declare, are written as `// partial unique index …` comments. */
+function partialIndexFacts(schema: string, facts: Facts): void {
+  for (const [, name, table, columns] of schema.matchAll(/^\/\/ partial unique index (\w+) ON (\w+) \(([^)]+)\) WHERE .+$/gm)) {
+    facts.set(`index ${name}`, `UNIQUE ON ${table} USING btree (${columns}) WHERE …`);
+  }
+}
+
 function schemaFacts(schema: string): Facts {
   const datamodel = readDatamodel(schema);
   const facts: Facts = new Map();
+  partialIndexFacts(schema, facts);
   const enums = new Map(datamodel.enums.map((each) => [each.name, each]));
   const models = new Map(datamodel.models.map((model) => [model.name, model]));
   const tableOf = (model: DmmfModel) => model.dbName ?? model.name;

@@ -1,0 +1,3 @@
+import type { RouteDefinition } from '../route.ts';
+
+export const suiteRoutes: RouteDefinition[] = [];

@@ -1,0 +1,188 @@
+import { z } from 'zod';
+import { authorize } from '../auth/policy.ts';
+import type { RequestContext } from '../context.ts';
+import type { Db } from '../database/client.ts';
+import { AppError, notFound, validationFailed } from '../errors.ts';
+import { newId } from '../ids.ts';
+import { fileStorage, type UploadedFile } from '../storage/file-storage.ts';
+import { ulidSchema } from '../validation.ts';
+
+export const ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
+/** Files per stage request and attachments per step. */
+export const ATTACHMENTS_PER_STEP = 10;
+/** Staged objects nobody committed are swept after this long. */
+export const STAGING_TTL_MS = 24 * 60 * 60 * 1000;
+
+const STAGING_KEY = /^staging\/[0-9A-HJKMNP-TV-Z]{26}\/[0-9A-HJKMNP-TV-Z]{26}$/;
+const stagingKeyOf = (orgId: string) => `staging/${orgId}/${newId()}`;
+const metaKeyOf = (key: string) => `${key}.meta.json`;
+
+/** A step's attachment in a steps body: a committed one by `ulid`, or a staged upload by `key`. */
+export const attachmentRefSchema = z
+  .union([
+    z.strictObject({ ulid: ulidSchema }),
+    z.strictObject({ key: z.string().regex(STAGING_KEY, 'must be a key returned by step-attachments:stage') }),
+  ])
+  .meta({ id: 'StepAttachmentRef', description: '`{ ulid }` keeps a committed attachment; `{ key }` commits a staged upload' });
+export type AttachmentRef = z.output<typeof attachmentRefSchema>;
+
+export const stepAttachmentSchema = z
+  .object({
+    ulid: z.string(),
+    fileName: z.string(),
+    contentType: z.string(),
+    sizeBytes: z.number().int(),
+    createdAt: z.number().int(),
+  })
+  .meta({ id: 'StepAttachment' });
+
+export const stagedAttachmentSchema = z
+  .object({ key: z.string(), fileName: z.string(), contentType: z.string(), sizeBytes: z.number().int() })
+  .meta({ id: 'StagedAttachment' });
+
+type AttachmentRow = Awaited<ReturnType<Db['stepAttachment']['findFirstOrThrow']>>;
+
+export const toStepAttachment = (row: AttachmentRow) => ({
+  ulid: row.id,
+  fileName: row.fileName,
+  contentType: row.contentType,
+  sizeBytes: row.sizeBytes,
+  createdAt: row.createdAt.getTime(),
+});
+
+/**
+ * File operations that must follow the fate of a database transaction: objects written for the
+ * transaction are removed if it rolls back; objects it stopped referencing are removed once it
+ * committed. Nothing is deleted that a committed row still points at.
+ */
+export class StorageEffects {
+  private readonly written: string[] = [];
+  private readonly released: string[] = [];
+
+  wrote(key: string): void {
+    this.written.push(key);
+  }
+
+  releaseAfterCommit(...keys: string[]): void {
+    this.released.push(...keys);
+  }
+
+  async settle(committed: boolean): Promise<void> {
+    const doomed = committed ? this.released : this.written;
+    await Promise.all(doomed.map((key) => fileStorage().delete(key).catch(() => {})));
+  }
+}
+
+/** Runs a transaction-bearing unit of work and settles its file effects by its outcome. */
+export async function withStorageEffects<T>(work: (effects: StorageEffects) => Promise<T>): Promise<T> {
+  const effects = new StorageEffects();
+  try {
+    const result = await work(effects);
+    await effects.settle(true);
+    return result;
+  } catch (error) {
+    await effects.settle(false);
+    throw error;
+  }
+}
+
+/** Stores uploads under `staging/<orgUlid>/` with no database row; saving steps commits them. */
+export async function stageAttachments(ctx: RequestContext, caseUlid: string, files: UploadedFile[], findCase: (ctx: RequestContext, caseUlid: string) => Promise<unknown>) {
+  authorize(ctx, 'attachment.write');
+  await findCase(ctx, caseUlid);
+  if (files.length > ATTACHMENTS_PER_STEP) {
+    throw new AppError('too_many_attachments', `At most ${ATTACHMENTS_PER_STEP} files per request`);
+  }
+  return Promise.all(
+    files.map(async (file) => {
+      const key = stagingKeyOf(ctx.org.id);
+      const meta = { fileName: file.fileName || 'attachment', contentType: file.contentType || 'application/octet-stream', sizeBytes: file.buffer.length };
+      await fileStorage().put(key, file.buffer);
+      await fileStorage().put(metaKeyOf(key), Buffer.from(JSON.stringify(meta)));
+      return { key, ...meta };
+    }),
+  );
+}
+
+/**
+ * Makes `refs` the attachments of one step, in order: `{ ulid }` keeps (or moves here) an
+ * attachment of the same case, `{ key }` commits a staged upload of this organization, and the
+ * step's attachments left out are removed. A key that was committed before answers 409
+ * staging_already_committed; one that names nothing (never staged, swept, other tenant) 404.
+ */
+export async function setStepAttachments(
+  tx: Db,
+  ctx: RequestContext,
+  effects: StorageEffects,
+  target: { caseId: string; stepId: string },
+  refs: AttachmentRef[],
+): Promise<void> {
+  if (refs.length > ATTACHMENTS_PER_STEP) {
+    throw new AppError('too_many_attachments', `A step holds at most ${ATTACHMENTS_PER_STEP} attachments`);
+  }
+  const keptIds = refs.flatMap((ref) => ('ulid' in ref ? [ref.ulid] : []));
+  const stagedKeys = refs.flatMap((ref) => ('key' in ref ? [ref.key] : []));
+  if (new Set(keptIds).size !== keptIds.length || new Set(stagedKeys).size !== stagedKeys.length) {
+    throw validationFailed('An attachment is listed twice', { path: ['attachments'] });
+  }
+  const kept = await tx.stepAttachment.findMany({ where: { id: { in: keptIds }, caseId: target.caseId } });
+  if (kept.length !== keptIds.length) throw notFound('Step attachment');
+
+  const dropped = await tx.stepAttachment.findMany({
+    where: { stepId: target.stepId, id: { notIn: keptIds } },
+    select: { id: true, storageKey: true },
+  });
+  if (dropped.length > 0) {
+    await tx.stepAttachment.deleteMany({ where: { id: { in: dropped.map((row) => row.id) } } });
+    effects.releaseAfterCommit(...dropped.map((row) => row.storageKey));
+  }
+
+  for (const [position, ref] of refs.entries()) {
+    if ('ulid' in ref) {
+      await tx.stepAttachment.update({ where: { id: ref.ulid }, data: { stepId: target.stepId, position } });
+    } else {
+      await commitStaged(tx, ctx, effects, target, ref.key, position);
+    }
+  }
+}
+
+async function commitStaged(
+  tx: Db,
+  ctx: RequestContext,
+  effects: StorageEffects,
+  target: { caseId: string; stepId: string },
+  stagedKey: string,
+  position: number,
+): Promise<void> {
+  if (!stagedKey.startsWith(`staging/${ctx.org.id}/`)) throw notFound('Staged attachment');
+  if (await tx.stepAttachment.findFirst({ where: { stagedKey }, select: { id: true } })) {
+    throw new AppError('staging_already_committed', `The staged upload ${stagedKey} was already committed`);
+  }
+  const [data, metaBytes] = await Promise.all([fileStorage().get(stagedKey), fileStorage().get(metaKeyOf(stagedKey))]);
+  if (!data || !metaBytes) throw notFound('Staged attachment');
+  const meta = JSON.parse(metaBytes.toString('utf8')) as { fileName: string; contentType: string; sizeBytes: number };
+  const id = newId();
+  const storageKey = `attachments/${ctx.org.id}/${target.caseId}/${id}`;
+  await fileStorage().put(storageKey, data);
+  effects.wrote(storageKey);
+  await tx.stepAttachment.create({
+    data: { id, orgId: ctx.org.id, ...target, stagedKey, storageKey, position, ...meta },
+  });
+  effects.releaseAfterCommit(stagedKey, metaKeyOf(stagedKey));
+}
+
+/** Call before deleting steps (or their case): their files go once the deletion commits. */
+export async function releaseAttachmentsOf(tx: Db, effects: StorageEffects, where: { stepIds?: string[]; caseId?: string }): Promise<void> {
+  const rows = await tx.stepAttachment.findMany({
+    where: where.caseId ? { caseId: where.caseId } : { stepId: { in: where.stepIds ?? [] } },
+    select: { storageKey: true },
+  });
+  effects.releaseAfterCommit(...rows.map((row) => row.storageKey));
+}
+
+/** One committed attachment of a case (for download and DELETE). */
+export async function findStepAttachment(ctx: RequestContext, caseId: string, attachmentUlid: string) {
+  const row = await ctx.db.stepAttachment.findFirst({ where: { id: attachmentUlid, caseId } });
+  if (!row) throw notFound('Step attachment');
+  return row;
+}

@@ -7,6 +7,10 @@ export type HttpLoad = {
   headers: Record<string, string>;
   /** A fresh body for every request (unique project ids); GETs have none. */
   body?: () => string;
+  /** Method, path and body chosen per request, for loads whose path varies (a PATCH of many cases). */
+  next?: () => { method: 'POST' | 'PATCH'; path: string; body: string };
+  /** A 2xx answer whose body this refuses counts as failed (GraphQL answers its errors with 200). */
+  accept?: (body: string) => boolean;
   requests: number;
   concurrency: number;
   /** Hard bound: the run is stopped (and marked truncated) past this. */
@@ -30,10 +34,12 @@ export async function runHttpLoad(load: HttpLoad): Promise<Measurement> {
   let lastResponseAt = 0;
   const { pathname, search } = new URL(load.url);
   const request: autocannon.Request = { method: load.method, path: `${pathname}${search}` };
-  if (load.body) {
-    const body = load.body;
-    request.setupRequest = (prepared) => ({ ...prepared, body: body() });
-  }
+  const { body, next, accept } = load;
+  if (next) request.setupRequest = (prepared) => ({ ...prepared, ...next() });
+  else if (body) request.setupRequest = (prepared) => ({ ...prepared, body: body() });
+  // onResponse runs just before the 'response' event of the same response (synchronously).
+  let rejected = false;
+  if (accept) request.onResponse = (status, answer) => (rejected = status < 300 && !accept(String(answer)));
 
   let finish: (error: unknown) => void = () => {};
   const finished = new Promise<void>((resolve, reject) => {
@@ -54,11 +60,12 @@ export async function runHttpLoad(load: HttpLoad): Promise<Measurement> {
   );
   instance.on('response', (_client, statusCode, _bytes, responseTime) => {
     lastResponseAt = performance.now();
-    if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
+    if (statusCode >= 200 && statusCode < 300 && !rejected) latencies.push(responseTime);
     else {
       failed++;
-      firstFailure ??= `HTTP ${statusCode}`;
+      firstFailure ??= rejected ? `HTTP ${statusCode} with a rejected body` : `HTTP ${statusCode}`;
     }
+    rejected = false;
   });
   instance.on('reqError', (error) => {
     failed++;

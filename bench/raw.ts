@@ -53,7 +53,7 @@ const COUNT = `SELECT COUNT(*) AS "_count$_all" FROM (SELECT "public"."projects"
 const LOCK_ORG = 'SELECT 1 FROM organizations WHERE id = $1 FOR UPDATE';
 const EXISTS = `SELECT "public"."projects"."id" FROM "public"."projects" WHERE ("public"."projects"."code" = $1 AND "public"."projects"."org_id" = $2) LIMIT $3 OFFSET $4`;
 const INSERT_PROJECT = `INSERT INTO "public"."projects" ("id","org_id","code","name","description","avatar_version","created_at","updated_at") VALUES ($1,$2,$3,$4,$5,$6,$7,$8) RETURNING ${PROJECT_COLUMNS}`;
-const INSERT_AUDIT = `INSERT INTO "public"."audit_events" (${AUDIT_COLUMNS.map((c) => `"${c}"`).join(',')}) VALUES (${AUDIT_COLUMNS.map((_, i) => `$${i + 1}`).join(',')}) RETURNING ${AUDIT_COLUMNS.map((c) => `"public"."audit_events"."${c}"`).join(', ')}`;
+export const INSERT_AUDIT = `INSERT INTO "public"."audit_events" (${AUDIT_COLUMNS.map((c) => `"${c}"`).join(',')}) VALUES (${AUDIT_COLUMNS.map((_, i) => `$${i + 1}`).join(',')}) RETURNING ${AUDIT_COLUMNS.map((c) => `"public"."audit_events"."${c}"`).join(', ')}`;
 
 // What every token request costs before the endpoint runs: the token with its creator's
 // memberships and its organization (one statement), and the bump of the per-minute counter.
@@ -66,7 +66,7 @@ const BUMP_RATE_WINDOW = `INSERT INTO rate_limit_windows (org_id, window_start, 
 
 export type Actor = { orgId: string; tokenHash: string; tokenId: string; tokenName: string; maxProjects: number };
 
-async function authenticate(sql: Sql, actor: Actor): Promise<void> {
+export async function authenticate(sql: Sql, actor: Actor): Promise<void> {
   await sql.query(TOKEN_LOOKUP, [actor.tokenHash]);
   await sql.query(BUMP_RATE_WINDOW, [actor.orgId, new Date(Math.floor(Date.now() / 60_000) * 60_000)]);
 }

@@ -1,7 +1,9 @@
 /**
- * `npm run bench`: throughput and latency of GET and POST /api/v1/projects on both databases
- * (embedded PGlite in a temporary data directory, and a temporary database on the PostgreSQL
- * server), each beside a raw-SQL floor that runs the same statements without the service.
+ * `npm run bench`: throughput and latency on both databases (embedded PGlite in a temporary data
+ * directory, and a temporary database on the PostgreSQL server), each beside a raw-SQL floor
+ * that runs the same statements without the service, of GET and POST /api/v1/projects and of
+ * the test-design measures (bench/test-design.ts, floor bench/raw-test-design.ts): create 1,000
+ * test cases, read a project's suite tree through GraphQL, consolidated PATCH of a case.
  *
  * Where the service runs: in a child process (bench/serve.ts, the same composition root as
  * src/server.ts, bound to 127.0.0.1), not in this process. In-process, autocannon's request
@@ -30,35 +32,62 @@ import pg from 'pg';
 import { killServices, startService, type ServiceProcess } from './child.ts';
 import { runHttpLoad } from './load.ts';
 import { createProject, listPage, pgliteSql, pgPoolSql, runOps, type Actor, type Sql } from './raw.ts';
-import { getJson, newIntegrator, seedProjects, type Integrator } from './setup.ts';
+import { rawCreateCases, rawPatchCases, rawReadTree, type CaseActor } from './raw-test-design.ts';
+import { bearer, getJson, newIntegrator, seedProjects, type Integrator } from './setup.ts';
 import type { Measurement } from './stats.ts';
+import {
+  designProject,
+  seedTree,
+  serviceCreateCases,
+  servicePatchCases,
+  serviceReadTree,
+  STEPS,
+  TREE_CASES,
+  TREE_SUITES,
+  type Counts,
+  type DesignProject,
+} from './test-design.ts';
 
 const CONCURRENCY = 10;
 const PAGE_SIZE = 20;
 /** Projects in the listed organization: a full page of 20 and a total to count. */
 const SEEDED_PROJECTS = 25;
-type Plan = { list: { warmup: number; measured: number }; create: { warmup: number; measured: number } };
+type Plan = { list: Counts; create: Counts; createCases: Counts; tree: Counts; patch: Counts };
 /**
  * Fixed counts per engine (PGlite is one single-threaded session, several times slower), sized
- * so that the whole run stays within about three minutes on two cores. BENCH_SCALE (default 1)
- * multiplies them, for a quick check or a longer, steadier run.
+ * so that the whole run stays within about four minutes on two cores. BENCH_SCALE (default 1)
+ * multiplies them, for a quick check or a longer, steadier run. The PATCH pool is the cases the
+ * same side created, so createCases (warm-up + measured) >= patch (warm-up + measured) keeps
+ * every PATCH on a case of its own.
  */
 const SCALE = Number(process.env.BENCH_SCALE ?? '1');
 if (!(SCALE > 0 && SCALE <= 10)) throw new Error('BENCH_SCALE must be a number in (0, 10]');
 // autocannon needs at least one request per connection.
 const times = (count: number) => Math.max(CONCURRENCY, Math.ceil(count * SCALE));
-const scaled = (plan: Plan): Plan => ({
-  list: { warmup: times(plan.list.warmup), measured: times(plan.list.measured) },
-  create: { warmup: times(plan.create.warmup), measured: times(plan.create.measured) },
-});
+const scaled = (plan: Plan): Plan =>
+  Object.fromEntries(
+    Object.entries(plan).map(([name, counts]) => [name, { warmup: times(counts.warmup), measured: times(counts.measured) }]),
+  ) as Plan;
 const PLANS: Record<'pglite' | 'postgres', Plan> = {
-  pglite: scaled({ list: { warmup: 150, measured: 1500 }, create: { warmup: 75, measured: 750 } }),
-  postgres: scaled({ list: { warmup: 300, measured: 3000 }, create: { warmup: 150, measured: 1500 } }),
+  pglite: scaled({
+    list: { warmup: 150, measured: 1500 },
+    create: { warmup: 75, measured: 750 },
+    createCases: { warmup: 50, measured: 1000 },
+    tree: { warmup: 10, measured: 100 },
+    patch: { warmup: 50, measured: 1000 },
+  }),
+  postgres: scaled({
+    list: { warmup: 300, measured: 3000 },
+    create: { warmup: 150, measured: 1500 },
+    createCases: { warmup: 50, measured: 1000 },
+    tree: { warmup: 20, measured: 200 },
+    patch: { warmup: 50, measured: 1000 },
+  }),
 };
 /** A measured (or warm-up) run stops here even if its count is not reached; it is then marked. */
-const RUN_BOUND_MS = 25_000;
+const RUN_BOUND_MS = 45_000;
 /** The whole benchmark, set-up and clean-up included. */
-const DEADLINE_MS = 240_000;
+const DEADLINE_MS = 420_000;
 const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 
 type Row = { engine: string; endpoint: string; service: Measurement; raw: Measurement };
@@ -126,7 +155,6 @@ function serviceEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   };
 }
 
-const bearer = (who: Integrator) => ({ authorization: `Bearer ${who.token}` });
 const listUrl = (service: ServiceProcess) => `${service.baseUrl}/api/v1/projects?pageSize=${PAGE_SIZE}`;
 
 async function serviceList(service: ServiceProcess, who: Integrator, plan: Plan): Promise<Measurement> {
@@ -180,14 +208,41 @@ async function rawCreate(sql: Sql, who: Integrator, plan: Plan): Promise<Measure
   return runOps(plan.create.measured, CONCURRENCY, RUN_BOUND_MS, op);
 }
 
-/** Three organizations: one listed (seeded), one the service creates in, one the raw floor creates in. */
+/**
+ * Six organizations: one listed (seeded), one the service creates projects in, one the raw floor
+ * creates projects in; one whose project holds the suite tree (read by both sides), one the
+ * service creates and PATCHes cases in, one the raw floor creates and PATCHes cases in.
+ */
 async function prepare(service: ServiceProcess) {
   const lister = await newIntegrator(service, 'list');
   const creator = await newIntegrator(service, 'create');
   const rawCreator = await newIntegrator(service, 'rawcreate');
   await seedProjects(service, lister, SEEDED_PROJECTS, () => nextCode());
-  return { lister, creator, rawCreator };
+  const tree = await designProject(service, await newIntegrator(service, 'tree'), nextCode());
+  await seedTree(service, tree.who, tree.code, tree.priority);
+  const cases = await designProject(service, await newIntegrator(service, 'cases'), nextCode());
+  const rawCases = await designProject(service, await newIntegrator(service, 'rawcases'), nextCode());
+  return { lister, creator, rawCreator, tree, cases, rawCases };
 }
+
+const caseActor = (project: DesignProject): CaseActor => ({
+  ...rawActor(project.who),
+  projectId: project.projectId,
+  projectCode: project.code,
+  priority: project.priority,
+});
+const drive = { concurrency: CONCURRENCY, maxMs: RUN_BOUND_MS };
+
+const ENDPOINTS = {
+  list: 'GET  /api/v1/projects',
+  create: 'POST /api/v1/projects',
+  createCases: 'POST /api/v1/projects/{code}/test-cases',
+  tree: 'POST /graphql (suite tree)',
+  patch: 'PATCH /api/v1/test-cases/{ulid}',
+};
+type Results = Record<keyof typeof ENDPOINTS, { service: Measurement; raw: Measurement }>;
+const rowsOf = (engine: string, results: Results): Row[] =>
+  (Object.keys(ENDPOINTS) as Array<keyof typeof ENDPOINTS>).map((key) => ({ engine, endpoint: ENDPOINTS[key], ...results[key] }));
 
 const timed = async <T>(label: string, work: () => Promise<T>): Promise<T> => {
   if (exiting) throw new Error('aborted');
@@ -210,8 +265,14 @@ async function benchPglite(): Promise<Row[]> {
 
   let service = await timed('service started', () => startService(env));
   let stopService = onCleanup('pglite service', () => service.stop());
-  const { lister, creator, rawCreator } = await timed('organizations, tokens and seed projects', () => prepare(service));
+  const { lister, creator, rawCreator, tree, cases, rawCases } = await timed(
+    'organizations, tokens, seed projects and suite tree',
+    () => prepare(service),
+  );
   const serviceGet = await timed('service GET', () => serviceList(service, lister, plan));
+  const serviceTree = await timed('service tree', () =>
+    serviceReadTree(service, tree.who, tree.code, tree.priority, plan.tree, drive),
+  );
   // PGlite is single-process: the raw floor opens the same data directory once the service has let go.
   await stopService();
 
@@ -220,17 +281,29 @@ async function benchPglite(): Promise<Row[]> {
   const sql = pgliteSql(db);
   const rawGet = await timed('raw GET', () => rawList(sql, lister, plan));
   const rawPost = await timed('raw POST', () => rawCreate(sql, rawCreator, plan));
+  const rawTree = await timed('raw tree', () => rawReadTree(sql, caseActor(tree), plan.tree, drive));
+  const rawCreated = await timed('raw create cases', () => rawCreateCases(sql, caseActor(rawCases), plan.createCases, drive));
+  const rawPatch = await timed('raw PATCH', () => rawPatchCases(sql, caseActor(rawCases), rawCreated.pool, plan.patch, drive));
   await closeDb();
 
   service = await timed('service restarted', () => startService(env));
   stopService = onCleanup('pglite service', () => service.stop());
   const servicePost = await timed('service POST', () => serviceCreate(service, creator, plan));
+  const serviceCreated = await timed('service create cases', () =>
+    serviceCreateCases(service, cases.who, cases.code, cases.priority, plan.createCases, drive),
+  );
+  const servicePatch = await timed('service PATCH', () =>
+    servicePatchCases(service, cases.who, serviceCreated.pool, cases.priority, plan.patch, drive),
+  );
   await stopService();
   await removeDir();
-  return [
-    { engine: 'pglite', endpoint: 'GET  /api/v1/projects', service: serviceGet, raw: rawGet },
-    { engine: 'pglite', endpoint: 'POST /api/v1/projects', service: servicePost, raw: rawPost },
-  ];
+  return rowsOf('pglite', {
+    list: { service: serviceGet, raw: rawGet },
+    create: { service: servicePost, raw: rawPost },
+    createCases: { service: serviceCreated.measurement, raw: rawCreated.measurement },
+    tree: { service: serviceTree, raw: rawTree },
+    patch: { service: servicePatch, raw: rawPatch },
+  });
 }
 
 function loopbackOnly(url: URL) {
@@ -264,7 +337,10 @@ async function benchPostgres(): Promise<Row[]> {
     startService(serviceEnv({ DATABASE_URL: databaseUrl.toString(), TCMS_DATA_DIR: dataDir })),
   );
   const stopService = onCleanup('postgres service', () => service.stop());
-  const { lister, creator, rawCreator } = await timed('organizations, tokens and seed projects', () => prepare(service));
+  const { lister, creator, rawCreator, tree, cases, rawCases } = await timed(
+    'organizations, tokens, seed projects and suite tree',
+    () => prepare(service),
+  );
 
   const pool = new pg.Pool({ connectionString: databaseUrl.toString(), max: CONCURRENCY, connectionTimeoutMillis: 10_000 });
   pool.on('error', (error) => log(`raw pool: ${error.message}`));
@@ -275,16 +351,31 @@ async function benchPostgres(): Promise<Row[]> {
   const rawGet = await timed('raw GET', () => rawList(sql, lister, plan));
   const rawPost = await timed('raw POST', () => rawCreate(sql, rawCreator, plan));
   const servicePost = await timed('service POST', () => serviceCreate(service, creator, plan));
+  const serviceTree = await timed('service tree', () =>
+    serviceReadTree(service, tree.who, tree.code, tree.priority, plan.tree, drive),
+  );
+  const rawTree = await timed('raw tree', () => rawReadTree(sql, caseActor(tree), plan.tree, drive));
+  const rawCreated = await timed('raw create cases', () => rawCreateCases(sql, caseActor(rawCases), plan.createCases, drive));
+  const serviceCreated = await timed('service create cases', () =>
+    serviceCreateCases(service, cases.who, cases.code, cases.priority, plan.createCases, drive),
+  );
+  const rawPatch = await timed('raw PATCH', () => rawPatchCases(sql, caseActor(rawCases), rawCreated.pool, plan.patch, drive));
+  const servicePatch = await timed('service PATCH', () =>
+    servicePatchCases(service, cases.who, serviceCreated.pool, cases.priority, plan.patch, drive),
+  );
 
   await endPool();
   await stopService();
   await dropDatabase();
   await closeAdmin();
   await removeDir();
-  return [
-    { engine: 'postgres', endpoint: 'GET  /api/v1/projects', service: serviceGet, raw: rawGet },
-    { engine: 'postgres', endpoint: 'POST /api/v1/projects', service: servicePost, raw: rawPost },
-  ];
+  return rowsOf('postgres', {
+    list: { service: serviceGet, raw: rawGet },
+    create: { service: servicePost, raw: rawPost },
+    createCases: { service: serviceCreated.measurement, raw: rawCreated.measurement },
+    tree: { service: serviceTree, raw: rawTree },
+    patch: { service: servicePatch, raw: rawPatch },
+  });
 }
 
 // ---- report -------------------------------------------------------------------------------------
@@ -298,26 +389,38 @@ const loadAverage = () => os.loadavg().map((value) => value.toFixed(1)).join(' '
 function report(rows: Row[], totalMs: number, loadAtStart: string) {
   const counts = (engine: 'pglite' | 'postgres') => {
     const plan = PLANS[engine];
-    return `${engine}: GET ${plan.list.measured} after ${plan.list.warmup} warm-up, POST ${plan.create.measured} after ${plan.create.warmup} warm-up`;
+    const of = (label: string, counts: Counts) => `${label} ${counts.measured} after ${counts.warmup}`;
+    return `${engine}: ${[
+      of('GET', plan.list),
+      of('POST', plan.create),
+      of('create cases', plan.createCases),
+      of('tree', plan.tree),
+      of('PATCH', plan.patch),
+    ].join(', ')}`;
   };
   const header = [
     '',
     `tcms bench: GET /api/v1/projects?pageSize=${PAGE_SIZE} (page of ${PAGE_SIZE}, total ${SEEDED_PROJECTS}) and POST /api/v1/projects (unique ids)`,
-    `  fixed counts at concurrency ${CONCURRENCY}, closed loop: ${counts('pglite')}; ${counts('postgres')}`,
+    `  test design: POST .../test-cases = create a case (title, ${STEPS.length} steps, priority) in one project, caseNumbers then checked to be 1..N;`,
+    `    POST /graphql (suite tree) = the suites of a project with their cases, steps and custom field values (${TREE_SUITES} suites x ${TREE_CASES / TREE_SUITES} cases);`,
+    `    PATCH = consolidated PATCH of title + ${STEPS.length} steps (one action changed) + priority toggled, each on another case, one audit event each (checked)`,
+    `  fixed counts (measured after warm-up) at concurrency ${CONCURRENCY}, closed loop: ${counts('pglite')}; ${counts('postgres')}`,
     `  service: child process on 127.0.0.1 (Express 5 + Prisma 7, pool ${CONCURRENCY}, request log off), load by autocannon;`,
     `    authenticated with an API token (Authorization: Bearer, the integrator path: metered, so every request also bumps the rate-limit counter)`,
     `  raw: the same SQL without the service (token lookup + per-minute counter, then the endpoint's statements): PostgreSQL server via a pg Pool of ${CONCURRENCY}, PGlite via one instance on the same data directory;`,
-    `    GET = token lookup, counter bump, page SELECT + COUNT (concurrently, as the service does); POST = the same two, then lock org row, count, exists check, INSERT project, INSERT audit event in one transaction`,
+    `    GET = token lookup, counter bump, page SELECT + COUNT (concurrently, as the service does); POST = the same two, then lock org row, count, exists check, INSERT project, INSERT audit event in one transaction;`,
+    `    test design = the same two, then the statements Prisma sends for the request (taken from the PostgreSQL log; see bench/raw-test-design.ts)`,
     `  ratio thr = service req/s / raw op/s; ratio p50 = service p50 / raw p50`,
     `  load average (1/5/15 min) at start ${loadAtStart}, at end ${loadAverage()} on ${os.availableParallelism()} cores`,
     '',
   ];
+  const endpointWidth = Math.max(...rows.map((row) => row.endpoint.length));
   const table = rows.map((row) => {
     const s = row.service;
     const r = row.raw;
     return [
       row.engine.padEnd(8),
-      row.endpoint.padEnd(21),
+      row.endpoint.padEnd(endpointWidth),
       `${rate(s.perSecond).padStart(5)} req/s`,
       `p50 ${ms(s.p50).padStart(8)}`,
       `p99 ${ms(s.p99).padStart(8)}`,

@@ -100,6 +100,7 @@ function send(res: Response, reply: Reply, settings: HttpSettings): void {
   for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
   if (reply.session) res.append('Set-Cookie', sessionCookieHeaders(settings, reply.session.token));
   if (reply.body === undefined || reply.status === 204) res.end();
+  else if (Buffer.isBuffer(reply.body)) res.send(reply.body);
   else res.json(reply.body);
 }
 

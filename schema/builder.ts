@@ -12,7 +12,7 @@ export const builder = new SchemaBuilder<{
   PrismaTypes: PrismaTypes;
   Context: GraphQLContext;
   AuthScopes: { member: boolean };
-  Scalars: { Timestamp: { Input: number; Output: Date } };
+  Scalars: { Timestamp: { Input: number; Output: Date }; JSON: { Input: unknown; Output: unknown } };
   DefaultFieldNullability: false;
 }>({
   defaultFieldNullability: false,

@@ -11,9 +11,11 @@ import { createGraphQLContext } from '../schema/context.ts';
 import { contractCodesForRequestErrors, maskGraphQLError } from '../schema/errors.ts';
 import { schema } from '../schema/index.ts';
 import type { Config } from './config.ts';
+import { seedMissingSystemFields } from './custom-fields/system-fields.ts';
 import { openDatabase, type OpenDatabase } from './database/client.ts';
 import { startMaintenance } from './maintenance.ts';
 import { LocalDirectoryStorage, useFileStorage } from './storage/file-storage.ts';
+import { S3Storage } from './storage/s3-storage.ts';
 import path from 'node:path';
 
 export type App = { express: Express; database: OpenDatabase; close(): Promise<void> };
@@ -21,7 +23,8 @@ export type App = { express: Express; database: OpenDatabase; close(): Promise<v
 /** The composition root: the only module that wires the core to Express and Yoga. */
 export async function createApp(config: Config): Promise<App> {
   const database = await openDatabase(config);
-  useFileStorage(new LocalDirectoryStorage(path.join(config.dataDir, 'files')));
+  await seedMissingSystemFields();
+  useFileStorage(config.s3 ? new S3Storage(config.s3) : new LocalDirectoryStorage(path.join(config.dataDir, 'files')));
   const stopMaintenance = startMaintenance((error) => console.error('maintenance sweep failed', error));
   const settings = httpSettings(config);
 

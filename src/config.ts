@@ -14,6 +14,16 @@ const environmentSchema = z.object({
     .default('true')
     .transform((value) => value === 'true'),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  // Files go to an S3-compatible bucket when TCMS_S3_BUCKET is set, else under TCMS_DATA_DIR/files.
+  TCMS_S3_BUCKET: z.string().min(1).optional(),
+  TCMS_S3_ENDPOINT: z.url().optional(),
+  TCMS_S3_REGION: z.string().min(1).default('us-east-1'),
+  TCMS_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  TCMS_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  TCMS_S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((value) => value === 'true'),
 });
 
 export type Config = {
@@ -24,6 +34,15 @@ export type Config = {
   logRequests: boolean;
   production: boolean;
   development: boolean;
+  s3: S3Settings | undefined;
+};
+
+export type S3Settings = {
+  bucket: string;
+  endpoint: string | undefined;
+  region: string;
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+  forcePathStyle: boolean;
 };
 
 export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
@@ -36,5 +55,17 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     logRequests: parsed.TCMS_LOG_REQUESTS,
     production: parsed.NODE_ENV === 'production',
     development: parsed.NODE_ENV === 'development',
+    s3: parsed.TCMS_S3_BUCKET
+      ? {
+          bucket: parsed.TCMS_S3_BUCKET,
+          endpoint: parsed.TCMS_S3_ENDPOINT,
+          region: parsed.TCMS_S3_REGION,
+          credentials:
+            parsed.TCMS_S3_ACCESS_KEY_ID && parsed.TCMS_S3_SECRET_ACCESS_KEY
+              ? { accessKeyId: parsed.TCMS_S3_ACCESS_KEY_ID, secretAccessKey: parsed.TCMS_S3_SECRET_ACCESS_KEY }
+              : undefined,
+          forcePathStyle: parsed.TCMS_S3_FORCE_PATH_STYLE,
+        }
+      : undefined,
   };
 }

@@ -2,15 +2,29 @@ import { SESSION_IDLE_MS } from './auth/authenticate.ts';
 import { prisma } from './database/client.ts';
 import { IDEMPOTENCY_RETENTION_MS } from './idempotency/idempotency.service.ts';
 import { WINDOW_MS } from './rate-limit/rate-limit.service.ts';
+import { fileStorage } from './storage/file-storage.ts';
+import { STAGING_PREFIX, STAGING_TTL_MS } from './test-cases/step-attachments.ts';
 
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
-/** Deletes what has outlived its purpose: idempotency keys, rate-limit windows, idle sessions. */
+/**
+ * Deletes what has outlived its purpose: idempotency keys, rate-limit windows, idle sessions and
+ * staged uploads nobody committed within a day.
+ */
 export async function sweepExpired(now = Date.now()): Promise<void> {
   const client = prisma();
   await client.idempotencyKey.deleteMany({ where: { createdAt: { lt: new Date(now - IDEMPOTENCY_RETENTION_MS) } } });
   await client.rateLimitWindow.deleteMany({ where: { windowStart: { lt: new Date(now - 2 * WINDOW_MS) } } });
   await client.session.deleteMany({ where: { lastSeenAt: { lt: new Date(now - SESSION_IDLE_MS) } } });
+  await sweepStagedUploads(now);
+}
+
+/** Staged objects are never referenced by a row (a commit copies them), so age alone decides. */
+async function sweepStagedUploads(now: number): Promise<void> {
+  const storage = fileStorage();
+  for await (const object of storage.list(`${STAGING_PREFIX}/`)) {
+    if (object.lastModified.getTime() < now - STAGING_TTL_MS) await storage.delete(object.key);
+  }
 }
 
 /** Runs the sweep now and then every ten minutes; returns the stop function. */

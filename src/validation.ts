@@ -86,3 +86,13 @@ export function cursorPageOf<T extends { id: string }>(rows: T[], limit: number)
 
 export const cursorPageSchema = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+
+/**
+ * A PATCH body must change something: a refinement for `z.strictObject` patches (an empty body
+ * answers 422 validation_failed).
+ */
+export const someFieldOf = (fields: string[]) =>
+  [
+    (patch: Record<string, unknown>) => Object.values(patch).some((value) => value !== undefined),
+    { message: `Provide at least one of ${fields.join(', ')}` },
+  ] as const;

@@ -1,3 +1,156 @@
-import type { RouteDefinition } from '../route.ts';
+import {
+  caseValuePathSchema,
+  caseValuesPathSchema,
+  caseValuesResponseSchema,
+  createCustomFieldBodySchema,
+  customFieldEnvelopeSchema,
+  customFieldListQuerySchema,
+  customFieldPageSchema,
+  customFieldPathSchema,
+  localesQuerySchema,
+  patchCaseValueBodySchema,
+  putCaseValuesBodySchema,
+  resetCustomFieldBodySchema,
+  updateCustomFieldBodySchema,
+  type LocalesQuery,
+} from '../../src/custom-fields/custom-fields.schemas.ts';
+import {
+  createCustomField,
+  deleteCustomField,
+  getCustomField,
+  listCustomFields,
+  replaceCaseValues,
+  resetCustomField,
+  setCaseValue,
+  toCustomField,
+  updateCustomField,
+  type CustomFieldRow,
+} from '../../src/custom-fields/custom-fields.service.ts';
+import type { RequestContext } from '../../src/context.ts';
+import { orgPathSchema } from '../../src/orgs/orgs.schemas.ts';
+import { defineRoute, Reply } from '../route.ts';
 
-export const customFieldRoutes: RouteDefinition[] = [];
+const fieldOut = (ctx: RequestContext, query: LocalesQuery, row: CustomFieldRow) =>
+  toCustomField(row, ctx.locale, query.locales === 'all');
+
+const envelope = (ctx: RequestContext, query: LocalesQuery, row: CustomFieldRow) => ({ field: fieldOut(ctx, query, row) });
+
+const TAG = 'Custom fields';
+
+export const customFieldRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/orgs/{orgUlid}/custom-fields',
+    summary: 'Custom field definitions of the organization (any member)',
+    tag: TAG,
+    auth: 'org',
+    orgParam: 'orgUlid',
+    params: orgPathSchema,
+    query: customFieldListQuerySchema,
+    success: { status: 200, description: 'A page of definitions, in position order', schema: customFieldPageSchema },
+    errors: [403, 404],
+    handle: async ({ ctx, query }) => {
+      const page = await listCustomFields(ctx, query);
+      return { ...page, items: page.items.map((row) => fieldOut(ctx, query, row)) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/orgs/{orgUlid}/custom-fields',
+    summary: 'Create a custom field (owner/admin)',
+    tag: TAG,
+    auth: 'org',
+    orgParam: 'orgUlid',
+    params: orgPathSchema,
+    query: localesQuerySchema,
+    body: createCustomFieldBodySchema,
+    success: { status: 201, description: 'The new definition', schema: customFieldEnvelopeSchema },
+    errors: [403, 404],
+    handle: async ({ ctx, query, body }) => new Reply(201, envelope(ctx, query, await createCustomField(ctx, body))),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/orgs/{orgUlid}/custom-fields/{fieldUlid}',
+    summary: 'One custom field definition (any member)',
+    tag: TAG,
+    auth: 'org',
+    orgParam: 'orgUlid',
+    params: customFieldPathSchema,
+    query: localesQuerySchema,
+    success: { status: 200, description: 'The definition', schema: customFieldEnvelopeSchema },
+    errors: [403, 404],
+    handle: async ({ ctx, params, query }) => envelope(ctx, query, await getCustomField(ctx, params.fieldUlid)),
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/orgs/{orgUlid}/custom-fields/{fieldUlid}',
+    summary: 'Update a custom field and its options (owner/admin)',
+    tag: TAG,
+    auth: 'org',
+    orgParam: 'orgUlid',
+    params: customFieldPathSchema,
+    query: localesQuerySchema,
+    body: updateCustomFieldBodySchema,
+    success: { status: 200, description: 'The definition', schema: customFieldEnvelopeSchema },
+    errors: [403, 404],
+    handle: async ({ ctx, params, query, body }) =>
+      envelope(ctx, query, await updateCustomField(ctx, params.fieldUlid, body)),
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/orgs/{orgUlid}/custom-fields/{fieldUlid}',
+    summary: 'Delete a custom field without values (owner/admin); system fields cannot be deleted',
+    tag: TAG,
+    auth: 'org',
+    orgParam: 'orgUlid',
+    params: customFieldPathSchema,
+    success: { status: 204, description: 'Deleted' },
+    errors: [403, 404, 409],
+    handle: async ({ ctx, params }) => {
+      await deleteCustomField(ctx, params.fieldUlid);
+      return new Reply(204, undefined);
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/orgs/{orgUlid}/custom-fields/{fieldUlid}/reset',
+    summary: 'Restore a system field to its seed state (owner/admin)',
+    tag: TAG,
+    auth: 'org',
+    orgParam: 'orgUlid',
+    params: customFieldPathSchema,
+    query: localesQuerySchema,
+    body: resetCustomFieldBodySchema,
+    success: { status: 200, description: 'The restored definition', schema: customFieldEnvelopeSchema },
+    errors: [400, 403, 404],
+    handle: async ({ ctx, params, query }) => envelope(ctx, query, await resetCustomField(ctx, params.fieldUlid)),
+  }),
+  defineRoute({
+    method: 'put',
+    path: '/test-cases/{caseUlid}/custom-field-values',
+    summary: 'Replace the custom field values of a test case (no audit event of its own)',
+    tag: TAG,
+    auth: 'org',
+    params: caseValuesPathSchema,
+    body: putCaseValuesBodySchema,
+    success: { status: 200, description: 'The case\'s full customFieldValues', schema: caseValuesResponseSchema },
+    errors: [403, 404],
+    handle: async ({ ctx, params, body }) => ({
+      customFieldValues: await replaceCaseValues(ctx, params.caseUlid, body.values),
+    }),
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/test-cases/{caseUlid}/custom-field-values/{fieldUlid}',
+    summary: 'Set one custom field value of a test case',
+    tag: TAG,
+    auth: 'org',
+    params: caseValuePathSchema,
+    body: patchCaseValueBodySchema,
+    success: { status: 200, description: 'The case\'s full customFieldValues', schema: caseValuesResponseSchema },
+    errors: [403, 404],
+    handle: async ({ ctx, params, body }) => ({
+      customFieldValues: await setCaseValue(ctx, params.caseUlid, params.fieldUlid, body.value),
+    }),
+  }),
+];

@@ -40,10 +40,7 @@ export const projectRoutes = [
     auth: 'org',
     query: projectListQuerySchema,
     success: { status: 200, description: 'A page of projects', schema: projectPageSchema },
-    handle: async ({ ctx, query }) => {
-      const page = await listProjects(ctx, query);
-      return { ...page, items: page.items.map(toProject) };
-    },
+    handle: ({ ctx, query }) => listProjects(ctx, query),
   }),
   defineRoute({
     method: 'get',

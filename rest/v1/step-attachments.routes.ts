@@ -1,3 +1,59 @@
-import type { RouteDefinition } from '../route.ts';
+import { z } from 'zod';
+import { ATTACHMENT_MAX_BYTES, ATTACHMENTS_PER_STEP, stagedAttachmentSchema } from '../../src/test-cases/step-attachments.ts';
+import { deleteAttachment, readAttachment, stageAttachments } from '../../src/test-cases/attachments.service.ts';
+import { ulidSchema } from '../../src/validation.ts';
+import { defineRoute, Reply } from '../route.ts';
 
-export const stepAttachmentRoutes: RouteDefinition[] = [];
+const casePath = z.object({ caseUlid: z.string() });
+const attachmentPath = z.object({ caseUlid: z.string(), attachmentUlid: ulidSchema });
+
+export const stepAttachmentRoutes = [
+  defineRoute({
+    method: 'post',
+    path: '/test-cases/{caseUlid}/step-attachments:stage',
+    summary: `Stage step attachments (up to ${ATTACHMENTS_PER_STEP} \`file\` parts of at most 10 MiB); list their keys in a step's attachments to commit them`,
+    tag: 'Test cases',
+    auth: 'org',
+    params: casePath,
+    upload: { maxBytes: ATTACHMENT_MAX_BYTES, maxFiles: ATTACHMENTS_PER_STEP, description: 'Any file' },
+    success: {
+      status: 201,
+      description: 'The staged objects (no database row until committed)',
+      schema: z.object({ items: z.array(stagedAttachmentSchema) }).meta({ id: 'StagedAttachments' }),
+    },
+    errors: [403, 404, 413, 415],
+    handle: ({ ctx, params, files }) => stageAttachments(ctx, params.caseUlid, files),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/test-cases/{caseUlid}/step-attachments/{attachmentUlid}',
+    summary: 'Download one committed step attachment',
+    tag: 'Test cases',
+    auth: 'org',
+    params: attachmentPath,
+    success: { status: 200, description: 'The file, with its stored content type' },
+    errors: [403, 404],
+    handle: async ({ ctx, params }) => {
+      const file = await readAttachment(ctx, params.caseUlid, params.attachmentUlid);
+      return new Reply(200, file.data, {
+        'Content-Type': file.contentType,
+        'Content-Disposition': `attachment; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
+        'X-Content-Type-Options': 'nosniff',
+      });
+    },
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/test-cases/{caseUlid}/step-attachments/{attachmentUlid}',
+    summary: 'Remove one committed step attachment',
+    tag: 'Test cases',
+    auth: 'org',
+    params: attachmentPath,
+    success: { status: 204, description: 'Removed' },
+    errors: [403, 404],
+    handle: async ({ ctx, params }) => {
+      await deleteAttachment(ctx, params.caseUlid, params.attachmentUlid);
+      return new Reply(204, undefined);
+    },
+  }),
+];

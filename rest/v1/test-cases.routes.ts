@@ -1,3 +1,157 @@
-import type { RouteDefinition } from '../route.ts';
+import {
+  archivedListQuerySchema,
+  casePathSchema,
+  createTestCaseBodySchema,
+  displayIdPathSchema,
+  projectPathSchema,
+  putStepsBodySchema,
+  testCaseCursorPageSchema,
+  testCaseListQuerySchema,
+  testCasePageSchema,
+  testCaseSchema,
+  updateTestCaseBodySchema,
+} from '../../src/test-cases/test-cases.schemas.ts';
+import {
+  archiveTestCase,
+  createTestCase,
+  deleteTestCase,
+  getTestCase,
+  getTestCaseByDisplayId,
+  listArchivedTestCases,
+  listTestCases,
+  presentTestCase,
+  presentTestCases,
+  restoreTestCase,
+  setTestCaseSteps,
+  updateTestCase,
+} from '../../src/test-cases/test-cases.service.ts';
+import { defineRoute, Reply, type RouteDefinition } from '../route.ts';
 
-export const testCaseRoutes: RouteDefinition[] = [];
+const tag = 'Test cases';
+
+export const testCaseRoutes: RouteDefinition[] = [
+  defineRoute({
+    method: 'post',
+    path: '/projects/{projectId}/test-cases',
+    summary: 'Create a test case (owner/admin/member)',
+    tag,
+    auth: 'org',
+    params: projectPathSchema,
+    body: createTestCaseBodySchema,
+    success: { status: 201, description: 'The test case', schema: testCaseSchema },
+    errors: [403, 404, 409],
+    handle: async ({ ctx, params, body }) => presentTestCase(ctx, await createTestCase(ctx, params.projectId, body)),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/projects/{projectId}/test-cases',
+    summary: 'Active (or, with archived=true, archived) test cases by ULID ascending',
+    tag,
+    auth: 'org',
+    params: projectPathSchema,
+    query: testCaseListQuerySchema,
+    success: { status: 200, description: 'A cursor page of test cases', schema: testCaseCursorPageSchema },
+    errors: [403, 404],
+    handle: async ({ ctx, params, query }) => {
+      const page = await listTestCases(ctx, params.projectId, query);
+      return { items: await presentTestCases(ctx, page.items), nextCursor: page.nextCursor };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/projects/{projectId}/test-cases/archived',
+    summary: 'Archived test cases, most recently archived first',
+    tag,
+    auth: 'org',
+    params: projectPathSchema,
+    query: archivedListQuerySchema,
+    success: { status: 200, description: 'A page of archived test cases', schema: testCasePageSchema },
+    errors: [403, 404],
+    handle: async ({ ctx, params, query }) => {
+      const page = await listArchivedTestCases(ctx, params.projectId, query);
+      return { ...page, items: await presentTestCases(ctx, page.items) };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/projects/{projectId}/test-cases/by-display-id/{displayId}',
+    summary: 'A test case by display ID (<projectCode>-<number>)',
+    tag,
+    auth: 'org',
+    params: displayIdPathSchema,
+    success: { status: 200, description: 'The test case', schema: testCaseSchema },
+    errors: [400, 403, 404],
+    handle: async ({ ctx, params }) => presentTestCase(ctx, await getTestCaseByDisplayId(ctx, params.projectId, params.displayId)),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/test-cases/{caseUlid}',
+    summary: 'One test case',
+    tag,
+    auth: 'org',
+    params: casePathSchema,
+    success: { status: 200, description: 'The test case', schema: testCaseSchema },
+    errors: [403, 404],
+    handle: async ({ ctx, params }) => presentTestCase(ctx, await getTestCase(ctx, params.caseUlid)),
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/test-cases/{caseUlid}',
+    summary: 'Update scalars, steps and custom field values at once (one audit event)',
+    tag,
+    auth: 'org',
+    params: casePathSchema,
+    body: updateTestCaseBodySchema,
+    success: { status: 200, description: 'The test case', schema: testCaseSchema },
+    errors: [403, 404, 409],
+    handle: async ({ ctx, params, body }) => presentTestCase(ctx, await updateTestCase(ctx, params.caseUlid, body)),
+  }),
+  defineRoute({
+    method: 'put',
+    path: '/test-cases/{caseUlid}/steps',
+    summary: 'Replace the steps of a test case (no audit event of its own)',
+    tag,
+    auth: 'org',
+    params: casePathSchema,
+    body: putStepsBodySchema,
+    success: { status: 200, description: 'The test case', schema: testCaseSchema },
+    errors: [403, 404, 409],
+    handle: async ({ ctx, params, body }) => presentTestCase(ctx, await setTestCaseSteps(ctx, params.caseUlid, body.steps)),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/test-cases/{caseUlid}/archive',
+    summary: 'Archive a test case (archived cases are not live); archiving again changes nothing',
+    tag,
+    auth: 'org',
+    params: casePathSchema,
+    success: { status: 200, description: 'The test case', schema: testCaseSchema },
+    errors: [403, 404],
+    handle: async ({ ctx, params }) => presentTestCase(ctx, await archiveTestCase(ctx, params.caseUlid)),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/test-cases/{caseUlid}/restore',
+    summary: 'Restore an archived test case; restoring an active one changes nothing',
+    tag,
+    auth: 'org',
+    params: casePathSchema,
+    success: { status: 200, description: 'The test case', schema: testCaseSchema },
+    errors: [403, 404],
+    handle: async ({ ctx, params }) => presentTestCase(ctx, await restoreTestCase(ctx, params.caseUlid)),
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/test-cases/{caseUlid}',
+    summary: 'Delete a test case with its steps, attachments, values and comments',
+    tag,
+    auth: 'org',
+    params: casePathSchema,
+    success: { status: 204, description: 'Deleted' },
+    errors: [403, 404],
+    handle: async ({ ctx, params }) => {
+      await deleteTestCase(ctx, params.caseUlid);
+      return new Reply(204, undefined);
+    },
+  }),
+];

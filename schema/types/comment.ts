@@ -1,3 +1,117 @@
+import { toAuthor } from '../../src/actors.ts';
+import { createCommentBodySchema, updateCommentBodySchema } from '../../src/comments/comments.schemas.ts';
+import {
+  addComment,
+  countComments,
+  deleteComment,
+  findComments,
+  setCommentPinned,
+  testCaseComments,
+  updateComment,
+} from '../../src/comments/comments.service.ts';
+import { validate } from '../../src/validation.ts';
 import { builder } from '../builder.ts';
+import { requestOf } from '../context.ts';
 
-void builder;
+type AuthorShape = ReturnType<typeof toAuthor>;
+
+/** Who wrote a record, snapshotted when it was written: a user or an API token. */
+const Author = builder.objectRef<AuthorShape>('Author').implement({
+  fields: (t) => ({
+    kind: t.exposeString('kind', { description: 'user or api_token' }),
+    ulid: t.string({ nullable: true, description: 'Null once the user or token is deleted', resolve: (author) => author.ulid }),
+    displayName: t.string({
+      nullable: true,
+      description: "A user's display name (null for tokens)",
+      resolve: (author) => (author.kind === 'user' ? author.displayName : null),
+    }),
+    name: t.string({
+      nullable: true,
+      description: "A token's name (null for users)",
+      resolve: (author) => (author.kind === 'api_token' ? author.name : null),
+    }),
+    avatarKey: t.string({ nullable: true, resolve: (author) => (author.kind === 'user' ? author.avatarKey : null) }),
+  }),
+});
+
+builder.prismaObject('Comment', {
+  fields: (t) => ({
+    ulid: t.exposeString('id'),
+    body: t.exposeString('body'),
+    parentUlid: t.exposeString('parentId', { nullable: true, description: 'The top-level comment this one replies to' }),
+    pinnedAt: t.expose('pinnedAt', { type: 'Timestamp', nullable: true }),
+    author: t.field({
+      type: Author,
+      select: { authorKind: true, authorId: true, authorName: true, authorAvatarKey: true },
+      resolve: (comment) => toAuthor(comment),
+    }),
+    createdAt: t.expose('createdAt', { type: 'Timestamp' }),
+    updatedAt: t.expose('updatedAt', { type: 'Timestamp' }),
+  }),
+});
+
+builder.prismaObjectField('TestCase', 'comments', (t) =>
+  t.prismaConnection(
+    {
+      type: 'Comment',
+      cursor: 'id',
+      description: 'Flat: pinned comments first (most recently pinned first), then oldest first; replies carry parentUlid',
+      authScopes: { member: true },
+      resolve: (query, testCase, _args, context) => findComments(requestOf(context), testCaseComments, testCase, query),
+      totalCount: (testCase, _args, context) => countComments(requestOf(context), testCaseComments, testCase),
+    },
+    {},
+    {},
+  ),
+);
+
+const AddCommentInput = builder.inputType('AddCommentInput', {
+  fields: (t) => ({
+    body: t.string({ required: true }),
+    parentUlid: t.string({ description: 'Reply to this comment; a reply to a reply joins its top-level thread' }),
+  }),
+});
+
+builder.mutationFields((t) => {
+  const target = () => ({ caseUlid: t.arg.string({ required: true }), commentUlid: t.arg.string({ required: true }) });
+  const pin = (pinned: boolean) =>
+    t.prismaField({
+      type: 'Comment',
+      description: pinned
+        ? 'Pins a top-level comment (a reply: validation_failed); pinning a pinned one changes nothing'
+        : 'Unpins a top-level comment; unpinning an unpinned one changes nothing',
+      authScopes: { member: true },
+      args: target(),
+      resolve: (_query, _root, { caseUlid, commentUlid }, context) =>
+        setCommentPinned(requestOf(context), testCaseComments, caseUlid, commentUlid, pinned),
+    });
+  return {
+    addComment: t.prismaField({
+      type: 'Comment',
+      description: 'Comments on a test case, or replies to one of its comments',
+      authScopes: { member: true },
+      args: { caseUlid: t.arg.string({ required: true }), input: t.arg({ type: AddCommentInput, required: true }) },
+      resolve: (_query, _root, { caseUlid, input }, context) =>
+        addComment(requestOf(context), testCaseComments, caseUlid, validate(createCommentBodySchema, input)),
+    }),
+    updateComment: t.prismaField({
+      type: 'Comment',
+      description: 'Edits the body (the author only)',
+      authScopes: { member: true },
+      args: { ...target(), body: t.arg.string({ required: true }) },
+      resolve: (_query, _root, { caseUlid, commentUlid, body }, context) =>
+        updateComment(requestOf(context), testCaseComments, caseUlid, commentUlid, validate(updateCommentBodySchema, { body })),
+    }),
+    deleteComment: t.boolean({
+      description: 'Deletes a comment and its replies (the author, an owner or an admin)',
+      authScopes: { member: true },
+      args: target(),
+      resolve: async (_root, { caseUlid, commentUlid }, context) => {
+        await deleteComment(requestOf(context), testCaseComments, caseUlid, commentUlid);
+        return true;
+      },
+    }),
+    pinComment: pin(true),
+    unpinComment: pin(false),
+  };
+});

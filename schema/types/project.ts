@@ -7,11 +7,10 @@ import {
   updateProject,
 } from '../../src/projects/projects.service.ts';
 import { createProjectBodySchema, updateProjectBodySchema } from '../../src/projects/projects.schemas.ts';
-import { searchQuerySchema, validate } from '../../src/validation.ts';
+import { validate } from '../../src/validation.ts';
+import { searchOf } from '../arguments.ts';
 import { builder } from '../builder.ts';
 import { requestOf } from '../context.ts';
-
-const searchOf = (args: { q?: string | null }) => validate(searchQuerySchema, { q: args.q ?? undefined }).q;
 
 builder.prismaObject('Project', {
   fields: (t) => ({

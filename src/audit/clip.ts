@@ -33,3 +33,15 @@ export function change(field: string, from: Change['from'], to: Change['to']): C
   if (a.truncated || b.truncated) entry.truncated = true;
   return entry;
 }
+
+type Scalar = Change['from'];
+
+/**
+ * The `changes` bucket of an `*.updated` event: one entry per field of `patch` that is present
+ * and differs from `before` (both in their response representation, so dates are epoch ms).
+ */
+export function changesBetween<K extends string>(before: Record<K, Scalar>, patch: Partial<Record<K, Scalar | undefined>>): Change[] {
+  return (Object.keys(patch) as K[])
+    .filter((field) => patch[field] !== undefined && patch[field] !== before[field])
+    .map((field) => change(field, before[field], patch[field] as Scalar));
+}

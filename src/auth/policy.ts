@@ -10,6 +10,8 @@ const CAPABILITIES = {
   'case.write': ['owner', 'admin', 'member'],
   'attachment.write': ['owner', 'admin', 'member'],
   'comment.write': ['owner', 'admin', 'member'],
+  // Deleting somebody else's comment; editing always stays with its author.
+  'comment.moderate': ['owner', 'admin'],
   'planning.write': ['owner', 'admin', 'member'],
   'configuration.purge': ['owner', 'admin'],
   'custom_field.manage': ['owner', 'admin'],

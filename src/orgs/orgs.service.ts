@@ -1,4 +1,5 @@
 import { emitAudit } from '../audit/audit.service.ts';
+import { seedSystemFields } from '../custom-fields/system-fields.ts';
 import { authorize } from '../auth/policy.ts';
 import type { Identity, RequestContext, UserSnapshot } from '../context.ts';
 import { prisma, type Db } from '../database/client.ts';
@@ -20,6 +21,7 @@ export const toOrganization = (org: Pick<OrganizationRow, 'id' | 'name' | 'plan'
 export async function createOrganizationFor(tx: Db, user: UserSnapshot, name: string) {
   const org = await tx.organization.create({ data: { id: newId(), name } });
   await tx.membership.create({ data: { id: newId(), orgId: org.id, userId: user.id, role: 'owner' } });
+  await seedSystemFields(tx, org.id);
   const identity: Identity = { kind: 'session', user, sessionId: '' };
   await emitAudit(tx, { identity, org }, {
     action: 'organization.created',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ULID_PATTERN } from '../ids.ts';
 import { pageQuerySchema, pageSchema, searchQuerySchema } from '../validation.ts';
 
 export const PROJECT_CODE_PATTERN = /^[A-Z][A-Z0-9]*$/;
@@ -21,7 +22,40 @@ export const updateProjectBodySchema = z
   .meta({ id: 'UpdateProjectRequest', description: 'At least one of name, description; `id` answers 422 immutable_field' });
 export type UpdateProjectInput = z.output<typeof updateProjectBodySchema>;
 
-export const projectListQuerySchema = pageQuerySchema().extend(searchQuerySchema.shape);
+/**
+ * A CSV filter that may also be repeated (`runs=any,active` or `runs=any&runs=active`). Unknown
+ * tokens are dropped; a filter left with no known token is absent.
+ */
+const csvFilter = <T extends string>(isKnown: (token: string) => token is T, description: string) =>
+  z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .transform((value) => {
+      const known = [value ?? []]
+        .flat()
+        .flatMap((part) => part.split(','))
+        .map((token) => token.trim())
+        .filter(isKnown);
+      return known.length > 0 ? [...new Set(known)] : undefined;
+    })
+    .meta({ description });
+
+const tokenFilter = <T extends string>(tokens: readonly T[], description: string) =>
+  csvFilter((token): token is T => (tokens as readonly string[]).includes(token), description);
+
+export const projectListQuerySchema = pageQuerySchema()
+  .extend(searchQuerySchema.shape)
+  .extend({
+    include: z.enum(['stats']).optional().meta({ description: 'Only `stats`: adds stats, team and teamCount to each item' }),
+    memberUlid: csvFilter(
+      (token): token is string => ULID_PATTERN.test(token),
+      'CSV of user ULIDs: projects whose team includes any of them (unknown ULIDs dropped)',
+    ),
+    runs: tokenFilter(['without', 'active', 'any'] as const, 'without, active (an open run), any (at least one run)'),
+    defects: tokenFilter(['has', 'without'] as const, 'has (an unresolved defect), without'),
+    milestones: tokenFilter(['has', 'without'] as const, 'has (a live milestone), without'),
+    cases: tokenFilter(['has', 'without'] as const, 'has (a non-archived case), without'),
+  });
 export type ProjectListQuery = z.output<typeof projectListQuerySchema>;
 
 export const projectPathSchema = z.object({ projectId: z.string().meta({ description: 'The project code' }) });
@@ -40,7 +74,31 @@ export const projectSchema = z
   })
   .meta({ id: 'Project' });
 
-export const projectPageSchema = pageSchema(projectSchema).meta({ id: 'ProjectPage' });
+const teamMemberSchema = z.object({
+  userUlid: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  avatarKey: z.string().nullable(),
+  avatarVersion: z.number().int(),
+});
+
+export const projectListItemSchema = projectSchema
+  .extend({
+    stats: z
+      .object({
+        cases: z.number().int(),
+        runs: z.number().int(),
+        runsInProgress: z.number().int(),
+        defectsUnresolved: z.number().int(),
+        milestones: z.number().int(),
+      })
+      .optional(),
+    team: z.array(teamMemberSchema).max(4).optional(),
+    teamCount: z.number().int().optional(),
+  })
+  .meta({ id: 'ProjectListItem', description: 'stats, team and teamCount only with include=stats' });
+
+export const projectPageSchema = pageSchema(projectListItemSchema).meta({ id: 'ProjectPage' });
 
 export const avatarSchema = z
   .object({ avatarKey: z.string().nullable(), avatarVersion: z.number().int().min(0) })

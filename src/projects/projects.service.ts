@@ -100,14 +100,75 @@ const projectSearch = (q: string | undefined): Prisma.ProjectWhereInput =>
       }
     : {};
 
+const NO_PROJECT: Prisma.ProjectWhereInput = { id: { in: [] } };
+
+/** One `has`/`without` filter: its tokens are OR-ed. */
+const presence = (tokens: Array<'has' | 'without'>, has: Prisma.ProjectWhereInput, without: Prisma.ProjectWhereInput) => ({
+  OR: tokens.map((token) => (token === 'has' ? has : without)),
+});
+
+/**
+ * The list filters of "Project list query parameters", AND-ed. Runs and defects do not exist yet,
+ * so no project has any (`without` keeps all, the other tokens none). Without project access
+ * allowlists every project's team is the whole membership, so `memberUlid` keeps every project.
+ */
+function projectListWhere(query: ProjectListQuery): Prisma.ProjectWhereInput {
+  const filters: Prisma.ProjectWhereInput[] = [projectSearch(query.q)];
+  if (query.cases) {
+    filters.push(presence(query.cases, { testCases: { some: { archivedAt: null } } }, { testCases: { none: { archivedAt: null } } }));
+  }
+  if (query.milestones) {
+    filters.push(presence(query.milestones, { milestones: { some: { deletedAt: null } } }, { milestones: { none: { deletedAt: null } } }));
+  }
+  for (const tokens of [query.runs, query.defects]) {
+    if (tokens && !(tokens as string[]).includes('without')) filters.push(NO_PROJECT);
+  }
+  return { AND: filters };
+}
+
 export async function listProjects(ctx: RequestContext, query: ProjectListQuery) {
   authorize(ctx, 'project.read');
-  const where = projectSearch(query.q);
+  const where = projectListWhere(query);
   const [items, total] = await Promise.all([
     ctx.db.project.findMany({ where, orderBy: PROJECT_ORDER, ...pageWindow(query) }),
     ctx.db.project.count({ where }),
   ]);
-  return pageOf(items, query, total);
+  const page = pageOf(items.map(toProject), query, total);
+  if (query.include !== 'stats') return page;
+  const extras = await projectStats(ctx, items.map((project) => project.id));
+  return { ...page, items: page.items.map((item) => ({ ...item, ...extras(item.ulid) })) };
+}
+
+const TEAM_PREVIEW = 4;
+
+/** `stats`, `team` and `teamCount` of listed projects, in a fixed number of queries. */
+async function projectStats(ctx: RequestContext, projectIds: string[]) {
+  const [cases, milestones, team, teamCount] = await Promise.all([
+    ctx.db.testCase.groupBy({ by: ['projectId'], where: { projectId: { in: projectIds }, archivedAt: null }, _count: { _all: true } }),
+    ctx.db.milestone.groupBy({ by: ['projectId'], where: { projectId: { in: projectIds }, deletedAt: null }, _count: { _all: true } }),
+    ctx.db.membership.findMany({ orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], take: TEAM_PREVIEW, include: { user: true } }),
+    ctx.db.membership.count(),
+  ]);
+  const countOf = (rows: Array<{ projectId: string; _count: { _all: number } }>, projectId: string) =>
+    rows.find((row) => row.projectId === projectId)?._count._all ?? 0;
+  const teamPreview = team.map(({ user }) => ({
+    userUlid: user.id,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    avatarKey: user.avatarKey,
+    avatarVersion: 0,
+  }));
+  return (projectId: string) => ({
+    stats: {
+      cases: countOf(cases, projectId),
+      runs: 0,
+      runsInProgress: 0,
+      defectsUnresolved: 0,
+      milestones: countOf(milestones, projectId),
+    },
+    team: teamPreview,
+    teamCount,
+  });
 }
 
 /** Projects for a GraphQL connection: `window` carries Pothos's cursor, take/skip and selection. */

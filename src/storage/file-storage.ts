@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm, writeFile, rename } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, writeFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { newId } from '../ids.ts';
 
@@ -11,7 +11,11 @@ export interface FileStorage {
   /** null when no object has that key. */
   get(key: string): Promise<Buffer | null>;
   delete(key: string): Promise<void>;
+  /** Every object whose key starts with `prefix` (a folder such as `staging/`). */
+  list(prefix: string): AsyncIterable<StoredObject>;
 }
+
+export type StoredObject = { key: string; lastModified: Date };
 
 const SAFE_KEY = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_.-]+)*$/;
 
@@ -49,6 +53,23 @@ export class LocalDirectoryStorage implements FileStorage {
 
   async delete(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
+  }
+
+  async *list(prefix: string): AsyncIterable<StoredObject> {
+    const folder = prefix.replace(/\/$/, '');
+    let names: string[];
+    try {
+      names = await readdir(this.pathOf(folder), { recursive: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    for (const name of names) {
+      const key = `${folder}/${name.split(path.sep).join('/')}`;
+      if (key.endsWith('.tmp')) continue;
+      const info = await stat(this.pathOf(key)).catch(() => null);
+      if (info?.isFile()) yield { key, lastModified: info.mtime };
+    }
   }
 }
 

@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { authorize } from '../auth/policy.ts';
 import type { RequestContext } from '../context.ts';
 import type { Db } from '../database/client.ts';
 import { AppError, notFound, validationFailed } from '../errors.ts';
 import { newId } from '../ids.ts';
-import { fileStorage, type UploadedFile } from '../storage/file-storage.ts';
+import { fileStorage } from '../storage/file-storage.ts';
 import { ulidSchema } from '../validation.ts';
 
 export const ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
@@ -13,9 +12,12 @@ export const ATTACHMENTS_PER_STEP = 10;
 /** Staged objects nobody committed are swept after this long. */
 export const STAGING_TTL_MS = 24 * 60 * 60 * 1000;
 
+export const STAGING_PREFIX = 'staging';
 const STAGING_KEY = /^staging\/[0-9A-HJKMNP-TV-Z]{26}\/[0-9A-HJKMNP-TV-Z]{26}$/;
-const stagingKeyOf = (orgId: string) => `staging/${orgId}/${newId()}`;
-const metaKeyOf = (key: string) => `${key}.meta.json`;
+export const stagingKeyOf = (orgId: string) => `${STAGING_PREFIX}/${orgId}/${newId()}`;
+/** Name, type and size of a staged upload live beside it until it is committed. */
+export const metaKeyOf = (key: string) => `${key}.meta.json`;
+export type StagedMeta = { fileName: string; contentType: string; sizeBytes: number };
 
 /** A step's attachment in a steps body: a committed one by `ulid`, or a staged upload by `key`. */
 export const attachmentRefSchema = z
@@ -86,50 +88,44 @@ export async function withStorageEffects<T>(work: (effects: StorageEffects) => P
   }
 }
 
-/** Stores uploads under `staging/<orgUlid>/` with no database row; saving steps commits them. */
-export async function stageAttachments(ctx: RequestContext, caseUlid: string, files: UploadedFile[], findCase: (ctx: RequestContext, caseUlid: string) => Promise<unknown>) {
-  authorize(ctx, 'attachment.write');
-  await findCase(ctx, caseUlid);
-  if (files.length > ATTACHMENTS_PER_STEP) {
-    throw new AppError('too_many_attachments', `At most ${ATTACHMENTS_PER_STEP} files per request`);
-  }
-  return Promise.all(
-    files.map(async (file) => {
-      const key = stagingKeyOf(ctx.org.id);
-      const meta = { fileName: file.fileName || 'attachment', contentType: file.contentType || 'application/octet-stream', sizeBytes: file.buffer.length };
-      await fileStorage().put(key, file.buffer);
-      await fileStorage().put(metaKeyOf(key), Buffer.from(JSON.stringify(meta)));
-      return { key, ...meta };
-    }),
-  );
-}
-
 /**
- * Makes `refs` the attachments of one step, in order: `{ ulid }` keeps (or moves here) an
+ * Makes each listed step's `refs` its attachments, in order: `{ ulid }` keeps (or moves here) an
  * attachment of the same case, `{ key }` commits a staged upload of this organization, and the
- * step's attachments left out are removed. A key that was committed before answers 409
- * staging_already_committed; one that names nothing (never staged, swept, other tenant) 404.
+ * listed steps' attachments referenced nowhere are removed. Steps not listed keep theirs. A key
+ * that was committed before answers 409 staging_already_committed; one that names nothing
+ * (never staged, swept, another tenant's) 404. Everything is checked before anything is written.
  */
 export async function setStepAttachments(
   tx: Db,
   ctx: RequestContext,
   effects: StorageEffects,
-  target: { caseId: string; stepId: string },
-  refs: AttachmentRef[],
+  caseId: string,
+  steps: Array<{ stepId: string; refs: AttachmentRef[] }>,
 ): Promise<void> {
-  if (refs.length > ATTACHMENTS_PER_STEP) {
+  if (steps.length === 0) return;
+  const refs = steps.flatMap((step) => step.refs);
+  if (steps.some((step) => step.refs.length > ATTACHMENTS_PER_STEP)) {
     throw new AppError('too_many_attachments', `A step holds at most ${ATTACHMENTS_PER_STEP} attachments`);
   }
   const keptIds = refs.flatMap((ref) => ('ulid' in ref ? [ref.ulid] : []));
   const stagedKeys = refs.flatMap((ref) => ('key' in ref ? [ref.key] : []));
   if (new Set(keptIds).size !== keptIds.length || new Set(stagedKeys).size !== stagedKeys.length) {
-    throw validationFailed('An attachment is listed twice', { path: ['attachments'] });
+    throw validationFailed('An attachment is listed twice', { path: ['steps'] });
   }
-  const kept = await tx.stepAttachment.findMany({ where: { id: { in: keptIds }, caseId: target.caseId } });
-  if (kept.length !== keptIds.length) throw notFound('Step attachment');
+  if (keptIds.length > 0) {
+    const kept = await tx.stepAttachment.findMany({ where: { id: { in: keptIds }, caseId }, select: { id: true } });
+    if (kept.length !== keptIds.length) throw notFound('Step attachment');
+  }
+  if (stagedKeys.some((key) => !key.startsWith(`${STAGING_PREFIX}/${ctx.org.id}/`))) throw notFound('Staged attachment');
+  if (stagedKeys.length > 0) {
+    const committed = await tx.stepAttachment.findFirst({ where: { stagedKey: { in: stagedKeys } }, select: { stagedKey: true } });
+    if (committed) {
+      throw new AppError('staging_already_committed', `The staged upload ${committed.stagedKey} was already committed`);
+    }
+  }
 
   const dropped = await tx.stepAttachment.findMany({
-    where: { stepId: target.stepId, id: { notIn: keptIds } },
+    where: { stepId: { in: steps.map((step) => step.stepId) }, id: { notIn: keptIds } },
     select: { id: true, storageKey: true },
   });
   if (dropped.length > 0) {
@@ -137,15 +133,18 @@ export async function setStepAttachments(
     effects.releaseAfterCommit(...dropped.map((row) => row.storageKey));
   }
 
-  for (const [position, ref] of refs.entries()) {
-    if ('ulid' in ref) {
-      await tx.stepAttachment.update({ where: { id: ref.ulid }, data: { stepId: target.stepId, position } });
-    } else {
-      await commitStaged(tx, ctx, effects, target, ref.key, position);
+  for (const { stepId, refs: stepRefs } of steps) {
+    for (const [position, ref] of stepRefs.entries()) {
+      if ('ulid' in ref) {
+        await tx.stepAttachment.update({ where: { id: ref.ulid }, data: { stepId, position } });
+      } else {
+        await commitStaged(tx, ctx, effects, { caseId, stepId }, ref.key, position);
+      }
     }
   }
 }
 
+/** Copies a staged upload to its committed key and records it (the staged copy goes after commit). */
 async function commitStaged(
   tx: Db,
   ctx: RequestContext,
@@ -154,13 +153,9 @@ async function commitStaged(
   stagedKey: string,
   position: number,
 ): Promise<void> {
-  if (!stagedKey.startsWith(`staging/${ctx.org.id}/`)) throw notFound('Staged attachment');
-  if (await tx.stepAttachment.findFirst({ where: { stagedKey }, select: { id: true } })) {
-    throw new AppError('staging_already_committed', `The staged upload ${stagedKey} was already committed`);
-  }
   const [data, metaBytes] = await Promise.all([fileStorage().get(stagedKey), fileStorage().get(metaKeyOf(stagedKey))]);
   if (!data || !metaBytes) throw notFound('Staged attachment');
-  const meta = JSON.parse(metaBytes.toString('utf8')) as { fileName: string; contentType: string; sizeBytes: number };
+  const meta = JSON.parse(metaBytes.toString('utf8')) as StagedMeta;
   const id = newId();
   const storageKey = `attachments/${ctx.org.id}/${target.caseId}/${id}`;
   await fileStorage().put(storageKey, data);
@@ -178,11 +173,4 @@ export async function releaseAttachmentsOf(tx: Db, effects: StorageEffects, wher
     select: { storageKey: true },
   });
   effects.releaseAfterCommit(...rows.map((row) => row.storageKey));
-}
-
-/** One committed attachment of a case (for download and DELETE). */
-export async function findStepAttachment(ctx: RequestContext, caseId: string, attachmentUlid: string) {
-  const row = await ctx.db.stepAttachment.findFirst({ where: { id: attachmentUlid, caseId } });
-  if (!row) throw notFound('Step attachment');
-  return row;
 }

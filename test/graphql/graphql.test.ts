@@ -14,31 +14,9 @@ import {
   useTestApp,
   type Caller,
 } from '../support/app.ts';
+import { codeOf, dataOf, onlyError, type GraphQLErrorBody } from '../support/graphql.ts';
 
 const t = useTestApp();
-
-type GraphQLErrorBody = {
-  message: string;
-  path?: string[];
-  extensions?: { code?: string; details?: unknown; graphqlCode?: string };
-};
-
-/** The one error of a GraphQL answer; fails unless there is exactly one. */
-function onlyError(response: Response): GraphQLErrorBody {
-  expect(response.status, JSON.stringify(response.body)).toBe(200);
-  const errors = response.body.errors as GraphQLErrorBody[] | undefined;
-  expect(errors, JSON.stringify(response.body)).toHaveLength(1);
-  return errors![0]!;
-}
-
-const codeOf = (response: Response) => onlyError(response).extensions?.code;
-
-/** The data of a GraphQL answer that must not carry errors. */
-function dataOf(response: Response) {
-  expect(response.status, JSON.stringify(response.body)).toBe(200);
-  expect(response.body.errors, JSON.stringify(response.body.errors)).toBeUndefined();
-  return response.body.data;
-}
 
 const CREATE = `mutation($input: CreateProjectInput!) { createProject(input: $input) { ulid code name description } }`;
 const UPDATE = `mutation($code: String!, $input: UpdateProjectInput!) { updateProject(code: $code, input: $input) { ulid code name description } }`;

@@ -1,23 +1,10 @@
-import type { Response } from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { clipSnapshot, SNAPSHOT_GRAPHEMES } from '../../src/audit/clip.ts';
 import { prisma } from '../../src/database/client.ts';
 import { newId } from '../../src/ids.ts';
-import { createProject, joinAs, projectCode, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
+import { createProject, expectError, joinAs, projectCode, signUp, tokenFor, useTestApp, type AuditEventBody, type Caller } from '../support/app.ts';
 
 const t = useTestApp();
-
-type AuditEvent = {
-  ulid: string;
-  action: string;
-  actor: Record<string, unknown>;
-  entityType: string;
-  entityUlid: string;
-  entityLabel: string;
-  runUlid: string | null;
-  metadata: Record<string, unknown>;
-  createdAt: number;
-};
 
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
@@ -29,12 +16,12 @@ async function auditPage(caller: Caller, query = '') {
   const response = await t.http.get(auditPath(caller, query)).set(caller.headers);
   expect(response.status, JSON.stringify(response.body)).toBe(200);
   expect(Object.keys(response.body).sort()).toEqual(['events', 'nextCursor']);
-  return response.body as { events: AuditEvent[]; nextCursor: string | null };
+  return response.body as { events: AuditEventBody[]; nextCursor: string | null };
 }
 
 /** Every event of the organization, newest first, following the cursor. */
 async function allEvents(caller: Caller) {
-  const events: AuditEvent[] = [];
+  const events: AuditEventBody[] = [];
   let cursor: string | null = null;
   do {
     const page = await auditPage(caller, `?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
@@ -44,13 +31,7 @@ async function allEvents(caller: Caller) {
   return events;
 }
 
-function expectError(response: Response, status: number, code: string) {
-  expect(response.status, JSON.stringify(response.body)).toBe(status);
-  expect(response.body.error.code).toBe(code);
-  expect(response.body.error.message.trim()).not.toBe('');
-}
-
-function expectNewestFirst(events: AuditEvent[]) {
+function expectNewestFirst(events: AuditEventBody[]) {
   for (let i = 1; i < events.length; i += 1) expect(events[i - 1]!.ulid > events[i]!.ulid).toBe(true);
 }
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { prisma } from '../../src/database/client.ts';
 import { newId } from '../../src/ids.ts';
 import { overrideOrganizationLimits } from '../../src/orgs/orgs.service.ts';
-import { createProject, joinAs, projectCode, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
+import { auditEvents, createProject, joinAs, projectCode, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
 
 const t = useTestApp();
 
@@ -26,13 +26,6 @@ async function projectList(caller: Caller) {
   const response = await t.http.get('/api/v1/projects?pageSize=200').set(caller.headers);
   expect(response.status).toBe(200);
   return response.body.items as Array<{ ulid: string; id: string; name: string; description: string | null }>;
-}
-
-/** How many events of `action` the organization's audit log holds (owner session). */
-async function countEvents(owner: Caller, action: string) {
-  const response = await t.http.get(`/api/v1/orgs/${owner.orgId}/audit-events?limit=100`).set(owner.headers);
-  expect(response.status).toBe(200);
-  return (response.body.events as Array<{ action: string }>).filter((event) => event.action === action).length;
 }
 
 describe('Idempotency-Key replay', () => {
@@ -61,7 +54,7 @@ describe('Idempotency-Key replay', () => {
 
     const projects = await projectList(owner);
     expect(projects.map((p) => p.ulid)).toEqual([first.body.ulid]);
-    expect(await countEvents(owner, 'project.created')).toBe(1);
+    expect(await auditEvents(t.http, owner, { action: 'project.created' })).toHaveLength(1);
   });
 
   it('replays a session PATCH from the stored response even after the resource changed', async () => {
@@ -85,7 +78,7 @@ describe('Idempotency-Key replay', () => {
 
     const current = await t.http.get(path).set(owner.headers);
     expect(current.body.description).toBe('two');
-    expect(await countEvents(owner, 'project.updated')).toBe(2);
+    expect(await auditEvents(t.http, owner, { action: 'project.updated' })).toHaveLength(2);
   });
 
   it('replays a DELETE (204) instead of answering 404 the second time', async () => {
@@ -103,7 +96,7 @@ describe('Idempotency-Key replay', () => {
 
     // Without the key, the same DELETE executes and finds nothing.
     expectError(await t.http.delete(`/api/v1/projects/${project.id}`).set(token.headers), 404, 'not_found');
-    expect(await countEvents(owner, 'project.deleted')).toBe(1);
+    expect(await auditEvents(t.http, owner, { action: 'project.deleted' })).toHaveLength(1);
   });
 });
 
@@ -152,9 +145,9 @@ describe('Idempotency-Key reuse for another request', () => {
       [a.id, 'original'],
       [b.id, null],
     ]);
-    expect(await countEvents(owner, 'project.updated')).toBe(1);
-    expect(await countEvents(owner, 'project.deleted')).toBe(0);
-    expect(await countEvents(owner, 'project.created')).toBe(2);
+    expect(await auditEvents(t.http, owner, { action: 'project.updated' })).toHaveLength(1);
+    expect(await auditEvents(t.http, owner, { action: 'project.deleted' })).toHaveLength(0);
+    expect(await auditEvents(t.http, owner, { action: 'project.created' })).toHaveLength(2);
 
     // The original request still replays.
     const retry = await t.http
@@ -253,7 +246,7 @@ describe('Idempotency-Key in flight', () => {
       }
     }
     expect((await projectList(owner)).map((p) => p.ulid)).toEqual([executed[0]!.body.ulid]);
-    expect(await countEvents(owner, 'project.created')).toBe(1);
+    expect(await auditEvents(t.http, owner, { action: 'project.created' })).toHaveLength(1);
   });
 
   it('answers 409 with Retry-After while the original is still executing (deterministic)', async () => {
@@ -277,7 +270,7 @@ describe('Idempotency-Key in flight', () => {
     expect(duplicate.headers['retry-after']).toMatch(/^[1-9]\d*$/);
     expect(replayed(duplicate)).toBeUndefined();
     expect(await projectList(owner)).toEqual([]);
-    expect(await countEvents(owner, 'project.created')).toBe(1);
+    expect(await auditEvents(t.http, owner, { action: 'project.created' })).toHaveLength(1);
 
     // The in-flight claim is untouched; another request under that key is still refused as reuse.
     const other = await t.http
@@ -340,7 +333,7 @@ describe('Idempotency-Key scope and lifetime', () => {
     expect(replayed(nextDay)).toBeUndefined();
     expect(nextDay.body.ulid).not.toBe(first.body.ulid);
     expect((await projectList(owner)).map((p) => p.ulid)).toEqual([nextDay.body.ulid]);
-    expect(await countEvents(owner, 'project.created')).toBe(2);
+    expect(await auditEvents(t.http, owner, { action: 'project.created' })).toHaveLength(2);
 
     // The fresh execution is what the key replays from now on.
     const replay = await t.http.post('/api/v1/projects').set(token.headers).set('Idempotency-Key', key).send(body);
@@ -374,7 +367,7 @@ describe('Idempotency-Key scope and lifetime', () => {
     expect(retry.status).toBe(201);
     expect(replayed(retry)).toBeUndefined();
     expect((await projectList(owner)).map((p) => p.ulid)).toEqual([retry.body.ulid]);
-    expect(await countEvents(owner, 'project.created')).toBe(1);
+    expect(await auditEvents(t.http, owner, { action: 'project.created' })).toHaveLength(1);
   });
 
   it('does not store a request refused by the rate limit: the retry executes', async () => {

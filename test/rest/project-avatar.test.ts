@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { createProject, joinAs, signUp, useTestApp, type Caller } from '../support/app.ts';
+import { joinAs, ownerWithProject, useTestApp, type Caller } from '../support/app.ts';
 
 const t = useTestApp();
 
@@ -73,15 +73,9 @@ async function readProject(caller: Caller, code: string) {
   return response.body as { ulid: string; avatarKey: string | null; avatarVersion: number };
 }
 
-async function ownerWithProject() {
-  const owner = await signUp(t.http);
-  const project = await createProject(t.http, owner);
-  return { owner, project };
-}
-
 describe('POST /api/v1/projects/{projectId}/avatar', () => {
   it.each(['png', 'jpeg', 'webp'] as const)('accepts a %s and stores a 256×256 WebP served publicly', async (format) => {
-    const { owner, project } = await ownerWithProject();
+    const { owner, project } = await ownerWithProject(t.http);
     const response = await upload(owner, project.id, await images[format](), {
       filename: `avatar.${format}`,
       contentType: `image/${format}`,
@@ -104,7 +98,7 @@ describe('POST /api/v1/projects/{projectId}/avatar', () => {
   });
 
   it('increments the version on every upload and serves the latest image', async () => {
-    const { owner, project } = await ownerWithProject();
+    const { owner, project } = await ownerWithProject(t.http);
     const red = await upload(owner, project.id, await images.png({ r: 255, g: 0, b: 0 }));
     expect(red.body.avatarVersion).toBe(1);
     const blue = await upload(owner, project.id, await images.png({ r: 0, g: 0, b: 255 }));
@@ -126,7 +120,7 @@ describe('POST /api/v1/projects/{projectId}/avatar', () => {
     ['text bytes declared as PNG', async () => Buffer.from('definitely not an image\n'.repeat(20)), 'image/png', 'avatar.png'],
     ['an SVG declared as PNG', async () => Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>'), 'image/png', 'a.png'],
   ])('answers 415 unsupported_media_type for %s and keeps the avatar', async (_label, bytes, contentType, filename) => {
-    const { owner, project } = await ownerWithProject();
+    const { owner, project } = await ownerWithProject(t.http);
     const response = await upload(owner, project.id, await bytes(), { contentType, filename });
     expect(response.status).toBe(415);
     expect(response.body.error.code).toBe('unsupported_media_type');
@@ -134,7 +128,7 @@ describe('POST /api/v1/projects/{projectId}/avatar', () => {
   });
 
   it('answers 413 file_too_large for a valid PNG over 5 MiB', async () => {
-    const { owner, project } = await ownerWithProject();
+    const { owner, project } = await ownerWithProject(t.http);
     const width = 1400;
     const height = 1400;
     const noise = Buffer.alloc(width * height * 3);
@@ -150,7 +144,7 @@ describe('POST /api/v1/projects/{projectId}/avatar', () => {
   });
 
   it('answers 422 validation_failed without a file part', async () => {
-    const { owner, project } = await ownerWithProject();
+    const { owner, project } = await ownerWithProject(t.http);
     const fieldOnly = await t.http
       .post(`/api/v1/projects/${project.id}/avatar`)
       .set(owner.headers)
@@ -168,7 +162,7 @@ describe('POST /api/v1/projects/{projectId}/avatar', () => {
   });
 
   it('answers 415 unsupported_media_type for a JSON body', async () => {
-    const { owner, project } = await ownerWithProject();
+    const { owner, project } = await ownerWithProject(t.http);
     const png = await images.png();
     const response = await t.http
       .post(`/api/v1/projects/${project.id}/avatar`)
@@ -179,7 +173,7 @@ describe('POST /api/v1/projects/{projectId}/avatar', () => {
   });
 
   it('is refused to member and viewer (403) and answers 404 for an unknown project', async () => {
-    const { owner, project } = await ownerWithProject();
+    const { owner, project } = await ownerWithProject(t.http);
     await upload(owner, project.id, await images.png());
     for (const role of ['member', 'viewer'] as const) {
       const person = await joinAs(t.http, owner, role);
@@ -199,7 +193,7 @@ describe('POST /api/v1/projects/{projectId}/avatar', () => {
   });
 
   it('needs credentials', async () => {
-    const { project } = await ownerWithProject();
+    const { project } = await ownerWithProject(t.http);
     const response = await t.http
       .post(`/api/v1/projects/${project.id}/avatar`)
       .attach('file', await images.png(), { filename: 'a.png', contentType: 'image/png' });
@@ -210,7 +204,7 @@ describe('POST /api/v1/projects/{projectId}/avatar', () => {
 
 describe('DELETE /api/v1/projects/{projectId}/avatar', () => {
   it('removes the avatar, bumps the version, and the asset answers 404', async () => {
-    const { owner, project } = await ownerWithProject();
+    const { owner, project } = await ownerWithProject(t.http);
     const uploaded = await upload(owner, project.id, await images.png());
     expect(uploaded.status).toBe(200);
     const key = uploaded.body.avatarKey as string;
@@ -233,7 +227,7 @@ describe('DELETE /api/v1/projects/{projectId}/avatar', () => {
   });
 
   it('answers 200 with a null key when there is no avatar', async () => {
-    const { owner, project } = await ownerWithProject();
+    const { owner, project } = await ownerWithProject(t.http);
     const removed = await t.http.delete(`/api/v1/projects/${project.id}/avatar`).set(owner.headers);
     expect(removed.status).toBe(200);
     expect(removed.body.avatarKey).toBeNull();
@@ -241,7 +235,7 @@ describe('DELETE /api/v1/projects/{projectId}/avatar', () => {
   });
 
   it('deleting the project removes its avatar file', async () => {
-    const { owner, project } = await ownerWithProject();
+    const { owner, project } = await ownerWithProject(t.http);
     const uploaded = await upload(owner, project.id, await images.png());
     expect((await fetchAsset(uploaded.body.avatarKey, 1)).status).toBe(200);
     expect((await t.http.delete(`/api/v1/projects/${project.id}`).set(owner.headers)).status).toBe(204);

@@ -2,27 +2,11 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { ULID_PATTERN } from '../../src/ids.ts';
 import { overrideOrganizationLimits } from '../../src/orgs/orgs.service.ts';
-import { createProject, joinAs, signUp, useTestApp, type Caller } from '../support/app.ts';
+import { auditEvents, createProject, joinAs, signUp, useTestApp, type Caller } from '../support/app.ts';
 
 const t = useTestApp();
 
 const PROJECT_FIELDS = ['ulid', 'name', 'id', 'description', 'avatarKey', 'avatarVersion', 'createdAt', 'updatedAt', 'lockedAt'];
-
-type AuditEvent = {
-  ulid: string;
-  action: string;
-  actor: { kind: string; ulid?: string | null };
-  entityType: string;
-  entityUlid: string;
-  entityLabel: string;
-  metadata: Record<string, unknown>;
-};
-
-async function auditEvents(caller: Caller): Promise<AuditEvent[]> {
-  const response = await t.http.get(`/api/v1/orgs/${caller.orgId}/audit-events?limit=100`).set(caller.headers);
-  expect(response.status).toBe(200);
-  return response.body.events as AuditEvent[];
-}
 
 async function listProjects(caller: Caller, query = '') {
   const response = await t.http.get(`/api/v1/projects${query}`).set(caller.headers);
@@ -187,7 +171,7 @@ describe('POST /api/v1/projects', () => {
   it('records project.created in the organization audit log', async () => {
     const owner = await signUp(t.http);
     const project = await createProject(t.http, owner, { name: 'Audited', id: 'AUD' });
-    const events = await auditEvents(owner);
+    const events = await auditEvents(t.http, owner);
     const created = events.find((event) => event.action === 'project.created' && event.entityUlid === project.ulid);
     expect(created).toBeDefined();
     expect(created).toMatchObject({
@@ -296,7 +280,7 @@ describe('PATCH /api/v1/projects/{projectId}', () => {
     const read = await t.http.get('/api/v1/projects/PAT').set(owner.headers);
     expect(read.body).toMatchObject({ name: 'New name', description: 'New text' });
 
-    const updated = (await auditEvents(owner)).filter(
+    const updated = (await auditEvents(t.http, owner)).filter(
       (event) => event.action === 'project.updated' && event.entityUlid === project.ulid,
     );
     expect(updated).toHaveLength(1);
@@ -382,7 +366,7 @@ describe('DELETE /api/v1/projects/{projectId}', () => {
     const page = await listProjects(owner);
     expect(page.items.map((item) => item.ulid)).toEqual([keep.ulid]);
 
-    const deleted = (await auditEvents(owner)).find(
+    const deleted = (await auditEvents(t.http, owner)).find(
       (event) => event.action === 'project.deleted' && event.entityUlid === project.ulid,
     );
     expect(deleted).toMatchObject({ entityType: 'project', entityLabel: 'Doomed' });
@@ -466,7 +450,7 @@ describe('project lock', () => {
 
     const deleted = await t.http.delete(`/api/v1/projects/${first.id}`).set(owner.headers);
     expect(deleted.status).toBe(204);
-    expect((await auditEvents(owner)).some((e) => e.action === 'project.deleted' && e.entityUlid === first.ulid)).toBe(true);
+    expect((await auditEvents(t.http, owner)).some((e) => e.action === 'project.deleted' && e.entityUlid === first.ulid)).toBe(true);
 
     // Two projects, allowance one: the older one stays locked.
     expectLocked(await t.http.get(`/api/v1/projects/${second.id}`).set(owner.headers));

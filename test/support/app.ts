@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { createApp, type App } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { prisma } from '../../src/database/client.ts';
@@ -77,6 +77,75 @@ export async function createProject(http: TestAgent, caller: Caller, fields: Rec
   const response = await http.post('/api/v1/projects').set(caller.headers).send({ name: 'Project', id: projectCode(), ...fields });
   if (response.status !== 201) throw new Error(`project creation failed: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body as { ulid: string; id: string; name: string };
+}
+
+/** An owner with a project of their own; `code` is the project's id, as URLs name it. */
+export async function ownerWithProject(http: TestAgent) {
+  const owner = await signUp(http);
+  const project = await createProject(http, owner);
+  return { owner, project, code: project.id };
+}
+
+/** A suite in the project (named "Suite" unless `body` names it). */
+export async function createSuite(http: TestAgent, caller: Caller, projectCode: string, body: Record<string, unknown> = {}) {
+  const response = await http.post(`/api/v1/projects/${projectCode}/suites`).set(caller.headers).send({ name: 'Suite', ...body });
+  expect(response.status, JSON.stringify(response.body)).toBe(201);
+  return response.body as { ulid: string };
+}
+
+/** A milestone in the project (named "Release 1" unless `body` names it). */
+export async function createMilestone(http: TestAgent, caller: Caller, projectCode: string, body: Record<string, unknown> = {}) {
+  const response = await http.post(`/api/v1/projects/${projectCode}/milestones`).set(caller.headers).send({ name: 'Release 1', ...body });
+  expect(response.status, JSON.stringify(response.body)).toBe(201);
+  return response.body as {
+    ulid: string;
+    projectUlid: string;
+    name: string;
+    description: string | null;
+    dueAt: number | null;
+    completedAt: number | null;
+    createdAt: number;
+    updatedAt: number;
+  };
+}
+
+/** A REST error answer: `status`, `error.code` and a message that is not blank. */
+export function expectError(response: request.Response, status: number, code: string) {
+  expect(response.status, JSON.stringify(response.body)).toBe(status);
+  expect(response.body.error.code).toBe(code);
+  expect(response.body.error.message.trim()).not.toBe('');
+}
+
+/** One event of GET /api/v1/orgs/{orgUlid}/audit-events. */
+export type AuditEventBody = {
+  ulid: string;
+  action: string;
+  actor: { kind: string; ulid?: string | null; email?: string | null; displayName?: string | null; name?: string | null };
+  entityType: string;
+  entityUlid: string;
+  entityLabel: string;
+  runUlid: string | null;
+  metadata: Record<string, unknown>;
+  createdAt: number;
+};
+
+/**
+ * The latest 100 audit events of the caller's organization, newest first, keeping only those
+ * that match every filter given: exactly `action`, an action starting with `actionPrefix`, `entityUlid`.
+ */
+export async function auditEvents(
+  http: TestAgent,
+  caller: Caller,
+  filter: { action?: string; actionPrefix?: string; entityUlid?: string } = {},
+): Promise<AuditEventBody[]> {
+  const response = await http.get(`/api/v1/orgs/${caller.orgId}/audit-events?limit=100`).set(caller.headers);
+  expect(response.status, JSON.stringify(response.body)).toBe(200);
+  return (response.body.events as AuditEventBody[]).filter(
+    (event) =>
+      (filter.action === undefined || event.action === filter.action) &&
+      (filter.actionPrefix === undefined || event.action.startsWith(filter.actionPrefix)) &&
+      (filter.entityUlid === undefined || event.entityUlid === filter.entityUlid),
+  );
 }
 
 export function graphql(http: TestAgent, caller: Caller | undefined, query: string, variables: Record<string, unknown> = {}) {

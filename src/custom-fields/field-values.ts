@@ -1,0 +1,297 @@
+import { z } from 'zod';
+import { Prisma as PrismaValues } from '../../prisma/generated/client/client.ts';
+import { clipSnapshot } from '../audit/clip.ts';
+import type { RequestContext } from '../context.ts';
+import type { Db, Prisma } from '../database/client.ts';
+import { AppError, notFound, validationFailed } from '../errors.ts';
+import { localized, type Locale } from '../i18n.ts';
+import { ULID_PATTERN } from '../ids.ts';
+import { ulidSchema } from '../validation.ts';
+
+/** Longest paragraph value. */
+export const PARAGRAPH_MAX = 10000;
+
+export type FieldValueInput = { fieldUlid: string; value: unknown };
+
+export const fieldValueInputSchema = z
+  .strictObject({
+    fieldUlid: ulidSchema,
+    value: z.unknown().meta({
+      description:
+        'select_single/radio: option ULID; select_multi: array of distinct option ULIDs; checkbox: boolean (or "true"/"false"); paragraph: string (max 10000); user_picker: member user ULID. Null or empty clears.',
+    }),
+  })
+  .meta({ id: 'CustomFieldValueInput' });
+
+export const customFieldValueSchema = z
+  .object({
+    fieldUlid: z.string(),
+    value: z.unknown().meta({ description: 'The stored value, or the definition\'s defaultValue, or null' }),
+    systemKey: z.string().nullable(),
+    optionName: z.string().nullable(),
+  })
+  .meta({ id: 'CustomFieldValue' });
+
+export type CustomFieldValue = { fieldUlid: string; value: unknown; systemKey: string | null; optionName: string | null };
+
+export type CustomFieldChange = { fieldUlid: string; fieldLabel: string; from: unknown; to: unknown; truncated?: true };
+
+/** A definition with what value handling needs: its options and its project scope. */
+export const definitionInclude = {
+  options: { orderBy: [{ position: 'asc' }, { id: 'asc' }] },
+  projects: { select: { projectId: true } },
+} satisfies Prisma.CustomFieldInclude;
+
+export const DEFINITION_ORDER = [{ position: 'asc' }, { id: 'asc' }] satisfies Prisma.CustomFieldOrderByWithRelationInput[];
+
+export type DefinitionRow = Prisma.CustomFieldGetPayload<{ include: typeof definitionInclude }>;
+
+export const isVisibleIn = (definition: Pick<DefinitionRow, 'allProjects' | 'projects'>, projectId: string) =>
+  definition.allProjects || definition.projects.some((scope) => scope.projectId === projectId);
+
+/** Null, an empty string and an empty array are "no value": the row is deleted, the default shows. */
+export const isEmptyValue = (value: unknown) =>
+  value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
+
+const sameValue = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/** The locale-resolved name of the option a select_single/radio value names, else null. */
+function optionNameOf(definition: DefinitionRow, value: unknown, locale: Locale): string | null {
+  if (definition.valueType !== 'select_single' && definition.valueType !== 'radio') return null;
+  if (typeof value !== 'string') return null;
+  const option = definition.options.find((each) => each.id === value);
+  return option ? localized(locale, option.nameEn, option.nameEs) : null;
+}
+
+/** Checkbox values are JSON booleans on read, whatever an older row holds. */
+function readValue(definition: DefinitionRow, stored: unknown): unknown {
+  const value = stored === undefined ? (definition.defaultValue ?? null) : stored;
+  if (definition.valueType === 'checkbox' && typeof value === 'string') return value === 'true';
+  return value;
+}
+
+export function toCustomFieldValue(definition: DefinitionRow, stored: unknown, locale: Locale): CustomFieldValue {
+  const value = readValue(definition, stored);
+  return {
+    fieldUlid: definition.id,
+    value,
+    systemKey: definition.systemKey,
+    optionName: optionNameOf(definition, value, locale),
+  };
+}
+
+const loadCaseDefinitions = (db: Db) =>
+  db.customField.findMany({ where: { entity: 'test_case' }, include: definitionInclude, orderBy: DEFINITION_ORDER });
+
+/**
+ * Read shape for many cases at once (any projects), in a constant number of queries (definitions
+ * of the org for entity test_case with options and project scope, then the stored values): fields
+ * visible in each case's project, ordered by field position; missing values materialize the
+ * definition's defaultValue or null; optionName is the locale-resolved name for select_single/radio
+ * values naming a valid option, else null; checkbox values are JSON booleans.
+ */
+export async function readCaseFieldValues(
+  ctx: RequestContext,
+  cases: Array<{ id: string; projectId: string }>,
+  db: Db = ctx.db,
+): Promise<Map<string, CustomFieldValue[]>> {
+  const result = new Map<string, CustomFieldValue[]>();
+  if (cases.length === 0) return result;
+  const definitions = await loadCaseDefinitions(db);
+  const rows =
+    definitions.length === 0
+      ? []
+      : await db.testCaseFieldValue.findMany({
+          where: { caseId: { in: [...new Set(cases.map((each) => each.id))] } },
+          select: { caseId: true, fieldId: true, value: true },
+        });
+  const stored = new Map(rows.map((row) => [`${row.caseId}:${row.fieldId}`, row.value as unknown]));
+  for (const testCase of cases) {
+    result.set(
+      testCase.id,
+      definitions
+        .filter((definition) => isVisibleIn(definition, testCase.projectId))
+        .map((definition) => toCustomFieldValue(definition, stored.get(`${testCase.id}:${definition.id}`), ctx.locale)),
+    );
+  }
+  return result;
+}
+
+type ValueCheck = { value: unknown } | { invalid: string };
+
+/** Checks one non-empty value against its definition and normalizes it (checkbox strings → booleans). */
+function checkValue(definition: DefinitionRow, value: unknown): ValueCheck {
+  const optionIds = new Set(definition.options.map((option) => option.id));
+  switch (definition.valueType) {
+    case 'select_single':
+    case 'radio':
+      return typeof value === 'string' && optionIds.has(value)
+        ? { value }
+        : { invalid: 'must be the ULID of an option of this field' };
+    case 'select_multi': {
+      if (!Array.isArray(value) || !value.every((each) => typeof each === 'string' && optionIds.has(each))) {
+        return { invalid: 'must be an array of ULIDs of options of this field' };
+      }
+      if (new Set(value).size !== value.length) return { invalid: 'must not repeat an option' };
+      return { value };
+    }
+    case 'checkbox':
+      if (typeof value === 'boolean') return { value };
+      if (value === 'true' || value === 'false') return { value: value === 'true' };
+      return { invalid: 'must be a boolean' };
+    case 'paragraph':
+      if (typeof value !== 'string') return { invalid: 'must be a string' };
+      return value.length > PARAGRAPH_MAX ? { invalid: `must be at most ${PARAGRAPH_MAX} characters` } : { value };
+    case 'user_picker':
+      return typeof value === 'string' && ULID_PATTERN.test(value) ? { value } : { invalid: 'must be a user ULID' };
+    default:
+      return { invalid: 'cannot be set on this field' };
+  }
+}
+
+/**
+ * Validates `value` for a definition (outside any case): the normalized value, or null for "no
+ * value". Throws 422 validation_failed at `path`. user_picker membership is checked by the caller.
+ */
+export function normalizeFieldValue(definition: DefinitionRow, value: unknown, path: Array<string | number>): unknown {
+  if (isEmptyValue(value)) return null;
+  const checked = checkValue(definition, value);
+  if ('invalid' in checked) throw validationFailed(`${path.join('.')}: ${checked.invalid}`, { path });
+  return checked.value;
+}
+
+/** 404 unless every user ULID is a member of the active organization. */
+export async function assertMembers(db: Db, userIds: string[]): Promise<void> {
+  const wanted = [...new Set(userIds)];
+  if (wanted.length === 0) return;
+  const found = await db.membership.findMany({ where: { userId: { in: wanted } }, select: { userId: true } });
+  if (found.length !== wanted.length) throw notFound('User');
+}
+
+/** An audit entry `{ fieldUlid, fieldLabel, from, to }` with string snapshots clipped. */
+export function fieldChange(definition: Pick<DefinitionRow, 'id' | 'titleEn'>, from: unknown, to: unknown): CustomFieldChange {
+  let truncated = false;
+  const clip = (value: unknown) => {
+    if (typeof value !== 'string') return value ?? null;
+    const clipped = clipSnapshot(value);
+    truncated ||= clipped.truncated;
+    return clipped.text;
+  };
+  const entry: CustomFieldChange = { fieldUlid: definition.id, fieldLabel: definition.titleEn, from: clip(from), to: clip(to) };
+  if (truncated) entry.truncated = true;
+  return entry;
+}
+
+const requiredMissing = (path: Array<string | number>, definition: DefinitionRow) =>
+  new AppError('validation_failed', `${definition.titleEn} is required`, {
+    details: { path, fieldUlid: definition.id, code: 'required' },
+  });
+
+/**
+ * Writes the values of one case inside tx. 'merge': only listed fields change; 'replace': the
+ * listed values become the whole stored set (of the fields visible in the case's project; rows of
+ * fields no longer visible there are kept). Empty or null values delete the row. Validates each
+ * value against its definition (422 validation_failed with details.path = [...pathPrefix, index,
+ * 'value']); duplicates 422; unknown field, another entity's field or a field not visible in the
+ * case's project → 404 not_found. Required: in 'merge' a listed required field may not be cleared
+ * (422, details.path [...pathPrefix, index, 'value']); in 'replace' the resulting state must
+ * satisfy every visible required field (a defaultValue satisfies it). Checkbox accepts booleans
+ * and the strings 'true'/'false'. Returns the customFieldChanges of what actually changed
+ * (fieldLabel = English title, clipped snapshots).
+ */
+export function writeCaseFieldValues(
+  tx: Db,
+  ctx: RequestContext,
+  testCase: { id: string; projectId: string },
+  values: FieldValueInput[],
+  options: { mode: 'merge' | 'replace'; pathPrefix: Array<string | number> },
+): Promise<CustomFieldChange[]> {
+  return writeValues(tx, ctx, testCase, values, {
+    mode: options.mode,
+    pathOf: (index) => [...options.pathPrefix, index],
+    listPath: options.pathPrefix,
+  });
+}
+
+/**
+ * writeCaseFieldValues with the error paths spelled out: `pathOf(index)` locates entry `index`
+ * (the single-field PATCH reports its value at ['value']), `listPath` the list itself.
+ */
+export async function writeValues(
+  tx: Db,
+  ctx: RequestContext,
+  testCase: { id: string; projectId: string },
+  values: FieldValueInput[],
+  options: { mode: 'merge' | 'replace'; pathOf: (index: number) => Array<string | number>; listPath: Array<string | number> },
+): Promise<CustomFieldChange[]> {
+  const { mode, pathOf, listPath } = options;
+  const seen = new Map<string, number>();
+  values.forEach((entry, index) => {
+    if (seen.has(entry.fieldUlid)) {
+      const path = [...pathOf(index), 'fieldUlid'];
+      throw validationFailed(`${path.join('.')}: the field is listed twice`, { path });
+    }
+    seen.set(entry.fieldUlid, index);
+  });
+
+  // Concurrent writes to one case serialize on its row; a definition whose options are being
+  // edited (FOR UPDATE in the custom-fields service) is not read half-way.
+  await tx.$executeRaw`SELECT 1 FROM test_cases WHERE id = ${testCase.id} AND org_id = ${ctx.org.id} FOR UPDATE`;
+  if (values.length > 0) {
+    const ids = PrismaValues.join(values.map((entry) => entry.fieldUlid));
+    await tx.$executeRaw`SELECT 1 FROM custom_fields WHERE org_id = ${ctx.org.id} AND id IN (${ids}) FOR SHARE`;
+  }
+  const definitions = await loadCaseDefinitions(tx);
+  const visible = definitions.filter((definition) => isVisibleIn(definition, testCase.projectId));
+  const byId = new Map(visible.map((definition) => [definition.id, definition]));
+
+  // The next stored value of each listed field (null = no row).
+  const next = new Map<string, unknown>();
+  const users: string[] = [];
+  values.forEach((entry, index) => {
+    const definition = byId.get(entry.fieldUlid);
+    if (!definition) throw notFound('Custom field');
+    const path = [...pathOf(index), 'value'];
+    const value = normalizeFieldValue(definition, entry.value, path);
+    if (value === null && definition.isRequired && mode === 'merge') throw requiredMissing(path, definition);
+    if (definition.valueType === 'user_picker' && typeof value === 'string') users.push(value);
+    next.set(definition.id, value);
+  });
+
+  if (mode === 'replace') {
+    for (const definition of visible) {
+      if (!next.has(definition.id)) next.set(definition.id, null);
+      if (definition.isRequired && next.get(definition.id) === null && isEmptyValue(definition.defaultValue)) {
+        const index = seen.get(definition.id);
+        throw requiredMissing(index === undefined ? listPath : [...pathOf(index), 'value'], definition);
+      }
+    }
+  }
+  await assertMembers(tx, users);
+
+  const rows = await tx.testCaseFieldValue.findMany({
+    where: { caseId: testCase.id, fieldId: { in: [...next.keys()] } },
+    select: { fieldId: true, value: true },
+  });
+  const current = new Map(rows.map((row) => [row.fieldId, row.value as unknown]));
+  const changes: CustomFieldChange[] = [];
+  const touched: string[] = [];
+  const created: Prisma.TestCaseFieldValueCreateManyInput[] = [];
+  // In definition order, so that the audit entries read like the case's field list.
+  for (const definition of visible) {
+    if (!next.has(definition.id)) continue;
+    const from = current.get(definition.id) ?? null;
+    const to = next.get(definition.id) ?? null;
+    if (sameValue(from, to)) continue;
+    changes.push(fieldChange(definition, from, to));
+    touched.push(definition.id);
+    if (to !== null) {
+      created.push({ caseId: testCase.id, fieldId: definition.id, orgId: ctx.org.id, value: to as Prisma.InputJsonValue });
+    }
+  }
+  if (touched.length > 0) {
+    await tx.testCaseFieldValue.deleteMany({ where: { caseId: testCase.id, fieldId: { in: touched } } });
+    if (created.length > 0) await tx.testCaseFieldValue.createMany({ data: created });
+  }
+  return changes;
+}

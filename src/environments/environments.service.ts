@@ -1,0 +1,175 @@
+import { emitAudit } from '../audit/audit.service.ts';
+import { authorize } from '../auth/policy.ts';
+import type { RequestContext } from '../context.ts';
+import type { Db, Prisma } from '../database/client.ts';
+import { AppError, notFound, validationFailed } from '../errors.ts';
+import { newId } from '../ids.ts';
+import { changesBetween } from '../audit/clip.ts';
+import { assertProjectUnlocked, resolveProject } from '../projects/projects.service.ts';
+import { likeLiteral, pageOf, pageWindow } from '../validation.ts';
+import {
+  SLUG_MAX,
+  type CreateEnvironmentInput,
+  type EnvironmentListQuery,
+  type UpdateEnvironmentInput,
+} from './environments.schemas.ts';
+
+type EnvironmentRow = Awaited<ReturnType<Db['environment']['findFirstOrThrow']>>;
+
+export const toEnvironment = (row: EnvironmentRow) => ({
+  ulid: row.id,
+  projectUlid: row.projectId,
+  name: row.name,
+  slug: row.slug,
+  createdAt: row.createdAt.getTime(),
+  updatedAt: row.updatedAt.getTime(),
+});
+
+/**
+ * The slug of a name: accents dropped, lower-cased, every run of other characters one `-`,
+ * no leading or trailing `-` ("Staging (EU)" → "staging-eu", "Prüfung" → "prufung").
+ */
+export function slugOf(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .slice(0, SLUG_MAX)
+    .replace(/^-+|-+$/g, '');
+}
+
+export const LIVE_ENVIRONMENTS = { deletedAt: null } satisfies Prisma.EnvironmentWhereInput;
+export const ENVIRONMENT_ORDER = [{ createdAt: 'asc' }, { id: 'asc' }] satisfies Prisma.EnvironmentOrderByWithRelationInput[];
+
+/** A live environment by ULID, with its project (locked project: 403 project_locked). */
+export async function resolveEnvironment(ctx: RequestContext, environmentUlid: string, options: { db?: Db } = {}) {
+  authorize(ctx, 'project.read');
+  const environment = await (options.db ?? ctx.db).environment.findFirst({
+    where: { id: environmentUlid, ...LIVE_ENVIRONMENTS },
+    include: { project: true },
+  });
+  if (!environment) throw notFound('Environment');
+  assertProjectUnlocked(environment.project);
+  return environment;
+}
+
+/**
+ * Runs a write that may hit the partial unique index environments_live_slug_key (one live
+ * environment per slug and project); the violation, also between concurrent requests, is a 409.
+ */
+async function guardSlug<T>(slug: string | undefined, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (slug !== undefined && (error as { code?: unknown } | null)?.code === 'P2002') {
+      throw new AppError('conflict', `A live environment with slug ${slug} already exists in this project`, {
+        details: { path: ['slug'] },
+      });
+    }
+    throw error;
+  }
+}
+
+const environmentEvent = (environment: EnvironmentRow) => ({
+  entityType: 'environment',
+  entityUlid: environment.id,
+  entityLabel: environment.name,
+});
+
+export async function createEnvironment(ctx: RequestContext, projectCode: string, input: CreateEnvironmentInput) {
+  authorize(ctx, 'planning.write');
+  const slug = input.slug ?? slugOf(input.name);
+  if (!slug) throw validationFailed('The name holds no letter or digit to derive a slug from: send a slug', { path: ['slug'] });
+  return guardSlug(slug, () =>
+    ctx.db.$transaction(async (tx) => {
+      const project = await resolveProject(ctx, projectCode, { db: tx });
+      const created = await tx.environment.create({
+        data: { id: newId(), orgId: ctx.org.id, projectId: project.id, name: input.name, slug },
+      });
+      await emitAudit(tx, ctx, {
+        action: 'environment.created',
+        ...environmentEvent(created),
+        metadata: { name: created.name, slug: created.slug },
+      });
+      return created;
+    }),
+  );
+}
+
+const environmentSearch = (projectId: string, q: string | undefined): Prisma.EnvironmentWhereInput => ({
+  projectId,
+  ...LIVE_ENVIRONMENTS,
+  ...(q
+    ? {
+        OR: [
+          { name: { contains: likeLiteral(q), mode: 'insensitive' } },
+          { slug: { contains: likeLiteral(q), mode: 'insensitive' } },
+        ],
+      }
+    : {}),
+});
+
+/** Live environments of a project, oldest first; `q` matches the name or the slug. */
+export async function listEnvironments(ctx: RequestContext, projectCode: string, query: EnvironmentListQuery) {
+  const project = await resolveProject(ctx, projectCode);
+  const where = environmentSearch(project.id, query.q);
+  const [items, total] = await Promise.all([
+    ctx.db.environment.findMany({ where, orderBy: ENVIRONMENT_ORDER, ...pageWindow(query) }),
+    ctx.db.environment.count({ where }),
+  ]);
+  return pageOf(items, query, total);
+}
+
+/** Environments for a GraphQL connection: `window` carries Pothos's cursor, take/skip and selection. */
+export async function findEnvironments(
+  ctx: RequestContext,
+  project: { id: string },
+  q: string | undefined,
+  window: Prisma.EnvironmentFindManyArgs,
+) {
+  authorize(ctx, 'project.read');
+  return ctx.db.environment.findMany({ ...window, where: environmentSearch(project.id, q), orderBy: ENVIRONMENT_ORDER });
+}
+
+export async function countEnvironments(ctx: RequestContext, project: { id: string }, q: string | undefined) {
+  authorize(ctx, 'project.read');
+  return ctx.db.environment.count({ where: environmentSearch(project.id, q) });
+}
+
+/** Renaming keeps the slug; an explicit slug taken by another live environment answers 409. */
+export async function updateEnvironment(ctx: RequestContext, environmentUlid: string, input: UpdateEnvironmentInput) {
+  authorize(ctx, 'planning.write');
+  return guardSlug(input.slug, () =>
+    ctx.db.$transaction(async (tx) => {
+      const before = await resolveEnvironment(ctx, environmentUlid, { db: tx });
+      const changes = changesBetween(toEnvironment(before), input);
+      if (changes.length === 0) return before;
+      const updated = await tx.environment.update({
+        where: { id: before.id },
+        data: { name: input.name, slug: input.slug, updatedAt: new Date() },
+      });
+      await emitAudit(tx, ctx, { action: 'environment.updated', ...environmentEvent(updated), metadata: { changes } });
+      return updated;
+    }),
+  );
+}
+
+/** Soft delete: the environment is no longer live and its slug is free again. */
+export async function deleteEnvironment(ctx: RequestContext, environmentUlid: string): Promise<void> {
+  authorize(ctx, 'planning.write');
+  await ctx.db.$transaction(async (tx) => {
+    const environment = await resolveEnvironment(ctx, environmentUlid, { db: tx });
+    const now = new Date();
+    const { count } = await tx.environment.updateMany({
+      where: { id: environment.id, ...LIVE_ENVIRONMENTS },
+      data: { deletedAt: now, updatedAt: now },
+    });
+    if (count === 0) throw notFound('Environment');
+    await emitAudit(tx, ctx, {
+      action: 'environment.deleted',
+      ...environmentEvent(environment),
+      metadata: { name: environment.name, slug: environment.slug },
+    });
+  });
+}

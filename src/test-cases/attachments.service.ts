@@ -1,0 +1,65 @@
+import { emitAudit } from '../audit/audit.service.ts';
+import { authorize } from '../auth/policy.ts';
+import type { RequestContext } from '../context.ts';
+import { AppError, notFound } from '../errors.ts';
+import { caseDisplayId } from '../projects/display-ids.ts';
+import { fileStorage, type UploadedFile } from '../storage/file-storage.ts';
+import { ATTACHMENTS_PER_STEP, metaKeyOf, stagingKeyOf, withStorageEffects, type StagedMeta } from './step-attachments.ts';
+import { resolveTestCase } from './test-cases.service.ts';
+
+/** Stores uploads under `staging/<orgUlid>/` with no database row; saving steps that list them commits them. */
+export async function stageAttachments(ctx: RequestContext, caseUlid: string, files: UploadedFile[]) {
+  authorize(ctx, 'attachment.write');
+  await resolveTestCase(ctx, caseUlid);
+  if (files.length > ATTACHMENTS_PER_STEP) {
+    throw new AppError('too_many_attachments', `At most ${ATTACHMENTS_PER_STEP} files per request`);
+  }
+  const items = await Promise.all(
+    files.map(async (file) => {
+      const key = stagingKeyOf(ctx.org.id);
+      const meta: StagedMeta = {
+        fileName: file.fileName || 'attachment',
+        contentType: file.contentType || 'application/octet-stream',
+        sizeBytes: file.buffer.length,
+      };
+      await fileStorage().put(key, file.buffer);
+      await fileStorage().put(metaKeyOf(key), Buffer.from(JSON.stringify(meta)));
+      return { key, ...meta };
+    }),
+  );
+  return { items };
+}
+
+async function findAttachment(ctx: RequestContext, caseUlid: string, attachmentUlid: string) {
+  const testCase = await resolveTestCase(ctx, caseUlid);
+  const attachment = await ctx.db.stepAttachment.findFirst({ where: { id: attachmentUlid, caseId: testCase.id } });
+  if (!attachment) throw notFound('Step attachment');
+  return { testCase, attachment };
+}
+
+/** The bytes of one committed attachment, for any member who can read the case. */
+export async function readAttachment(ctx: RequestContext, caseUlid: string, attachmentUlid: string) {
+  const { attachment } = await findAttachment(ctx, caseUlid, attachmentUlid);
+  const data = await fileStorage().get(attachment.storageKey);
+  if (!data) throw notFound('Step attachment');
+  return { data, fileName: attachment.fileName, contentType: attachment.contentType };
+}
+
+/** Removes one committed attachment; its file goes once the deletion committed. */
+export async function deleteAttachment(ctx: RequestContext, caseUlid: string, attachmentUlid: string): Promise<void> {
+  authorize(ctx, 'attachment.write');
+  const { testCase, attachment } = await findAttachment(ctx, caseUlid, attachmentUlid);
+  await withStorageEffects((effects) =>
+    ctx.db.$transaction(async (tx) => {
+      await tx.stepAttachment.delete({ where: { id: attachment.id } });
+      await emitAudit(tx, ctx, {
+        action: 'test_case.attachment_deleted',
+        entityType: 'test_case',
+        entityUlid: testCase.id,
+        entityLabel: `${caseDisplayId(testCase.project.code, testCase.caseNumber)} · ${testCase.title}`,
+        metadata: { attachmentUlid: attachment.id, stepUlid: attachment.stepId, fileName: attachment.fileName },
+      });
+      effects.releaseAfterCommit(attachment.storageKey);
+    }),
+  );
+}

@@ -1,0 +1,370 @@
+import { emitAudit } from '../audit/audit.service.ts';
+import { change, type Change } from '../audit/clip.ts';
+import { authorize } from '../auth/policy.ts';
+import type { RequestContext } from '../context.ts';
+import { readCaseFieldValues, writeCaseFieldValues, type CustomFieldChange, type CustomFieldValue } from '../custom-fields/field-values.ts';
+import type { Db, Prisma } from '../database/client.ts';
+import { notFound, validationFailed } from '../errors.ts';
+import { epochMsOrNull, newId, ULID_PATTERN } from '../ids.ts';
+import { caseDisplayId, parseDisplayId } from '../projects/display-ids.ts';
+import { allocateNumber } from '../projects/numbering.ts';
+import { assertProjectUnlocked, resolveProject, type ProjectRow } from '../projects/projects.service.ts';
+import { findLiveSuiteInProject } from '../suites/suites.service.ts';
+import { cursorPageOf, likeLiteral, pageOf, pageWindow, type PageQuery } from '../validation.ts';
+import { releaseAttachmentsOf, toStepAttachment, withStorageEffects, type StorageEffects } from './step-attachments.ts';
+import { saveSteps, type StepsChange } from './steps.ts';
+import type {
+  CaseScalarPatch,
+  CreateTestCaseInput,
+  StepInput,
+  TestCaseFilter,
+  TestCaseListQuery,
+  UpdateTestCaseInput,
+} from './test-cases.schemas.ts';
+
+export type TestCaseRow = Awaited<ReturnType<Db['testCase']['findFirstOrThrow']>>;
+
+/** What a TestCase response is made of: the case, its project, its steps with their attachments. */
+export const CASE_INCLUDE = {
+  project: true,
+  steps: {
+    orderBy: [{ position: 'asc' }, { id: 'asc' }],
+    include: { attachments: { orderBy: [{ position: 'asc' }, { id: 'asc' }] } },
+  },
+} satisfies Prisma.TestCaseInclude;
+export type CaseRecord = Prisma.TestCaseGetPayload<{ include: typeof CASE_INCLUDE }>;
+
+export const caseLabel = (testCase: { caseNumber: number; title: string; project: { code: string } }) =>
+  `${caseDisplayId(testCase.project.code, testCase.caseNumber)} · ${testCase.title}`;
+
+export function toTestCase(record: CaseRecord, customFieldValues: CustomFieldValue[]) {
+  return {
+    ulid: record.id,
+    projectUlid: record.projectId,
+    caseNumber: record.caseNumber,
+    displayId: caseDisplayId(record.project.code, record.caseNumber),
+    title: record.title,
+    description: record.description,
+    suiteUlid: record.suiteId,
+    milestoneUlid: record.milestoneId,
+    tags: record.tags,
+    steps: record.steps.map((step) => ({
+      ulid: step.id,
+      position: step.position,
+      action: step.action,
+      expectedResult: step.expectedResult,
+      attachments: step.attachments.map(toStepAttachment),
+    })),
+    customFieldValues,
+    archivedAt: epochMsOrNull(record.archivedAt),
+    createdAt: record.createdAt.getTime(),
+    updatedAt: record.updatedAt.getTime(),
+  };
+}
+export type TestCaseOut = ReturnType<typeof toTestCase>;
+
+/** TestCase responses for many cases; their custom field values are read in one batch. */
+export async function presentTestCases(ctx: RequestContext, records: CaseRecord[]): Promise<TestCaseOut[]> {
+  const values = await readCaseFieldValues(ctx, records);
+  return records.map((record) => toTestCase(record, values.get(record.id) ?? []));
+}
+
+export const presentTestCase = async (ctx: RequestContext, record: CaseRecord) => (await presentTestCases(ctx, [record]))[0]!;
+
+const caseNotFound = () => notFound('Test case');
+
+/**
+ * A case ULID of the active organization, with its project, gated like its project: 404 for an
+ * unknown, foreign or malformed ULID, 403 project_locked for a case of a locked project.
+ */
+export async function resolveTestCase(
+  ctx: RequestContext,
+  caseUlid: string,
+  options: { db?: Db } = {},
+): Promise<TestCaseRow & { project: ProjectRow }> {
+  authorize(ctx, 'project.read');
+  // A string that is not a ULID names no case (and never reaches SQL).
+  if (!ULID_PATTERN.test(caseUlid)) throw caseNotFound();
+  const testCase = await (options.db ?? ctx.db).testCase.findFirst({ where: { id: caseUlid }, include: { project: true } });
+  if (!testCase) throw caseNotFound();
+  assertProjectUnlocked(testCase.project);
+  return testCase;
+}
+
+/** The full record of a case already resolved in this request. */
+async function readRecord(db: Db, caseId: string): Promise<CaseRecord> {
+  const record = await db.testCase.findFirst({ where: { id: caseId }, include: CASE_INCLUDE });
+  if (!record) throw caseNotFound();
+  return record;
+}
+
+export async function getTestCase(ctx: RequestContext, caseUlid: string): Promise<CaseRecord> {
+  authorize(ctx, 'project.read');
+  if (!ULID_PATTERN.test(caseUlid)) throw caseNotFound();
+  const record = await ctx.db.testCase.findFirst({ where: { id: caseUlid }, include: CASE_INCLUDE });
+  if (!record) throw caseNotFound();
+  assertProjectUnlocked(record.project);
+  return record;
+}
+
+export async function getTestCaseByDisplayId(ctx: RequestContext, projectCode: string, displayId: string): Promise<CaseRecord> {
+  authorize(ctx, 'project.read');
+  const project = await resolveProject(ctx, projectCode);
+  const caseNumber = parseDisplayId(displayId, project.code, 'case');
+  const record = await ctx.db.testCase.findFirst({ where: { projectId: project.id, caseNumber }, include: CASE_INCLUDE });
+  if (!record) throw caseNotFound();
+  return record;
+}
+
+/** A live (not deleted) milestone of the project, or 404. */
+async function findLiveMilestone(db: Db, projectId: string, milestoneUlid: string) {
+  const milestone = await db.milestone.findFirst({ where: { id: milestoneUlid, projectId, deletedAt: null } });
+  if (!milestone) throw notFound('Milestone');
+  return milestone;
+}
+
+const auditOf = (record: CaseRecord) => ({
+  entityType: 'test_case',
+  entityUlid: record.id,
+  entityLabel: caseLabel(record),
+});
+
+export async function createTestCase(ctx: RequestContext, projectCode: string, input: CreateTestCaseInput): Promise<CaseRecord> {
+  authorize(ctx, 'case.write');
+  return withStorageEffects((effects) =>
+    ctx.db.$transaction(async (tx) => {
+      const project = await resolveProject(ctx, projectCode, { db: tx });
+      if (input.suiteUlid) await findLiveSuiteInProject(tx, project.id, input.suiteUlid);
+      if (input.milestoneUlid) await findLiveMilestone(tx, project.id, input.milestoneUlid);
+      const caseNumber = await allocateNumber(tx, project.id, 'case');
+      const created = await tx.testCase.create({
+        data: {
+          id: newId(),
+          orgId: ctx.org.id,
+          projectId: project.id,
+          caseNumber,
+          title: input.title,
+          description: input.description ?? null,
+          suiteId: input.suiteUlid ?? null,
+          milestoneId: input.milestoneUlid ?? null,
+          tags: input.tags ?? [],
+        },
+      });
+      if (input.steps?.length) await saveSteps(tx, ctx, effects, created.id, input.steps);
+      if (input.customFieldValues?.length) {
+        await writeCaseFieldValues(tx, ctx, created, input.customFieldValues, { mode: 'merge', pathPrefix: ['customFieldValues'] });
+      }
+      const record = await readRecord(tx, created.id);
+      await emitAudit(tx, ctx, {
+        action: 'test_case.created',
+        ...auditOf(record),
+        metadata: {
+          displayId: caseDisplayId(project.code, caseNumber),
+          suiteUlid: record.suiteId,
+          stepCount: record.steps.length,
+        },
+      });
+      return record;
+    }),
+  );
+}
+
+/** The filters of a case list, as a Prisma filter within one project. */
+function caseListWhere(projectId: string, filter: TestCaseFilter): Prisma.TestCaseWhereInput {
+  return {
+    projectId,
+    archivedAt: filter.archived ? { not: null } : null,
+    ...(filter.suiteUlid ? { suiteId: filter.suiteUlid } : {}),
+    ...(filter.q ? { title: { contains: likeLiteral(filter.q), mode: 'insensitive' } } : {}),
+    ...(filter.tag ? { tags: { has: filter.tag } } : {}),
+  };
+}
+
+/** 404 unless the `suiteUlid` filter names a suite of the project. */
+async function checkFilter(ctx: RequestContext, projectId: string, filter: TestCaseFilter): Promise<void> {
+  if (filter.suiteUlid) await findLiveSuiteInProject(ctx.db, projectId, filter.suiteUlid);
+}
+
+/** Cases of a project by ULID ascending, cursor-paged (`cursor`: the last ULID of the previous page). */
+export async function listTestCases(ctx: RequestContext, projectCode: string, query: TestCaseListQuery) {
+  authorize(ctx, 'project.read');
+  const project = await resolveProject(ctx, projectCode);
+  await checkFilter(ctx, project.id, query);
+  const where = caseListWhere(project.id, query);
+  const rows = await ctx.db.testCase.findMany({
+    where: query.cursor ? { AND: [where, { id: { gt: query.cursor } }] } : where,
+    orderBy: { id: 'asc' },
+    take: query.limit + 1,
+    include: CASE_INCLUDE,
+  });
+  return cursorPageOf(rows, query.limit);
+}
+
+/** Every archived case of a project, most recently archived first. */
+export async function listArchivedTestCases(ctx: RequestContext, projectCode: string, query: PageQuery) {
+  authorize(ctx, 'project.read');
+  const project = await resolveProject(ctx, projectCode);
+  const where = { projectId: project.id, archivedAt: { not: null } } satisfies Prisma.TestCaseWhereInput;
+  const [items, total] = await Promise.all([
+    ctx.db.testCase.findMany({
+      where,
+      orderBy: [{ archivedAt: 'desc' }, { id: 'desc' }],
+      include: CASE_INCLUDE,
+      ...pageWindow(query),
+    }),
+    ctx.db.testCase.count({ where }),
+  ]);
+  return pageOf(items, query, total);
+}
+
+/** Cases for GraphQL connections: `window` carries Pothos's cursor, take/skip and selection. */
+export async function findTestCases(
+  ctx: RequestContext,
+  project: Pick<ProjectRow, 'id' | 'lockedAt'>,
+  filter: TestCaseFilter,
+  window: Omit<Prisma.TestCaseFindManyArgs, 'where' | 'orderBy'>,
+) {
+  authorize(ctx, 'project.read');
+  assertProjectUnlocked(project);
+  await checkFilter(ctx, project.id, filter);
+  return ctx.db.testCase.findMany({ ...window, where: caseListWhere(project.id, filter), orderBy: { id: 'asc' } });
+}
+
+export async function countTestCases(ctx: RequestContext, project: Pick<ProjectRow, 'id'>, filter: TestCaseFilter) {
+  authorize(ctx, 'project.read');
+  return ctx.db.testCase.count({ where: caseListWhere(project.id, filter) });
+}
+
+/**
+ * Runs `work` on a case in one transaction holding the case's row lock, so that concurrent
+ * writes of one case (steps, fields, archive) apply one after the other.
+ */
+function inCaseTransaction<T>(
+  ctx: RequestContext,
+  caseUlid: string,
+  work: (tx: Db, testCase: TestCaseRow & { project: ProjectRow }, effects: StorageEffects) => Promise<T>,
+): Promise<T> {
+  return withStorageEffects((effects) =>
+    ctx.db.$transaction(async (tx) => {
+      if (ULID_PATTERN.test(caseUlid)) {
+        await tx.$executeRaw`SELECT 1 FROM test_cases WHERE id = ${caseUlid} AND org_id = ${ctx.org.id} FOR UPDATE`;
+      }
+      return work(tx, await resolveTestCase(ctx, caseUlid, { db: tx }), effects);
+    }),
+  );
+}
+
+async function setArchived(ctx: RequestContext, caseUlid: string, archived: boolean): Promise<CaseRecord> {
+  authorize(ctx, 'case.write');
+  return inCaseTransaction(ctx, caseUlid, async (tx, testCase) => {
+    if ((testCase.archivedAt !== null) === archived) return readRecord(tx, testCase.id);
+    const now = new Date();
+    await tx.testCase.update({ where: { id: testCase.id }, data: { archivedAt: archived ? now : null, updatedAt: now } });
+    const record = await readRecord(tx, testCase.id);
+    await emitAudit(tx, ctx, { action: archived ? 'test_case.archived' : 'test_case.restored', ...auditOf(record) });
+    return record;
+  });
+}
+
+/** Archiving an archived case (or restoring an active one) answers the case and records nothing. */
+export const archiveTestCase = (ctx: RequestContext, caseUlid: string) => setArchived(ctx, caseUlid, true);
+export const restoreTestCase = (ctx: RequestContext, caseUlid: string) => setArchived(ctx, caseUlid, false);
+
+/** Deletes a case with its steps, values and comments; its attachment files go after commit. */
+export async function deleteTestCase(ctx: RequestContext, caseUlid: string): Promise<void> {
+  authorize(ctx, 'case.write');
+  await inCaseTransaction(ctx, caseUlid, async (tx, testCase, effects) => {
+    await releaseAttachmentsOf(tx, effects, { caseId: testCase.id });
+    await tx.testCase.delete({ where: { id: testCase.id } });
+    await emitAudit(tx, ctx, {
+      action: 'test_case.deleted',
+      entityType: 'test_case',
+      entityUlid: testCase.id,
+      entityLabel: caseLabel(testCase),
+      metadata: { displayId: caseDisplayId(testCase.project.code, testCase.caseNumber) },
+    });
+  });
+}
+
+/** PUT steps: replaces the case's steps (see saveSteps); no audit event of its own. */
+export async function setTestCaseSteps(ctx: RequestContext, caseUlid: string, steps: StepInput[]): Promise<CaseRecord> {
+  authorize(ctx, 'case.write');
+  return inCaseTransaction(ctx, caseUlid, async (tx, testCase, effects) => {
+    const stepsChange = await saveSteps(tx, ctx, effects, testCase.id, steps);
+    if (stepsChange) await tx.testCase.update({ where: { id: testCase.id }, data: { updatedAt: new Date() } });
+    return readRecord(tx, testCase.id);
+  });
+}
+
+type LabelledChange = Change & { fromLabel?: string | null; toLabel?: string | null };
+
+const tagsText = (tags: string[]) => (tags.length > 0 ? tags.join(', ') : null);
+const sameTags = (a: string[], b: string[]) => a.length === b.length && a.every((tag, index) => tag === b[index]);
+
+/** The scalar part of a consolidated PATCH: what to write and the `changes` entries. */
+async function scalarChanges(tx: Db, testCase: TestCaseRow, patch: CaseScalarPatch) {
+  const data: Prisma.TestCaseUncheckedUpdateInput = {};
+  const changes: LabelledChange[] = [];
+  if (patch.title !== undefined && patch.title !== testCase.title) {
+    data.title = patch.title;
+    changes.push(change('title', testCase.title, patch.title));
+  }
+  if (patch.description !== undefined && patch.description !== testCase.description) {
+    data.description = patch.description;
+    changes.push(change('description', testCase.description, patch.description));
+  }
+  if (patch.suiteUlid !== undefined && patch.suiteUlid !== testCase.suiteId) {
+    const to = patch.suiteUlid ? await findLiveSuiteInProject(tx, testCase.projectId, patch.suiteUlid) : null;
+    const from = testCase.suiteId ? await tx.suite.findFirst({ where: { id: testCase.suiteId }, select: { name: true } }) : null;
+    data.suiteId = patch.suiteUlid;
+    changes.push({ ...change('suiteUlid', testCase.suiteId, patch.suiteUlid), fromLabel: from?.name ?? null, toLabel: to?.name ?? null });
+  }
+  if (patch.milestoneUlid !== undefined && patch.milestoneUlid !== testCase.milestoneId) {
+    const to = patch.milestoneUlid ? await findLiveMilestone(tx, testCase.projectId, patch.milestoneUlid) : null;
+    const from = testCase.milestoneId ? await tx.milestone.findFirst({ where: { id: testCase.milestoneId }, select: { name: true } }) : null;
+    data.milestoneId = patch.milestoneUlid;
+    changes.push({
+      ...change('milestoneUlid', testCase.milestoneId, patch.milestoneUlid),
+      fromLabel: from?.name ?? null,
+      toLabel: to?.name ?? null,
+    });
+  }
+  if (patch.tags !== undefined && !sameTags(patch.tags, testCase.tags)) {
+    data.tags = patch.tags;
+    changes.push(change('tags', tagsText(testCase.tags), tagsText(patch.tags)));
+  }
+  return { data, changes, moved: data.suiteId !== undefined };
+}
+
+/**
+ * The consolidated PATCH: scalars, steps and custom field values in one transaction with one
+ * audit event (`test_case.moved` when the suite changed, else `test_case.updated`) carrying only
+ * the buckets that changed. Nothing changed: 200 and no event. Any failure: nothing written.
+ */
+export async function updateTestCase(ctx: RequestContext, caseUlid: string, input: UpdateTestCaseInput): Promise<CaseRecord> {
+  authorize(ctx, 'case.write');
+  if (input.patch === undefined && input.steps === undefined && input.customFieldValues === undefined) {
+    throw validationFailed('Provide at least one of patch, steps, customFieldValues');
+  }
+  return inCaseTransaction(ctx, caseUlid, async (tx, testCase, effects) => {
+    const scalars = input.patch ? await scalarChanges(tx, testCase, input.patch) : { data: {}, changes: [] as LabelledChange[], moved: false };
+    const stepsChange: StepsChange | null = input.steps ? await saveSteps(tx, ctx, effects, testCase.id, input.steps) : null;
+    const customFieldChanges: CustomFieldChange[] = input.customFieldValues
+      ? await writeCaseFieldValues(tx, ctx, testCase, input.customFieldValues, { mode: 'merge', pathPrefix: ['customFieldValues'] })
+      : [];
+    if (scalars.changes.length === 0 && !stepsChange && customFieldChanges.length === 0) return readRecord(tx, testCase.id);
+
+    await tx.testCase.update({ where: { id: testCase.id }, data: { ...scalars.data, updatedAt: new Date() } });
+    const record = await readRecord(tx, testCase.id);
+    await emitAudit(tx, ctx, {
+      action: scalars.moved ? 'test_case.moved' : 'test_case.updated',
+      ...auditOf(record),
+      metadata: {
+        ...(scalars.changes.length > 0 ? { changes: scalars.changes } : {}),
+        ...(stepsChange ? { stepsChange } : {}),
+        ...(customFieldChanges.length > 0 ? { customFieldChanges } : {}),
+      },
+    });
+    return record;
+  });
+}

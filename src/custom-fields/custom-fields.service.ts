@@ -7,7 +7,7 @@ import type { Db, Prisma } from '../database/client.ts';
 import { AppError, notFound, validationFailed } from '../errors.ts';
 import { localized, type Locale } from '../i18n.ts';
 import { newId, ULID_PATTERN } from '../ids.ts';
-import { resolveTestCase } from '../test-cases/test-cases.service.ts';
+import { inCaseTransaction } from '../test-cases/test-cases.service.ts';
 import { likeLiteral, pageOf, pageWindow } from '../validation.ts';
 import {
   isOptionType,
@@ -663,8 +663,7 @@ async function writeCaseValues(
   write: (tx: Db, testCase: { id: string; projectId: string }) => Promise<unknown[]>,
 ): Promise<CustomFieldValue[]> {
   authorize(ctx, 'case.write');
-  return ctx.db.$transaction(async (tx) => {
-    const testCase = await resolveTestCase(ctx, caseUlid, { db: tx });
+  return inCaseTransaction(ctx, caseUlid, async (tx, testCase) => {
     const changes = await write(tx, testCase);
     if (changes.length > 0) await tx.testCase.update({ where: { id: testCase.id }, data: { updatedAt: new Date() } });
     return (await readCaseFieldValues(ctx, [testCase], tx)).get(testCase.id) ?? [];

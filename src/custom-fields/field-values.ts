@@ -188,7 +188,7 @@ const requiredMissing = (path: Array<string | number>, definition: DefinitionRow
   });
 
 /**
- * Writes the values of one case inside tx. 'merge': only listed fields change; 'replace': the
+ * Writes the values of one case inside tx, whose caller holds the case's row lock. 'merge': only listed fields change; 'replace': the
  * listed values become the whole stored set (of the fields visible in the case's project; rows of
  * fields no longer visible there are kept). Empty or null values delete the row. Validates each
  * value against its definition (422 validation_failed with details.path = [...pathPrefix, index,
@@ -234,9 +234,9 @@ export async function writeValues(
     seen.set(entry.fieldUlid, index);
   });
 
-  // Concurrent writes to one case serialize on its row; a definition whose options are being
-  // edited (FOR UPDATE in the custom-fields service) is not read half-way.
-  await tx.$executeRaw`SELECT 1 FROM test_cases WHERE id = ${testCase.id} AND org_id = ${ctx.org.id} FOR UPDATE`;
+  // The caller holds the case's row lock (inCaseTransaction, or a case created in this
+  // transaction); a definition whose options are being edited (FOR UPDATE in the custom-fields
+  // service) is not read half-way.
   if (values.length > 0) {
     const ids = PrismaValues.join(values.map((entry) => entry.fieldUlid));
     await tx.$executeRaw`SELECT 1 FROM custom_fields WHERE org_id = ${ctx.org.id} AND id IN (${ids}) FOR SHARE`;

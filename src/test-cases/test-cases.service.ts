@@ -239,7 +239,7 @@ export async function countTestCases(ctx: RequestContext, project: Pick<ProjectR
  * Runs `work` on a case in one transaction holding the case's row lock, so that concurrent
  * writes of one case (steps, fields, archive) apply one after the other.
  */
-function inCaseTransaction<T>(
+export function inCaseTransaction<T>(
   ctx: RequestContext,
   caseUlid: string,
   work: (tx: Db, testCase: TestCaseRow & { project: ProjectRow }, effects: StorageEffects) => Promise<T>,

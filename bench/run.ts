@@ -3,7 +3,9 @@
  * directory, and a temporary database on the PostgreSQL server), each beside a raw-SQL floor
  * that runs the same statements without the service, of GET and POST /api/v1/projects and of
  * the test-design measures (bench/test-design.ts, floor bench/raw-test-design.ts): create 1,000
- * test cases, read a project's suite tree through GraphQL, consolidated PATCH of a case.
+ * test cases, read a project's suite tree through GraphQL, consolidated PATCH of a case; and of
+ * the execution measures (bench/runs.ts, floor bench/raw-runs.ts): marks through PATCH run case,
+ * results through bulk-mark and bulk submit-result (500 a call), and the progress of 200 plans.
  *
  * Where the service runs: in a child process (bench/serve.ts, the same composition root as
  * src/server.ts, bound to 127.0.0.1), not in this process. In-process, autocannon's request
@@ -33,6 +35,17 @@ import { killServices, startService, type ServiceProcess } from './child.ts';
 import { runHttpLoad } from './load.ts';
 import { createProject, listPage, pgliteSql, pgPoolSql, runOps, type Actor, type Sql } from './raw.ts';
 import { rawCreateCases, rawPatchCases, rawReadTree, type CaseActor } from './raw-test-design.ts';
+import { rawBulkMark, rawMarks, rawProgress, rawSubmit, type RunsActor } from './raw-runs.ts';
+import {
+  PROGRESS_PLANS,
+  RUN_CASES,
+  seedRuns,
+  serviceBulkMark,
+  serviceMarks,
+  serviceProgress,
+  serviceSubmit,
+  type RunsFixture,
+} from './runs.ts';
 import { bearer, getJson, newIntegrator, seedProjects, type Integrator } from './setup.ts';
 import type { Measurement } from './stats.ts';
 import {
@@ -52,7 +65,17 @@ const CONCURRENCY = 10;
 const PAGE_SIZE = 20;
 /** Projects in the listed organization: a full page of 20 and a total to count. */
 const SEEDED_PROJECTS = 25;
-type Plan = { list: Counts; create: Counts; createCases: Counts; tree: Counts; patch: Counts };
+type Plan = {
+  list: Counts;
+  create: Counts;
+  createCases: Counts;
+  tree: Counts;
+  patch: Counts;
+  marks: Counts;
+  bulkMark: Counts;
+  submit: Counts;
+  progress: Counts;
+};
 /**
  * Fixed counts per engine (PGlite is one single-threaded session, several times slower), sized
  * so that the whole run stays within about four minutes on two cores. BENCH_SCALE (default 1)
@@ -75,6 +98,10 @@ const PLANS: Record<'pglite' | 'postgres', Plan> = {
     createCases: { warmup: 50, measured: 1000 },
     tree: { warmup: 10, measured: 100 },
     patch: { warmup: 50, measured: 1000 },
+    marks: { warmup: 50, measured: 500 },
+    bulkMark: { warmup: 10, measured: 20 },
+    submit: { warmup: 10, measured: 20 },
+    progress: { warmup: 10, measured: 50 },
   }),
   postgres: scaled({
     list: { warmup: 300, measured: 3000 },
@@ -82,15 +109,20 @@ const PLANS: Record<'pglite' | 'postgres', Plan> = {
     createCases: { warmup: 50, measured: 1000 },
     tree: { warmup: 20, measured: 200 },
     patch: { warmup: 50, measured: 1000 },
+    marks: { warmup: 100, measured: 1000 },
+    bulkMark: { warmup: 10, measured: 40 },
+    submit: { warmup: 10, measured: 40 },
+    progress: { warmup: 20, measured: 200 },
   }),
 };
 /** A measured (or warm-up) run stops here even if its count is not reached; it is then marked. */
 const RUN_BOUND_MS = 45_000;
 /** The whole benchmark, set-up and clean-up included. */
-const DEADLINE_MS = 420_000;
+const DEADLINE_MS = 1_200_000;
 const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 
-type Row = { engine: string; endpoint: string; service: Measurement; raw: Measurement };
+/** `perOp`: results each successful request appends (the bulk rows), reported as results/s. */
+type Row = { engine: string; endpoint: string; service: Measurement; raw: Measurement; perOp?: number };
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
 
@@ -209,9 +241,11 @@ async function rawCreate(sql: Sql, who: Integrator, plan: Plan): Promise<Measure
 }
 
 /**
- * Six organizations: one listed (seeded), one the service creates projects in, one the raw floor
+ * Seven organizations: one listed (seeded), one the service creates projects in, one the raw floor
  * creates projects in; one whose project holds the suite tree (read by both sides), one the
- * service creates and PATCHes cases in, one the raw floor creates and PATCHes cases in.
+ * service creates and PATCHes cases in, one the raw floor creates and PATCHes cases in; one whose
+ * project holds the runs (separate runs for each side and measure) and the 200 plans whose
+ * progress both sides read.
  */
 async function prepare(service: ServiceProcess) {
   const lister = await newIntegrator(service, 'list');
@@ -222,8 +256,24 @@ async function prepare(service: ServiceProcess) {
   await seedTree(service, tree.who, tree.code, tree.priority);
   const cases = await designProject(service, await newIntegrator(service, 'cases'), nextCode());
   const rawCases = await designProject(service, await newIntegrator(service, 'rawcases'), nextCode());
-  return { lister, creator, rawCreator, tree, cases, rawCases };
+  const runs = await seedRuns(service, await newIntegrator(service, 'runs'), nextCode());
+  return { lister, creator, rawCreator, tree, cases, rawCases, runs };
 }
+
+const runsActor = (runs: RunsFixture): RunsActor => ({ ...rawActor(runs.project.who), userId: runs.project.who.userId });
+
+/** The execution measures of one side, in the same order on both. */
+const serviceExecution = async (service: ServiceProcess, runs: RunsFixture, plan: Plan) => ({
+  marks: await timed('service marks', () => serviceMarks(service, runs.project, runs.service.marks, plan.marks, drive)),
+  bulkMark: await timed('service bulk-mark', () => serviceBulkMark(service, runs.project, runs.service.bulkMark, plan.bulkMark, drive)),
+  submit: await timed('service submit', () => serviceSubmit(service, runs.project, runs.service.submit, plan.submit, drive)),
+});
+const rawExecution = async (sql: Sql, runs: RunsFixture, plan: Plan) => ({
+  marks: await timed('raw marks', () => rawMarks(sql, runsActor(runs), runs.raw.marks, plan.marks, drive)),
+  bulkMark: await timed('raw bulk-mark', () => rawBulkMark(sql, runsActor(runs), runs.raw.bulkMark, plan.bulkMark, drive)),
+  submit: await timed('raw submit', () => rawSubmit(sql, runsActor(runs), runs.raw.submit, plan.submit, drive)),
+});
+const pair = <K extends string>(service: Record<K, Measurement>, raw: Record<K, Measurement>, key: K) => ({ service: service[key], raw: raw[key] });
 
 const caseActor = (project: DesignProject): CaseActor => ({
   ...rawActor(project.who),
@@ -239,10 +289,16 @@ const ENDPOINTS = {
   createCases: 'POST /api/v1/projects/{code}/test-cases',
   tree: 'POST /graphql (suite tree)',
   patch: 'PATCH /api/v1/test-cases/{ulid}',
+  marks: 'PATCH /api/v1/runs/{run}/cases/{runCase}',
+  bulkMark: `POST /api/v1/runs/{run}/cases/bulk-mark (${RUN_CASES})`,
+  submit: `POST /api/v1/runs/{run}/results/bulk (${RUN_CASES})`,
+  progress: `POST /graphql (progress of ${PROGRESS_PLANS} plans)`,
 };
+/** Results appended by one successful request of a bulk measure. */
+const PER_OP: Partial<Record<keyof typeof ENDPOINTS, number>> = { bulkMark: RUN_CASES, submit: RUN_CASES };
 type Results = Record<keyof typeof ENDPOINTS, { service: Measurement; raw: Measurement }>;
 const rowsOf = (engine: string, results: Results): Row[] =>
-  (Object.keys(ENDPOINTS) as Array<keyof typeof ENDPOINTS>).map((key) => ({ engine, endpoint: ENDPOINTS[key], ...results[key] }));
+  (Object.keys(ENDPOINTS) as Array<keyof typeof ENDPOINTS>).map((key) => ({ engine, endpoint: ENDPOINTS[key], perOp: PER_OP[key], ...results[key] }));
 
 const timed = async <T>(label: string, work: () => Promise<T>): Promise<T> => {
   if (exiting) throw new Error('aborted');
@@ -265,14 +321,15 @@ async function benchPglite(): Promise<Row[]> {
 
   let service = await timed('service started', () => startService(env));
   let stopService = onCleanup('pglite service', () => service.stop());
-  const { lister, creator, rawCreator, tree, cases, rawCases } = await timed(
-    'organizations, tokens, seed projects and suite tree',
+  const { lister, creator, rawCreator, tree, cases, rawCases, runs } = await timed(
+    'organizations, tokens, seed projects, suite tree, runs and plans',
     () => prepare(service),
   );
   const serviceGet = await timed('service GET', () => serviceList(service, lister, plan));
   const serviceTree = await timed('service tree', () =>
     serviceReadTree(service, tree.who, tree.code, tree.priority, plan.tree, drive),
   );
+  const serviceProgressed = await timed('service progress', () => serviceProgress(service, runs.project, plan.progress, drive));
   // PGlite is single-process: the raw floor opens the same data directory once the service has let go.
   await stopService();
 
@@ -284,6 +341,8 @@ async function benchPglite(): Promise<Row[]> {
   const rawTree = await timed('raw tree', () => rawReadTree(sql, caseActor(tree), plan.tree, drive));
   const rawCreated = await timed('raw create cases', () => rawCreateCases(sql, caseActor(rawCases), plan.createCases, drive));
   const rawPatch = await timed('raw PATCH', () => rawPatchCases(sql, caseActor(rawCases), rawCreated.pool, plan.patch, drive));
+  const rawProgressed = await timed('raw progress', () => rawProgress(sql, runsActor(runs), runs.project.code, plan.progress, drive));
+  const rawRuns = await rawExecution(sql, runs, plan);
   await closeDb();
 
   service = await timed('service restarted', () => startService(env));
@@ -295,6 +354,7 @@ async function benchPglite(): Promise<Row[]> {
   const servicePatch = await timed('service PATCH', () =>
     servicePatchCases(service, cases.who, serviceCreated.pool, cases.priority, plan.patch, drive),
   );
+  const serviceRuns = await serviceExecution(service, runs, plan);
   await stopService();
   await removeDir();
   return rowsOf('pglite', {
@@ -303,6 +363,10 @@ async function benchPglite(): Promise<Row[]> {
     createCases: { service: serviceCreated.measurement, raw: rawCreated.measurement },
     tree: { service: serviceTree, raw: rawTree },
     patch: { service: servicePatch, raw: rawPatch },
+    marks: pair(serviceRuns, rawRuns, 'marks'),
+    bulkMark: pair(serviceRuns, rawRuns, 'bulkMark'),
+    submit: pair(serviceRuns, rawRuns, 'submit'),
+    progress: { service: serviceProgressed, raw: rawProgressed },
   });
 }
 
@@ -337,8 +401,8 @@ async function benchPostgres(): Promise<Row[]> {
     startService(serviceEnv({ DATABASE_URL: databaseUrl.toString(), TCMS_DATA_DIR: dataDir })),
   );
   const stopService = onCleanup('postgres service', () => service.stop());
-  const { lister, creator, rawCreator, tree, cases, rawCases } = await timed(
-    'organizations, tokens, seed projects and suite tree',
+  const { lister, creator, rawCreator, tree, cases, rawCases, runs } = await timed(
+    'organizations, tokens, seed projects, suite tree, runs and plans',
     () => prepare(service),
   );
 
@@ -363,6 +427,10 @@ async function benchPostgres(): Promise<Row[]> {
   const servicePatch = await timed('service PATCH', () =>
     servicePatchCases(service, cases.who, serviceCreated.pool, cases.priority, plan.patch, drive),
   );
+  const serviceProgressed = await timed('service progress', () => serviceProgress(service, runs.project, plan.progress, drive));
+  const rawProgressed = await timed('raw progress', () => rawProgress(sql, runsActor(runs), runs.project.code, plan.progress, drive));
+  const rawRuns = await rawExecution(sql, runs, plan);
+  const serviceRuns = await serviceExecution(service, runs, plan);
 
   await endPool();
   await stopService();
@@ -375,6 +443,10 @@ async function benchPostgres(): Promise<Row[]> {
     createCases: { service: serviceCreated.measurement, raw: rawCreated.measurement },
     tree: { service: serviceTree, raw: rawTree },
     patch: { service: servicePatch, raw: rawPatch },
+    marks: pair(serviceRuns, rawRuns, 'marks'),
+    bulkMark: pair(serviceRuns, rawRuns, 'bulkMark'),
+    submit: pair(serviceRuns, rawRuns, 'submit'),
+    progress: { service: serviceProgressed, raw: rawProgressed },
   });
 }
 
@@ -396,6 +468,10 @@ function report(rows: Row[], totalMs: number, loadAtStart: string) {
       of('create cases', plan.createCases),
       of('tree', plan.tree),
       of('PATCH', plan.patch),
+      of('marks', plan.marks),
+      of('bulk-mark', plan.bulkMark),
+      of('submit', plan.submit),
+      of('progress', plan.progress),
     ].join(', ')}`;
   };
   const header = [
@@ -404,12 +480,15 @@ function report(rows: Row[], totalMs: number, loadAtStart: string) {
     `  test design: POST .../test-cases = create a case (title, ${STEPS.length} steps, priority) in one project, caseNumbers then checked to be 1..N;`,
     `    POST /graphql (suite tree) = the suites of a project with their cases, steps and custom field values (${TREE_SUITES} suites x ${TREE_CASES / TREE_SUITES} cases);`,
     `    PATCH = consolidated PATCH of title + ${STEPS.length} steps (one action changed) + priority toggled, each on another case, one audit event each (checked)`,
+    `  execution: PATCH run case = one mark (status + elapsedMs) appending one result, round-robin over a run of ${RUN_CASES} cases with 3 steps, totalDurationMs then checked;`,
+    `    bulk-mark / results/bulk = ${RUN_CASES} cases (results) per call over 10 runs, every call changing every case (checked: affected = ${RUN_CASES}); results/s = calls/s x ${RUN_CASES};`,
+    `    progress = one GraphQL read of progress with byConfiguration for ${PROGRESS_PLANS} plans (20 of them with 4 configured runs, the rest with one run)`,
     `  fixed counts (measured after warm-up) at concurrency ${CONCURRENCY}, closed loop: ${counts('pglite')}; ${counts('postgres')}`,
     `  service: child process on 127.0.0.1 (Express 5 + Prisma 7, pool ${CONCURRENCY}, request log off), load by autocannon;`,
     `    authenticated with an API token (Authorization: Bearer, the integrator path: metered, so every request also bumps the rate-limit counter)`,
     `  raw: the same SQL without the service (token lookup + per-minute counter, then the endpoint's statements): PostgreSQL server via a pg Pool of ${CONCURRENCY}, PGlite via one instance on the same data directory;`,
     `    GET = token lookup, counter bump, page SELECT + COUNT (concurrently, as the service does); POST = the same two, then lock org row, count, exists check, INSERT project, INSERT audit event in one transaction;`,
-    `    test design = the same two, then the statements Prisma sends for the request (taken from the PostgreSQL log; see bench/raw-test-design.ts)`,
+    `    test design and execution = the same two, then the statements the service sends for the request (taken from the PostgreSQL log; see bench/raw-test-design.ts, bench/raw-runs.ts)`,
     `  ratio thr = service req/s / raw op/s; ratio p50 = service p50 / raw p50`,
     `  load average (1/5/15 min) at start ${loadAtStart}, at end ${loadAverage()} on ${os.availableParallelism()} cores`,
     '',
@@ -431,6 +510,7 @@ function report(rows: Row[], totalMs: number, loadAtStart: string) {
       '|',
       `ratio thr ${(s.perSecond / r.perSecond).toFixed(2)}`,
       `p50 ${(s.p50 / r.p50).toFixed(1)}x`,
+      ...(row.perOp ? [`| results/s ${rate(s.perSecond * row.perOp)} vs raw ${rate(r.perSecond * row.perOp)}`] : []),
     ].join('  ');
   });
   const notes = rows.flatMap((row) =>

@@ -162,10 +162,10 @@ export function checkTree(data: TreeAnswer, priority: SelectField): void {
 
 // ---- the load ----------------------------------------------------------------------------------
 
-type Next = NonNullable<HttpLoad['next']>;
+export type Next = NonNullable<HttpLoad['next']>;
 
 /** A load whose method, path and body `next()` picks per request, as the integrator with a token. */
-const runVaryingLoad = (
+export const runVaryingLoad = (
   service: ServiceProcess,
   who: Integrator,
   drive: Drive,

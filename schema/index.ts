@@ -8,5 +8,9 @@ import './types/comment.ts';
 import './types/milestone.ts';
 import './types/environment.ts';
 import './types/configuration.ts';
+import './types/plan.ts';
+import './types/run.ts';
+import './types/run-case.ts';
+import './types/run-case-bulk.ts';
 
 export const schema = builder.toSchema();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { displayName, type Identity } from './context.ts';
+import type { Db } from './database/client.ts';
 
 /**
  * Who authored a record (a comment, a plan, a run), snapshotted at creation so that it survives
@@ -32,3 +33,16 @@ export const authorSchema = z
     z.object({ kind: z.literal('api_token'), ulid: z.string().nullable(), name: z.string().nullable() }),
   ])
   .meta({ id: 'Author' });
+
+/** A user as audit metadata names them: `{ ulid, name }`, or null (none, or no longer existing). */
+export type UserRef = { ulid: string; name: string } | null;
+
+/** `{ ulid, name }` of each user among `userIds`, in one query. */
+export async function userRefs(db: Db, userIds: Array<string | null>): Promise<(id: string | null) => UserRef> {
+  const wanted = [...new Set(userIds.filter((id): id is string => id !== null))];
+  const users = wanted.length === 0 ? [] : await db.user.findMany({ where: { id: { in: wanted } }, select: { id: true, firstName: true, lastName: true } });
+  const byId = new Map(users.map((user) => [user.id, { ulid: user.id, name: displayName(user) }]));
+  return (id) => (id === null ? null : (byId.get(id) ?? null));
+}
+
+export const userRef = async (db: Db, userId: string | null): Promise<UserRef> => (await userRefs(db, [userId]))(userId);

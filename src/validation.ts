@@ -4,6 +4,13 @@ import { ULID_PATTERN } from './ids.ts';
 
 export const ulidSchema = z.string().regex(ULID_PATTERN, 'must be a ULID').meta({ example: '01JD3Z8Q4V5W6X7Y8Z9A0B1C2D' });
 
+/** An array of at most `max` entries that must not repeat (the contract's "no duplicates": 422). */
+export const distinctArray = <T extends z.ZodType>(item: T, max: number) =>
+  z
+    .array(item)
+    .max(max)
+    .refine((entries) => new Set(entries).size === entries.length, { message: 'must not repeat an entry' });
+
 /** A positive integer carried in a query string: "2" yes; "2.0", "1e1", "" no. */
 export const queryInteger = (min: number, max: number) =>
   z

@@ -1,6 +1,7 @@
 import { auditListQuerySchema, auditPageSchema } from '../../src/audit/audit.schemas.ts';
-import { listOrganizationAuditEvents } from '../../src/audit/audit.service.ts';
+import { listOrganizationAuditEvents, listRunAuditEvents } from '../../src/audit/audit.service.ts';
 import { orgPathSchema } from '../../src/orgs/orgs.schemas.ts';
+import { runPathSchema } from '../../src/runs/runs.schemas.ts';
 import { defineRoute } from '../route.ts';
 
 export const auditRoutes = [
@@ -16,5 +17,17 @@ export const auditRoutes = [
     success: { status: 200, description: 'A page of events', schema: auditPageSchema },
     errors: [403, 404],
     handle: ({ ctx, query }) => listOrganizationAuditEvents(ctx, query),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/runs/{runUlid}/audit-events',
+    summary: 'Audit log of one run, newest first (any member who can read the run)',
+    tag: 'Audit',
+    auth: 'org',
+    params: runPathSchema,
+    query: auditListQuerySchema,
+    success: { status: 200, description: 'A page of events', schema: auditPageSchema },
+    errors: [403, 404],
+    handle: ({ ctx, params, query }) => listRunAuditEvents(ctx, params.runUlid, query),
   }),
 ];

@@ -5,12 +5,18 @@ import { configurationRoutes } from './configurations.routes.ts';
 import { customFieldRoutes } from './custom-fields.routes.ts';
 import { environmentRoutes } from './environments.routes.ts';
 import { milestoneRoutes } from './milestones.routes.ts';
+import { planRoutes } from './plans.routes.ts';
 import { projectRoutes } from './projects.routes.ts';
+import { runCaseBulkRoutes } from './run-cases-bulk.routes.ts';
+import { runCaseRoutes } from './run-cases.routes.ts';
+import { runSettingsRoutes } from './run-settings.routes.ts';
+import { runRoutes } from './runs.routes.ts';
 import { stepAttachmentRoutes } from './step-attachments.routes.ts';
 import { suiteRoutes } from './suites.routes.ts';
 import { systemRoutes } from './system.routes.ts';
 import { testCaseRoutes } from './test-cases.routes.ts';
 import { tokenRoutes } from './tokens.routes.ts';
+import { usageRoutes } from './usage.routes.ts';
 
 /** Every /api/v1 route, in the order the OpenAPI document lists them. */
 export const v1Routes = [
@@ -26,5 +32,11 @@ export const v1Routes = [
   ...milestoneRoutes,
   ...environmentRoutes,
   ...configurationRoutes,
+  ...planRoutes,
+  ...runRoutes,
+  ...runCaseRoutes,
+  ...runCaseBulkRoutes,
+  ...runSettingsRoutes,
   ...auditRoutes,
+  ...usageRoutes,
 ];

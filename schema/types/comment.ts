@@ -16,7 +16,7 @@ import { requestOf } from '../context.ts';
 type AuthorShape = ReturnType<typeof toAuthor>;
 
 /** Who wrote a record, snapshotted when it was written: a user or an API token. */
-const Author = builder.objectRef<AuthorShape>('Author').implement({
+export const Author = builder.objectRef<AuthorShape>('Author').implement({
   fields: (t) => ({
     kind: t.exposeString('kind', { description: 'user or api_token' }),
     ulid: t.string({ nullable: true, description: 'Null once the user or token is deleted', resolve: (author) => author.ulid }),

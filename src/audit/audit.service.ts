@@ -3,6 +3,8 @@ import type { Identity, RequestContext } from '../context.ts';
 import { displayName } from '../context.ts';
 import type { Db, Prisma } from '../database/client.ts';
 import { newId } from '../ids.ts';
+import { resolveRun } from '../runs/run-access.ts';
+import { cursorPageOf } from '../validation.ts';
 import { clipSnapshot } from './clip.ts';
 import type { AuditListQuery } from './audit.schemas.ts';
 
@@ -68,17 +70,25 @@ export function toAuditEventOut(row: AuditRow) {
   };
 }
 
-/** The organization's audit feed, newest first, ULID-cursor paged. */
-export async function listOrganizationAuditEvents(ctx: RequestContext, query: AuditListQuery) {
-  authorize(ctx, 'audit.read');
+/** A page of events matching `where`, newest first, ULID-cursor paged. */
+async function auditPage(ctx: RequestContext, where: Prisma.AuditEventWhereInput, query: AuditListQuery) {
   const rows = await ctx.db.auditEvent.findMany({
-    where: query.cursor ? { id: { lt: query.cursor } } : {},
+    where: { ...where, ...(query.cursor ? { id: { lt: query.cursor } } : {}) },
     orderBy: { id: 'desc' },
     take: query.limit + 1,
   });
-  const page = rows.slice(0, query.limit);
-  return {
-    events: page.map(toAuditEventOut),
-    nextCursor: rows.length > query.limit ? (page.at(-1)?.id ?? null) : null,
-  };
+  const page = cursorPageOf(rows, query.limit);
+  return { events: page.items.map(toAuditEventOut), nextCursor: page.nextCursor };
+}
+
+/** The organization's audit feed (owner/admin). */
+export async function listOrganizationAuditEvents(ctx: RequestContext, query: AuditListQuery) {
+  authorize(ctx, 'audit.read');
+  return auditPage(ctx, {}, query);
+}
+
+/** The audit feed of one run: any member who can read the run; 404 once it is deleted. */
+export async function listRunAuditEvents(ctx: RequestContext, runUlid: string, query: AuditListQuery) {
+  const run = await resolveRun(ctx, runUlid);
+  return auditPage(ctx, { runId: run.id }, query);
 }

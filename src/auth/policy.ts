@@ -15,6 +15,11 @@ const CAPABILITIES = {
   'planning.write': ['owner', 'admin', 'member'],
   'configuration.purge': ['owner', 'admin'],
   'custom_field.manage': ['owner', 'admin'],
+  // Plans and runs: creating runs, marking results and every other run mutation.
+  'result.execute': ['owner', 'admin', 'member'],
+  'run.delete': ['owner', 'admin'],
+  // Run settings of the organization and of its projects (org-settings.manage).
+  'settings.manage': ['owner', 'admin'],
   'audit.read': ['owner', 'admin'],
   'usage.read': ['owner', 'admin', 'member', 'viewer'],
   'organization.read': ['owner', 'admin', 'member', 'viewer'],

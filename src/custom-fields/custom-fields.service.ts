@@ -27,7 +27,9 @@ import {
   isEmptyValue,
   normalizeFieldValue,
   readCaseFieldValues,
+  valueTable,
   writeValues,
+  type ValueEntity,
   type CustomFieldValue,
   type DefinitionRow,
   type FieldValueInput,
@@ -427,38 +429,39 @@ async function applyState(tx: Db, ctx: RequestContext, before: CustomFieldRow, n
  */
 async function cascadeRemovedOptions(
   tx: Db,
-  field: Pick<CustomFieldRow, 'id' | 'valueType'>,
+  field: Pick<CustomFieldRow, 'id' | 'valueType' | 'entity'>,
   removedIds: string[],
   survivingIds: Set<string>,
   defaultValue: unknown,
 ): Promise<void> {
   if (removedIds.length === 0) return;
   const now = new Date();
+  const { table, ownerKey } = valueTable(tx, field.entity as ValueEntity);
   if (field.valueType === 'select_single' || field.valueType === 'radio') {
     const where = { fieldId: field.id, OR: removedIds.map((id) => ({ value: { equals: id } })) };
     const fallback = typeof defaultValue === 'string' && survivingIds.has(defaultValue) ? defaultValue : null;
-    if (fallback) await tx.testCaseFieldValue.updateMany({ where, data: { value: fallback, updatedAt: now } });
-    else await tx.testCaseFieldValue.deleteMany({ where });
+    if (fallback) await table.updateMany({ where, data: { value: fallback, updatedAt: now } });
+    else await table.deleteMany({ where });
     return;
   }
   if (field.valueType !== 'select_multi') return;
-  const rows = await tx.testCaseFieldValue.findMany({
+  const rows = await table.findMany({
     where: { fieldId: field.id, OR: removedIds.map((id) => ({ value: { array_contains: [id] } })) },
-    select: { caseId: true, value: true },
+    select: { [ownerKey]: true, value: true },
   });
   const fallback = Array.isArray(defaultValue) ? defaultValue.filter((id) => survivingIds.has(id as string)) : [];
   const removed = new Set(removedIds);
-  const casesByValue = new Map<string, string[]>();
+  const ownersByValue = new Map<string, string[]>();
   for (const row of rows) {
     const kept = (row.value as string[]).filter((id) => !removed.has(id));
     const key = JSON.stringify(kept.length > 0 ? kept : fallback);
-    casesByValue.set(key, [...(casesByValue.get(key) ?? []), row.caseId]);
+    ownersByValue.set(key, [...(ownersByValue.get(key) ?? []), row[ownerKey] as string]);
   }
-  for (const [key, caseIds] of casesByValue) {
+  for (const [key, ownerIds] of ownersByValue) {
     const value = JSON.parse(key) as string[];
-    const where = { fieldId: field.id, caseId: { in: caseIds } };
-    if (value.length === 0) await tx.testCaseFieldValue.deleteMany({ where });
-    else await tx.testCaseFieldValue.updateMany({ where, data: { value, updatedAt: now } });
+    const where = { fieldId: field.id, [ownerKey]: { in: ownerIds } };
+    if (value.length === 0) await table.deleteMany({ where });
+    else await table.updateMany({ where, data: { value, updatedAt: now } });
   }
 }
 
@@ -640,7 +643,7 @@ export async function deleteCustomField(ctx: RequestContext, fieldUlid: string):
   await ctx.db.$transaction(async (tx) => {
     const field = await lockField(tx, ctx, fieldUlid);
     if (field.group === 'system') throw new AppError('system_field', 'System fields cannot be deleted');
-    if ((await tx.testCaseFieldValue.count({ where: { fieldId: field.id } })) > 0) {
+    if ((await valueTable(tx, field.entity as ValueEntity).table.count({ where: { fieldId: field.id } })) > 0) {
       throw new AppError('field_has_values', 'The field still holds values; clear them before deleting it');
     }
     await tx.customField.delete({ where: { id: field.id } });
@@ -673,7 +676,7 @@ async function writeCaseValues(
 /** PUT …/custom-field-values: the listed values become the case's whole set (no audit event). */
 export function replaceCaseValues(ctx: RequestContext, caseUlid: string, values: FieldValueInput[]) {
   return writeCaseValues(ctx, caseUlid, (tx, testCase) =>
-    writeValues(tx, ctx, testCase, values, { mode: 'replace', pathOf: (index) => ['values', index], listPath: ['values'] }),
+    writeValues(tx, ctx, { entity: 'test_case', ...testCase }, values, { mode: 'replace', pathOf: (index) => ['values', index], listPath: ['values'] }),
   );
 }
 
@@ -681,6 +684,6 @@ export function replaceCaseValues(ctx: RequestContext, caseUlid: string, values:
 export function setCaseValue(ctx: RequestContext, caseUlid: string, fieldUlid: string, value: unknown) {
   return writeCaseValues(ctx, caseUlid, (tx, testCase) => {
     if (!ULID_PATTERN.test(fieldUlid)) throw fieldNotFound();
-    return writeValues(tx, ctx, testCase, [{ fieldUlid, value }], { mode: 'merge', pathOf: () => [], listPath: [] });
+    return writeValues(tx, ctx, { entity: 'test_case', ...testCase }, [{ fieldUlid, value }], { mode: 'merge', pathOf: () => [], listPath: [] });
   });
 }

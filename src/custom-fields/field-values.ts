@@ -80,42 +80,73 @@ export function toCustomFieldValue(definition: DefinitionRow, stored: unknown, l
   };
 }
 
-const loadCaseDefinitions = (db: Db) =>
-  db.customField.findMany({ where: { entity: 'test_case' }, include: definitionInclude, orderBy: DEFINITION_ORDER });
+/** The entities whose records carry custom field values, and where those values are stored. */
+export type ValueEntity = 'test_case' | 'test_run';
+
+/** A record that carries values: a test case or a run. */
+export type ValueOwner = { entity: ValueEntity; id: string; projectId: string };
+
+type StoredValueRow = { ownerId: string; fieldId: string; value: unknown };
+
+/** The operations this module needs on a values table, whichever entity's it is. */
+type ValueTable = {
+  findMany(args: { where: object; select: object }): Promise<Array<Record<string, unknown>>>;
+  updateMany(args: { where: object; data: object }): Promise<unknown>;
+  deleteMany(args: { where: object }): Promise<unknown>;
+  createMany(args: { data: object[] }): Promise<unknown>;
+  count(args: { where: object }): Promise<number>;
+};
+
+/** The values table of an entity and the column that names the owning record. */
+export function valueTable(db: Db, entity: ValueEntity): { table: ValueTable; ownerKey: 'caseId' | 'runId' } {
+  return entity === 'test_run'
+    ? { table: db.testRunFieldValue as unknown as ValueTable, ownerKey: 'runId' }
+    : { table: db.testCaseFieldValue as unknown as ValueTable, ownerKey: 'caseId' };
+}
+
+async function readStored(db: Db, entity: ValueEntity, ownerIds: string[], fieldIds?: string[]): Promise<StoredValueRow[]> {
+  const { table, ownerKey } = valueTable(db, entity);
+  const rows = await table.findMany({
+    where: { [ownerKey]: { in: ownerIds }, ...(fieldIds ? { fieldId: { in: fieldIds } } : {}) },
+    select: { [ownerKey]: true, fieldId: true, value: true },
+  });
+  return rows.map((row) => ({ ownerId: row[ownerKey] as string, fieldId: row.fieldId as string, value: row.value }));
+}
+
+const loadDefinitions = (db: Db, entity: ValueEntity) =>
+  db.customField.findMany({ where: { entity }, include: definitionInclude, orderBy: DEFINITION_ORDER });
 
 /**
- * Read shape for many cases at once (any projects), in a constant number of queries (definitions
- * of the org for entity test_case with options and project scope, then the stored values): fields
- * visible in each case's project, ordered by field position; missing values materialize the
- * definition's defaultValue or null; optionName is the locale-resolved name for select_single/radio
- * values naming a valid option, else null; checkbox values are JSON booleans.
+ * Read shape for many records of one entity at once (any projects), in a constant number of
+ * queries (the org's definitions for the entity with options and project scope, then the stored
+ * values): fields visible in each record's project, ordered by field position; missing values
+ * materialize the definition's defaultValue or null; optionName is the locale-resolved name for
+ * select_single/radio values naming a valid option, else null; checkbox values are JSON booleans.
  */
-export async function readCaseFieldValues(
+export async function readFieldValues(
   ctx: RequestContext,
-  cases: Array<{ id: string; projectId: string }>,
+  entity: ValueEntity,
+  owners: Array<{ id: string; projectId: string }>,
   db: Db = ctx.db,
 ): Promise<Map<string, CustomFieldValue[]>> {
   const result = new Map<string, CustomFieldValue[]>();
-  if (cases.length === 0) return result;
-  const definitions = await loadCaseDefinitions(db);
-  const rows =
-    definitions.length === 0
-      ? []
-      : await db.testCaseFieldValue.findMany({
-          where: { caseId: { in: [...new Set(cases.map((each) => each.id))] } },
-          select: { caseId: true, fieldId: true, value: true },
-        });
-  const stored = new Map(rows.map((row) => [`${row.caseId}:${row.fieldId}`, row.value as unknown]));
-  for (const testCase of cases) {
+  if (owners.length === 0) return result;
+  const definitions = await loadDefinitions(db, entity);
+  const rows = definitions.length === 0 ? [] : await readStored(db, entity, [...new Set(owners.map((each) => each.id))]);
+  const stored = new Map(rows.map((row) => [`${row.ownerId}:${row.fieldId}`, row.value]));
+  for (const owner of owners) {
     result.set(
-      testCase.id,
+      owner.id,
       definitions
-        .filter((definition) => isVisibleIn(definition, testCase.projectId))
-        .map((definition) => toCustomFieldValue(definition, stored.get(`${testCase.id}:${definition.id}`), ctx.locale)),
+        .filter((definition) => isVisibleIn(definition, owner.projectId))
+        .map((definition) => toCustomFieldValue(definition, stored.get(`${owner.id}:${definition.id}`), ctx.locale)),
     );
   }
   return result;
 }
+
+export const readCaseFieldValues = (ctx: RequestContext, cases: Array<{ id: string; projectId: string }>, db: Db = ctx.db) =>
+  readFieldValues(ctx, 'test_case', cases, db);
 
 type ValueCheck = { value: unknown } | { invalid: string };
 
@@ -206,7 +237,7 @@ export function writeCaseFieldValues(
   values: FieldValueInput[],
   options: { mode: 'merge' | 'replace'; pathPrefix: Array<string | number> },
 ): Promise<CustomFieldChange[]> {
-  return writeValues(tx, ctx, testCase, values, {
+  return writeValues(tx, ctx, { entity: 'test_case', ...testCase }, values, {
     mode: options.mode,
     pathOf: (index) => [...options.pathPrefix, index],
     listPath: options.pathPrefix,
@@ -214,15 +245,17 @@ export function writeCaseFieldValues(
 }
 
 /**
- * writeCaseFieldValues with the error paths spelled out: `pathOf(index)` locates entry `index`
- * (the single-field PATCH reports its value at ['value']), `listPath` the list itself.
+ * writeCaseFieldValues for any owner, with the error paths spelled out: `pathOf(index)` locates
+ * entry `index` (the single-field PATCH reports its value at ['value']), `listPath` the list
+ * itself. Mode 'create' (a new run) is 'merge' where an omitted required field is stored with
+ * its defaultValue.
  */
 export async function writeValues(
   tx: Db,
   ctx: RequestContext,
-  testCase: { id: string; projectId: string },
+  owner: ValueOwner,
   values: FieldValueInput[],
-  options: { mode: 'merge' | 'replace'; pathOf: (index: number) => Array<string | number>; listPath: Array<string | number> },
+  options: { mode: 'merge' | 'replace' | 'create'; pathOf: (index: number) => Array<string | number>; listPath: Array<string | number> },
 ): Promise<CustomFieldChange[]> {
   const { mode, pathOf, listPath } = options;
   const seen = new Map<string, number>();
@@ -241,8 +274,8 @@ export async function writeValues(
     const ids = PrismaValues.join(values.map((entry) => entry.fieldUlid));
     await tx.$executeRaw`SELECT 1 FROM custom_fields WHERE org_id = ${ctx.org.id} AND id IN (${ids}) FOR SHARE`;
   }
-  const definitions = await loadCaseDefinitions(tx);
-  const visible = definitions.filter((definition) => isVisibleIn(definition, testCase.projectId));
+  const definitions = await loadDefinitions(tx, owner.entity);
+  const visible = definitions.filter((definition) => isVisibleIn(definition, owner.projectId));
   const byId = new Map(visible.map((definition) => [definition.id, definition]));
 
   // The next stored value of each listed field (null = no row).
@@ -253,11 +286,18 @@ export async function writeValues(
     if (!definition) throw notFound('Custom field');
     const path = [...pathOf(index), 'value'];
     const value = normalizeFieldValue(definition, entry.value, path);
-    if (value === null && definition.isRequired && mode === 'merge') throw requiredMissing(path, definition);
+    if (value === null && definition.isRequired && mode !== 'replace') throw requiredMissing(path, definition);
     if (definition.valueType === 'user_picker' && typeof value === 'string') users.push(value);
     next.set(definition.id, value);
   });
 
+  if (mode === 'create') {
+    for (const definition of visible) {
+      if (definition.isRequired && !next.has(definition.id) && !isEmptyValue(definition.defaultValue)) {
+        next.set(definition.id, definition.defaultValue);
+      }
+    }
+  }
   if (mode === 'replace') {
     for (const definition of visible) {
       if (!next.has(definition.id)) next.set(definition.id, null);
@@ -269,15 +309,12 @@ export async function writeValues(
   }
   await assertMembers(tx, users);
 
-  const rows = await tx.testCaseFieldValue.findMany({
-    where: { caseId: testCase.id, fieldId: { in: [...next.keys()] } },
-    select: { fieldId: true, value: true },
-  });
-  const current = new Map(rows.map((row) => [row.fieldId, row.value as unknown]));
+  const rows = await readStored(tx, owner.entity, [owner.id], [...next.keys()]);
+  const current = new Map(rows.map((row) => [row.fieldId, row.value]));
   const changes: CustomFieldChange[] = [];
   const touched: string[] = [];
-  const created: Prisma.TestCaseFieldValueCreateManyInput[] = [];
-  // In definition order, so that the audit entries read like the case's field list.
+  const created: Array<{ fieldId: string; value: unknown }> = [];
+  // In definition order, so that the audit entries read like the record's field list.
   for (const definition of visible) {
     if (!next.has(definition.id)) continue;
     const from = current.get(definition.id) ?? null;
@@ -285,13 +322,14 @@ export async function writeValues(
     if (sameValue(from, to)) continue;
     changes.push(fieldChange(definition, from, to));
     touched.push(definition.id);
-    if (to !== null) {
-      created.push({ caseId: testCase.id, fieldId: definition.id, orgId: ctx.org.id, value: to as Prisma.InputJsonValue });
-    }
+    if (to !== null) created.push({ fieldId: definition.id, value: to });
   }
   if (touched.length > 0) {
-    await tx.testCaseFieldValue.deleteMany({ where: { caseId: testCase.id, fieldId: { in: touched } } });
-    if (created.length > 0) await tx.testCaseFieldValue.createMany({ data: created });
+    const { table, ownerKey } = valueTable(tx, owner.entity);
+    await table.deleteMany({ where: { [ownerKey]: owner.id, fieldId: { in: touched } } });
+    if (created.length > 0) {
+      await table.createMany({ data: created.map((row) => ({ [ownerKey]: owner.id, orgId: ctx.org.id, ...row })) });
+    }
   }
   return changes;
 }

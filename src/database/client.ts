@@ -34,9 +34,20 @@ export function onQuery(listener: (event: QueryEvent) => void): () => void {
 
 type AdapterOption = NonNullable<ConstructorParameters<typeof PrismaClient>[0]['adapter']>;
 
+/**
+ * How long a transaction may wait for a pooled connection, and how long it may run. Prisma's
+ * defaults (2 s, 5 s) turn a burst of writes to one run — which queue on the run's row lock
+ * while holding their connections — into 500s; a queued request should wait its turn instead.
+ */
+const TRANSACTION_OPTIONS = { maxWait: 30_000, timeout: 60_000 };
+
 /** A client whose query events reach `onQuery` listeners; nearly free while nobody listens. */
 function newClient(adapter: AdapterOption): PrismaClient {
-  const created = new PrismaClient({ adapter, log: [{ emit: 'event' as const, level: 'query' as const }] });
+  const created = new PrismaClient({
+    adapter,
+    transactionOptions: TRANSACTION_OPTIONS,
+    log: [{ emit: 'event' as const, level: 'query' as const }],
+  });
   created.$on('query', (event) => {
     if (queryListeners.size === 0) return;
     for (const listener of queryListeners) listener(event);

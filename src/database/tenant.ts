@@ -19,6 +19,16 @@ const TENANT_MODELS = new Set([
   'Environment',
   'ConfigurationGroup',
   'Configuration',
+  'TestPlan',
+  'TestPlanCase',
+  'TestPlanConfiguration',
+  'TestRun',
+  'TestRunConfiguration',
+  'TestRunCase',
+  'TestRunCaseStep',
+  'TestRunResult',
+  'TestRunFieldValue',
+  'ApiResultUsage',
 ]);
 
 type Args = Record<string, unknown> & { where?: object; data?: unknown; create?: object };

@@ -97,6 +97,29 @@ export async function createEnvironment(ctx: RequestContext, projectCode: string
   );
 }
 
+/**
+ * The live environment that a run's legacy free-text `environment` names (by its slug), created
+ * when the project has none: concurrent creates of one slug settle on one row. Null when the text
+ * holds no letter or digit.
+ */
+export async function environmentForLegacyText(tx: Db, ctx: RequestContext, projectId: string, text: string) {
+  const slug = slugOf(text);
+  if (!slug) return null;
+  // The tenant column is written out: raw SQL does not pass through the confined client.
+  const inserted = await tx.$queryRaw<Array<{ id: string }>>`
+    INSERT INTO environments (id, org_id, project_id, name, slug) VALUES (${newId()}, ${ctx.org.id}, ${projectId}, ${text}, ${slug})
+    ON CONFLICT (project_id, slug) WHERE deleted_at IS NULL DO NOTHING RETURNING id`;
+  const environment = await tx.environment.findFirstOrThrow({ where: { projectId, slug, ...LIVE_ENVIRONMENTS } });
+  if (inserted.length > 0) {
+    await emitAudit(tx, ctx, {
+      action: 'environment.created',
+      ...environmentEvent(environment),
+      metadata: { name: environment.name, slug: environment.slug },
+    });
+  }
+  return environment;
+}
+
 const environmentSearch = (projectId: string, q: string | undefined): Prisma.EnvironmentWhereInput => ({
   projectId,
   ...LIVE_ENVIRONMENTS,

@@ -1,20 +1,20 @@
 import type { Db } from '../database/client.ts';
 
-type Counter = 'suite' | 'case';
+type Counter = 'suite' | 'case' | 'plan';
 
-const COLUMN = { suite: 'lastSuiteNumber', case: 'lastCaseNumber' } as const;
+const COLUMN = { suite: 'lastSuiteNumber', case: 'lastCaseNumber', plan: 'lastPlanNumber' } as const;
 
 /**
- * The next suiteNumber / caseNumber of a project. Call it inside the transaction that inserts
- * the row: the increment locks the project row until commit, so concurrent creates queue behind
- * each other and numbers come out 1, 2, 3 … with no gap (a rolled-back create releases its number)
- * and no duplicate.
+ * The next suiteNumber / caseNumber / planNumber of a project. Call it inside the transaction
+ * that inserts the row: the increment locks the project row until commit, so concurrent creates
+ * queue behind each other and numbers come out 1, 2, 3 … with no gap (a rolled-back create
+ * releases its number) and no duplicate.
  */
 export async function allocateNumber(tx: Db, projectId: string, counter: Counter): Promise<number> {
   const project = await tx.project.update({
     where: { id: projectId },
     data: { [COLUMN[counter]]: { increment: 1 } },
-    select: { lastSuiteNumber: true, lastCaseNumber: true },
+    select: { lastSuiteNumber: true, lastCaseNumber: true, lastPlanNumber: true },
   });
   return project[COLUMN[counter]];
 }

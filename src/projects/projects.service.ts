@@ -108,8 +108,8 @@ const presence = (tokens: Array<'has' | 'without'>, has: Prisma.ProjectWhereInpu
 });
 
 /**
- * The list filters of "Project list query parameters", AND-ed. Runs and defects do not exist yet,
- * so no project has any (`without` keeps all, the other tokens none). Without project access
+ * The list filters of "Project list query parameters", AND-ed. Defects do not exist yet, so no
+ * project has any (`without` keeps all, `has` none). Without project access
  * allowlists every project's team is the whole membership, so `memberUlid` keeps every project.
  */
 function projectListWhere(query: ProjectListQuery): Prisma.ProjectWhereInput {
@@ -120,9 +120,11 @@ function projectListWhere(query: ProjectListQuery): Prisma.ProjectWhereInput {
   if (query.milestones) {
     filters.push(presence(query.milestones, { milestones: { some: { deletedAt: null } } }, { milestones: { none: { deletedAt: null } } }));
   }
-  for (const tokens of [query.runs, query.defects]) {
-    if (tokens && !(tokens as string[]).includes('without')) filters.push(NO_PROJECT);
+  if (query.runs) {
+    const runFilter = { without: { runs: { none: {} } }, active: { runs: { some: { state: 'open' } } }, any: { runs: { some: {} } } };
+    filters.push({ OR: query.runs.map((token) => runFilter[token]) });
   }
+  if (query.defects && !query.defects.includes('without')) filters.push(NO_PROJECT);
   return { AND: filters };
 }
 
@@ -143,9 +145,10 @@ const TEAM_PREVIEW = 4;
 
 /** `stats`, `team` and `teamCount` of listed projects, in a fixed number of queries. */
 async function projectStats(ctx: RequestContext, projectIds: string[]) {
-  const [cases, milestones, team, teamCount] = await Promise.all([
+  const [cases, milestones, runs, team, teamCount] = await Promise.all([
     ctx.db.testCase.groupBy({ by: ['projectId'], where: { projectId: { in: projectIds }, archivedAt: null }, _count: { _all: true } }),
     ctx.db.milestone.groupBy({ by: ['projectId'], where: { projectId: { in: projectIds }, deletedAt: null }, _count: { _all: true } }),
+    ctx.db.testRun.groupBy({ by: ['projectId', 'state'], where: { projectId: { in: projectIds } }, _count: { _all: true } }),
     ctx.db.membership.findMany({ orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], take: TEAM_PREVIEW, include: { user: true } }),
     ctx.db.membership.count(),
   ]);
@@ -161,8 +164,8 @@ async function projectStats(ctx: RequestContext, projectIds: string[]) {
   return (projectId: string) => ({
     stats: {
       cases: countOf(cases, projectId),
-      runs: 0,
-      runsInProgress: 0,
+      runs: runs.filter((row) => row.projectId === projectId).reduce((sum, row) => sum + row._count._all, 0),
+      runsInProgress: runs.find((row) => row.projectId === projectId && row.state === 'open')?._count._all ?? 0,
       defectsUnresolved: 0,
       milestones: countOf(milestones, projectId),
     },

@@ -22,6 +22,32 @@ async function fixture() {
 
 const names = (body: { items: Array<{ name: string }> }) => body.items.map((item) => item.name);
 
+/**
+ * Three projects: Active (an open and a closed run, a case), Finished (a closed and an aborted
+ * run, no case), Runless (its only run was deleted).
+ */
+async function runsFixture() {
+  const owner = await signUp(app.http);
+  const active = await createProject(app.http, owner, { name: 'Active' });
+  const finished = await createProject(app.http, owner, { name: 'Finished' });
+  const runless = await createProject(app.http, owner, { name: 'Runless' });
+  const post = (path: string, body: object = {}) => app.http.post(`/api/v1${path}`).set(owner.headers).send(body);
+  const run = async (code: string, then?: 'close' | 'abort') => {
+    const created = await post(`/projects/${code}/runs`, { name: 'Run', caseUlids: [] });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    if (then) expect((await post(`/runs/${created.body.ulid}/${then}`)).status).toBe(200);
+    return created.body.ulid as string;
+  };
+  expect((await post(`/projects/${active.id}/test-cases`, { title: 'Live case' })).status).toBe(201);
+  await run(active.id);
+  await run(active.id, 'close');
+  await run(finished.id, 'close');
+  await run(finished.id, 'abort');
+  const deleted = await run(runless.id);
+  expect((await app.http.delete(`/api/v1/runs/${deleted}`).set(owner.headers)).status).toBe(204);
+  return { owner };
+}
+
 describe('GET /api/v1/projects filters', () => {
   it('cases=has / without keep projects with or without a non-archived case; total follows', async () => {
     const { owner } = await fixture();
@@ -56,13 +82,24 @@ describe('GET /api/v1/projects filters', () => {
     expect(names(mixed.body)).toEqual(['With case']);
   });
 
-  it('runs and defects: no project has any yet, so without keeps all and the other tokens none', async () => {
+  it('defects: no project has any yet, so without keeps all and has none', async () => {
     const { owner } = await fixture();
-    expect((await app.http.get('/api/v1/projects?runs=without').set(owner.headers)).body.total).toBe(3);
-    expect((await app.http.get('/api/v1/projects?runs=any').set(owner.headers)).body.total).toBe(0);
-    expect((await app.http.get('/api/v1/projects?runs=active,without').set(owner.headers)).body.total).toBe(3);
     expect((await app.http.get('/api/v1/projects?defects=has').set(owner.headers)).body.total).toBe(0);
     expect((await app.http.get('/api/v1/projects?defects=without').set(owner.headers)).body.total).toBe(3);
+  });
+
+  it('runs: without (no run), active (an open run), any (a run); OR within, AND with other filters', async () => {
+    const { owner } = await runsFixture();
+    const filtered = async (query: string) => names((await app.http.get(`/api/v1/projects?${query}`).set(owner.headers)).body);
+    expect(await filtered('runs=without')).toEqual(['Runless']);
+    expect(await filtered('runs=active')).toEqual(['Active']);
+    expect(await filtered('runs=any')).toEqual(['Active', 'Finished']);
+    expect(await filtered('runs=active,without')).toEqual(['Active', 'Runless']);
+    expect(await filtered('runs=active&runs=without')).toEqual(['Active', 'Runless']);
+    expect(await filtered('runs=any&cases=without')).toEqual(['Finished']);
+    expect(await filtered('runs=sometimes')).toEqual(['Active', 'Finished', 'Runless']);
+    const total = await app.http.get('/api/v1/projects?runs=any&pageSize=1').set(owner.headers);
+    expect(total.body).toMatchObject({ total: 2, pageSize: 1 });
   });
 
   it('accepts memberUlid, dropping malformed and unknown ULIDs', async () => {
@@ -98,6 +135,17 @@ describe('GET /api/v1/projects?include=stats', () => {
       lastName: 'Owner',
       avatarKey: null,
       avatarVersion: 0,
+    });
+  });
+
+  it('counts every run in stats.runs and only open ones in runsInProgress (aborted and deleted runs are not in progress)', async () => {
+    const { owner } = await runsFixture();
+    const response = await app.http.get('/api/v1/projects?include=stats').set(owner.headers);
+    const stats = Object.fromEntries(response.body.items.map((item: { name: string; stats: object }) => [item.name, item.stats]));
+    expect(stats).toEqual({
+      Active: { cases: 1, runs: 2, runsInProgress: 1, defectsUnresolved: 0, milestones: 0 },
+      Finished: { cases: 0, runs: 2, runsInProgress: 0, defectsUnresolved: 0, milestones: 0 },
+      Runless: { cases: 0, runs: 0, runsInProgress: 0, defectsUnresolved: 0, milestones: 0 },
     });
   });
 

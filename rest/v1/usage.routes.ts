@@ -1,0 +1,19 @@
+import { orgPathSchema } from '../../src/orgs/orgs.schemas.ts';
+import { resultUsageSchema } from '../../src/runs/run-cases.schemas.ts';
+import { readResultUsage } from '../../src/runs/result-usage.ts';
+import { defineRoute } from '../route.ts';
+
+export const usageRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/orgs/{orgUlid}/api-result-usage',
+    summary: 'Machine-authored results of this calendar month against the monthly ceiling',
+    tag: 'Usage',
+    auth: 'org',
+    orgParam: 'orgUlid',
+    params: orgPathSchema,
+    success: { status: 200, description: 'The month, the results counted and the ceiling', schema: resultUsageSchema },
+    errors: [403, 404],
+    handle: ({ ctx }) => readResultUsage(ctx),
+  }),
+];

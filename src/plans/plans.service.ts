@@ -1,0 +1,233 @@
+import { authorColumns, toAuthor } from '../actors.ts';
+import { emitAudit } from '../audit/audit.service.ts';
+import { change, changesBetween, type Change } from '../audit/clip.ts';
+import { authorize } from '../auth/policy.ts';
+import type { RequestContext } from '../context.ts';
+import type { Db, Prisma } from '../database/client.ts';
+import { AppError, notFound } from '../errors.ts';
+import { newId } from '../ids.ts';
+import { LIVE_MILESTONES } from '../milestones/milestones.service.ts';
+import { allocateNumber } from '../projects/numbering.ts';
+import { assertProjectUnlocked, resolveProject } from '../projects/projects.service.ts';
+import { RUN_INCLUDE } from '../runs/run-response.ts';
+import { likeLiteral, pageOf, pageWindow } from '../validation.ts';
+import { readPlanProgress } from './plan-progress.ts';
+import type { CreatePlanInput, PlanListQuery, PlanRunsQuery, PlanStatus, UpdatePlanInput } from './plans.schemas.ts';
+
+/** Selection rows whose case is live (not archived): what caseCount, the case list and run seeding see. */
+export const LIVE_SELECTION = { testCase: { archivedAt: null } } satisfies Prisma.TestPlanCaseWhereInput;
+
+/** What every plan read loads with the plan row (one statement). */
+export const PLAN_INCLUDE = {
+  milestone: { select: { id: true, name: true } },
+  _count: { select: { cases: { where: LIVE_SELECTION } } },
+} satisfies Prisma.TestPlanInclude;
+
+export type PlanRecord = Prisma.TestPlanGetPayload<{ include: typeof PLAN_INCLUDE }>;
+
+export const LIVE_PLANS = { deletedAt: null } satisfies Prisma.TestPlanWhereInput;
+export const PLAN_ORDER = [{ planNumber: 'asc' }] satisfies Prisma.TestPlanOrderByWithRelationInput[];
+/** Runs of a plan, most recent first. */
+export const PLAN_RUN_ORDER = [{ createdAt: 'desc' }, { id: 'desc' }] satisfies Prisma.TestRunOrderByWithRelationInput[];
+
+/** The plan object of the list (the detail adds `progress`, see planDetail). */
+export const toPlan = (plan: PlanRecord) => ({
+  ulid: plan.id,
+  projectUlid: plan.projectId,
+  planNumber: plan.planNumber,
+  name: plan.name,
+  description: plan.description,
+  author: toAuthor(plan),
+  caseCount: plan._count.cases,
+  status: plan.status as PlanStatus,
+  milestoneUlid: plan.milestoneId,
+  milestone: plan.milestone ? { ulid: plan.milestone.id, name: plan.milestone.name } : null,
+  createdAt: plan.createdAt.getTime(),
+  updatedAt: plan.updatedAt.getTime(),
+});
+
+/** The detail and PATCH answer: the plan with its progress. */
+export async function planDetail(ctx: RequestContext, plan: PlanRecord) {
+  const progress = await readPlanProgress(ctx, [plan.id]);
+  return { ...toPlan(plan), progress: progress.get(plan.id)! };
+}
+
+/** The audit fields of every plan event: entity test_plan, labelled with the plan's name. */
+export const planEvent = (plan: { id: string; name: string }) => ({
+  entityType: 'test_plan',
+  entityUlid: plan.id,
+  entityLabel: plan.name,
+});
+
+/** A live plan of the active organization by ULID, with its project (locked project: 403 project_locked). */
+export async function resolvePlan(ctx: RequestContext, planUlid: string, options: { db?: Db } = {}) {
+  authorize(ctx, 'project.read');
+  const plan = await (options.db ?? ctx.db).testPlan.findFirst({
+    where: { id: planUlid, ...LIVE_PLANS },
+    include: { ...PLAN_INCLUDE, project: true },
+  });
+  if (!plan) throw notFound('Plan');
+  assertProjectUnlocked(plan.project);
+  return plan;
+}
+
+/** A plan read again with the selection a GraphQL query needs (Pothos's `query`: includes or selects). */
+export async function withSelection(ctx: RequestContext, plan: { id: string }, selection: Omit<Prisma.TestPlanFindUniqueArgs, 'where'>) {
+  authorize(ctx, 'project.read');
+  return ctx.db.testPlan.findUniqueOrThrow({ ...selection, where: { id: plan.id } });
+}
+
+/**
+ * The gate of every plan mutation, called first inside its transaction: checks planning.write and
+ * takes the plan's row lock, so that concurrent writes to one plan (two selection replaces, say)
+ * apply one after the other. FOR NO KEY UPDATE leaves run creation (which references the plan) free.
+ */
+export async function lockPlan(tx: Db, ctx: RequestContext, planUlid: string) {
+  authorize(ctx, 'planning.write');
+  // The tenant filter is written out: raw SQL does not pass through the confined client.
+  await tx.$queryRaw`SELECT id FROM test_plans WHERE id = ${planUlid} AND org_id = ${ctx.org.id} FOR NO KEY UPDATE`;
+  return resolvePlan(ctx, planUlid, { db: tx });
+}
+
+/** A change of the plan's selection (cases, assignees, configurations, exclusions) bumps its updatedAt. */
+export const touchPlan = (tx: Db, plan: { id: string }) => tx.testPlan.update({ where: { id: plan.id }, data: { updatedAt: new Date() } });
+
+/**
+ * Runs a write that may hit the partial unique index test_plans_live_name_key (one live plan per
+ * name and project); the violation, also between concurrent requests, is a 409.
+ */
+async function guardName<T>(name: string | undefined, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (name !== undefined && (error as { code?: unknown } | null)?.code === 'P2002') {
+      throw new AppError('conflict', `A live plan named ${name} already exists in this project`, { details: { path: ['name'] } });
+    }
+    throw error;
+  }
+}
+
+export async function createPlan(ctx: RequestContext, projectCode: string, input: CreatePlanInput) {
+  authorize(ctx, 'planning.write');
+  return guardName(input.name, () =>
+    ctx.db.$transaction(async (tx) => {
+      const project = await resolveProject(ctx, projectCode, { db: tx });
+      const planNumber = await allocateNumber(tx, project.id, 'plan');
+      const created = await tx.testPlan.create({
+        data: {
+          id: newId(),
+          orgId: ctx.org.id,
+          projectId: project.id,
+          planNumber,
+          name: input.name,
+          description: input.description ?? null,
+          status: input.status ?? 'draft',
+          ...authorColumns(ctx.identity),
+        },
+        include: PLAN_INCLUDE,
+      });
+      await emitAudit(tx, ctx, {
+        action: 'plan.created',
+        ...planEvent(created),
+        metadata: { planNumber, name: created.name, status: created.status },
+      });
+      return created;
+    }),
+  );
+}
+
+const planSearch = (projectId: string, q: string | undefined): Prisma.TestPlanWhereInput => ({
+  projectId,
+  ...LIVE_PLANS,
+  ...(q ? { name: { contains: likeLiteral(q), mode: 'insensitive' } } : {}),
+});
+
+/** Live plans of a project by planNumber; `q` matches the name case-insensitively. */
+export async function listPlans(ctx: RequestContext, projectCode: string, query: PlanListQuery) {
+  const project = await resolveProject(ctx, projectCode);
+  const where = planSearch(project.id, query.q);
+  const [items, total] = await Promise.all([
+    ctx.db.testPlan.findMany({ where, orderBy: PLAN_ORDER, include: PLAN_INCLUDE, ...pageWindow(query) }),
+    ctx.db.testPlan.count({ where }),
+  ]);
+  return pageOf(items, query, total);
+}
+
+/** Plans for a GraphQL connection: `window` carries Pothos's cursor, take/skip and selection. */
+export async function findPlans(ctx: RequestContext, project: { id: string }, q: string | undefined, window: Prisma.TestPlanFindManyArgs) {
+  authorize(ctx, 'project.read');
+  return ctx.db.testPlan.findMany({ ...window, where: planSearch(project.id, q), orderBy: PLAN_ORDER });
+}
+
+export async function countPlans(ctx: RequestContext, project: { id: string }, q: string | undefined) {
+  authorize(ctx, 'project.read');
+  return ctx.db.testPlan.count({ where: planSearch(project.id, q) });
+}
+
+type LabelledChange = Change & { fromLabel?: string | null; toLabel?: string | null };
+
+/**
+ * Changes name, description, status and milestone together with one plan.updated event. A PATCH
+ * that changes nothing (a status equal to the current one included) answers the plan as it is and
+ * records nothing; an unresolved milestone (unknown, deleted, another project's) is 404 and
+ * changes nothing.
+ */
+export async function updatePlan(ctx: RequestContext, planUlid: string, input: UpdatePlanInput) {
+  authorize(ctx, 'planning.write');
+  return guardName(input.name, () =>
+    ctx.db.$transaction(async (tx) => {
+      const before = await lockPlan(tx, ctx, planUlid);
+      const changes: LabelledChange[] = changesBetween(
+        { name: before.name, description: before.description, status: before.status },
+        { name: input.name, description: input.description, status: input.status },
+      );
+      if (input.milestoneId !== undefined && input.milestoneId !== before.milestoneId) {
+        const to = input.milestoneId
+          ? await tx.milestone.findFirst({ where: { id: input.milestoneId, projectId: before.projectId, ...LIVE_MILESTONES } })
+          : null;
+        if (input.milestoneId && !to) throw notFound('Milestone');
+        changes.push({
+          ...change('milestoneUlid', before.milestoneId, input.milestoneId),
+          fromLabel: before.milestone?.name ?? null,
+          toLabel: to?.name ?? null,
+        });
+      }
+      if (changes.length === 0) return before;
+      const updated = await tx.testPlan.update({
+        where: { id: before.id },
+        data: {
+          name: input.name,
+          description: input.description,
+          status: input.status,
+          milestoneId: input.milestoneId,
+          updatedAt: new Date(),
+        },
+        include: PLAN_INCLUDE,
+      });
+      await emitAudit(tx, ctx, { action: 'plan.updated', ...planEvent(updated), metadata: { changes } });
+      return updated;
+    }),
+  );
+}
+
+/** Soft delete: the plan stops being live (404 from then on), its name is free, its runs stay. */
+export async function deletePlan(ctx: RequestContext, planUlid: string): Promise<void> {
+  authorize(ctx, 'planning.write');
+  await ctx.db.$transaction(async (tx) => {
+    const plan = await lockPlan(tx, ctx, planUlid);
+    const now = new Date();
+    await tx.testPlan.update({ where: { id: plan.id }, data: { deletedAt: now, updatedAt: now } });
+    await emitAudit(tx, ctx, { action: 'plan.deleted', ...planEvent(plan), metadata: { planNumber: plan.planNumber, name: plan.name } });
+  });
+}
+
+/** Runs generated from the plan, most recent first. */
+export async function listPlanRuns(ctx: RequestContext, planUlid: string, query: PlanRunsQuery) {
+  const plan = await resolvePlan(ctx, planUlid);
+  const where = { planId: plan.id };
+  const [items, total] = await Promise.all([
+    ctx.db.testRun.findMany({ where, orderBy: PLAN_RUN_ORDER, include: RUN_INCLUDE, ...pageWindow(query) }),
+    ctx.db.testRun.count({ where }),
+  ]);
+  return pageOf(items, query, total);
+}

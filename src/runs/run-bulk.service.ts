@@ -1,0 +1,230 @@
+import { emitAudit } from '../audit/audit.service.ts';
+import { userRefs } from '../actors.ts';
+import type { RequestContext } from '../context.ts';
+import { assertMembers } from '../custom-fields/field-values.ts';
+import type { Db } from '../database/client.ts';
+import { AppError } from '../errors.ts';
+import { lockRun, type LockedRun } from './run-access.ts';
+import { caseDisplayIdOf, caseEntry, listedEntries, type CaseEntry } from './run-audit.ts';
+import type { BulkAssignInput, BulkCasesInput, BulkMarkInput, BulkResult, SubmitResultsInput } from './run-bulk.schemas.ts';
+import { findRunCasesByUlid, type RunCaseRecord } from './run-case-response.ts';
+import { applyRunChange } from './run-counters.ts';
+import { isAssigneeLocked, recordResults } from './run-marking.ts';
+import { addTransition, type CaseStatus, type StatusDelta } from './run-status.ts';
+
+/** The one value all of `values` share, or undefined when they differ (or there are none). */
+function uniform<T>(values: T[], key: (value: T) => unknown = (value) => value): T | undefined {
+  if (values.length === 0) return undefined;
+  return values.every((value) => key(value) === key(values[0]!)) ? values[0] : undefined;
+}
+
+/**
+ * The run cases `caseUlids` name, in request order and each once (a ULID may be the run case's
+ * or its test case's). ULIDs naming no case of the run are skipped as not_found, a case named a
+ * second time (by its other ULID) as unchanged.
+ */
+async function selectCases(tx: Db, run: LockedRun, caseUlids: string[]) {
+  const found = await findRunCasesByUlid(tx, run.id, caseUlids);
+  const cases: RunCaseRecord[] = [];
+  const skipped: CaseEntry[] = [];
+  const seen = new Set<string>();
+  for (const ulid of caseUlids) {
+    const runCase = found.get(ulid);
+    if (!runCase) skipped.push({ ulid, caseDisplayId: null, titleSnapshot: null, skipped: 'not_found' });
+    else if (seen.has(runCase.id)) skipped.push(caseEntry(run, runCase, { skipped: 'unchanged' }));
+    else {
+      seen.add(runCase.id);
+      cases.push(runCase);
+    }
+  }
+  return { cases, skipped };
+}
+
+type BulkAction = 'run.cases_bulk_marked' | 'run.cases_bulk_assigned' | 'run.cases_bulk_retried' | 'run.cases_bulk_removed';
+
+/**
+ * Records the one event of a bulk operation, before its effects are applied, so that an
+ * automatic run.closed it causes follows it. Changed cases are listed first, then unchanged ones.
+ * An operation that changes nothing records nothing, unless `evenIfUnchanged` (results appended).
+ */
+async function recordBulkEvent(
+  tx: Db,
+  ctx: RequestContext,
+  run: LockedRun,
+  action: BulkAction,
+  changed: CaseEntry[],
+  unchanged: CaseEntry[],
+  summary: Record<string, unknown> = {},
+  options: { evenIfUnchanged?: boolean } = {},
+): Promise<BulkResult> {
+  const result = { affected: changed.length, unchanged: unchanged.length };
+  if (changed.length === 0 && !options.evenIfUnchanged) return result;
+  await emitAudit(tx, ctx, {
+    action,
+    entityType: 'test_run',
+    entityUlid: run.id,
+    entityLabel: run.name,
+    runId: run.id,
+    metadata: { bulkCases: { ...listedEntries([...changed, ...unchanged]), summary: { ...result, ...summary } } },
+  });
+  return result;
+}
+
+/** POST /runs/{runUlid}/cases/bulk-mark: one result per case whose status changes. */
+export function bulkMarkRunCases(ctx: RequestContext, runUlid: string, input: BulkMarkInput): Promise<BulkResult> {
+  return ctx.db.$transaction(async (tx) => {
+    const run = await lockRun(tx, ctx, runUlid);
+    const { cases, skipped } = await selectCases(tx, run, input.caseUlids);
+    const marked: RunCaseRecord[] = [];
+    for (const runCase of cases) {
+      if (runCase.status === input.status) skipped.push(caseEntry(run, runCase, { skipped: 'unchanged' }));
+      else if (isAssigneeLocked(ctx, run, runCase)) skipped.push(caseEntry(run, runCase, { skipped: 'locked' }));
+      else marked.push(runCase);
+    }
+    const changed = marked.map((runCase) => caseEntry(run, runCase, { fromStatus: runCase.status, toStatus: input.status }));
+    const statusFrom = uniform(marked.map((runCase) => runCase.status));
+    const result = await recordBulkEvent(tx, ctx, run, 'run.cases_bulk_marked', changed, skipped, {
+      ...(statusFrom ? { statusFrom } : {}),
+      statusTo: input.status,
+    });
+    if (marked.length > 0) {
+      await recordResults(tx, ctx, run, marked.map((runCase) => ({ runCase, status: input.status })), { source: 'bulk' });
+    }
+    return result;
+  });
+}
+
+/** POST /runs/{runUlid}/cases/bulk-assign: `assigneeUlid` must be a member (404), null unassigns. */
+export function bulkAssignRunCases(ctx: RequestContext, runUlid: string, input: BulkAssignInput): Promise<BulkResult> {
+  return ctx.db.$transaction(async (tx) => {
+    const run = await lockRun(tx, ctx, runUlid);
+    if (input.assigneeUlid) await assertMembers(tx, [input.assigneeUlid]);
+    const { cases, skipped } = await selectCases(tx, run, input.caseUlids);
+    const reassigned: RunCaseRecord[] = [];
+    for (const runCase of cases) {
+      if (runCase.assigneeId === input.assigneeUlid) skipped.push(caseEntry(run, runCase, { skipped: 'unchanged' }));
+      else reassigned.push(runCase);
+    }
+    const refOf = await userRefs(tx, [input.assigneeUlid, ...reassigned.map((runCase) => runCase.assigneeId)]);
+    const toAssignee = refOf(input.assigneeUlid);
+    const changed = reassigned.map((runCase) => caseEntry(run, runCase, { fromAssignee: refOf(runCase.assigneeId), toAssignee }));
+    const from = uniform(reassigned, (runCase) => runCase.assigneeId);
+    const result = await recordBulkEvent(tx, ctx, run, 'run.cases_bulk_assigned', changed, skipped, {
+      ...(from ? { assigneeFrom: refOf(from.assigneeId) } : {}),
+      assigneeTo: toAssignee,
+    });
+    if (reassigned.length > 0) {
+      await tx.testRunCase.updateMany({
+        where: { id: { in: reassigned.map((runCase) => runCase.id) } },
+        data: { assigneeId: input.assigneeUlid, updatedAt: new Date() },
+      });
+    }
+    return result;
+  });
+}
+
+/**
+ * POST /runs/{runUlid}/cases/bulk-retry: the cases and their steps become untested and lose their
+ * elapsed time; no result is appended (the history keeps the earlier attempts).
+ */
+export function bulkRetryRunCases(ctx: RequestContext, runUlid: string, input: BulkCasesInput): Promise<BulkResult> {
+  return ctx.db.$transaction(async (tx) => {
+    const run = await lockRun(tx, ctx, runUlid);
+    const { cases, skipped } = await selectCases(tx, run, input.caseUlids);
+    const retried: RunCaseRecord[] = [];
+    for (const runCase of cases) {
+      if (runCase.status === 'untested') skipped.push(caseEntry(run, runCase, { skipped: 'unchanged' }));
+      else retried.push(runCase);
+    }
+    const changed = retried.map((runCase) => caseEntry(run, runCase, { fromStatus: runCase.status, toStatus: 'untested' }));
+    const statusFrom = uniform(retried.map((runCase) => runCase.status));
+    const result = await recordBulkEvent(tx, ctx, run, 'run.cases_bulk_retried', changed, skipped, {
+      ...(statusFrom ? { statusFrom } : {}),
+      statusTo: 'untested',
+    });
+    if (retried.length > 0) {
+      const ids = retried.map((runCase) => runCase.id);
+      const now = new Date();
+      await tx.testRunCase.updateMany({ where: { id: { in: ids } }, data: { status: 'untested', elapsedMs: null, updatedAt: now } });
+      await tx.testRunCaseStep.updateMany({ where: { runCaseId: { in: ids }, status: { not: 'untested' } }, data: { status: 'untested', updatedAt: now } });
+      const statusDelta: StatusDelta = {};
+      for (const runCase of retried) addTransition(statusDelta, runCase.status as CaseStatus, 'untested');
+      await applyRunChange(tx, ctx, run, { statusDelta });
+    }
+    return result;
+  });
+}
+
+/**
+ * Removes run cases from a run inside the caller's transaction (after lockRun): their steps go
+ * with them, their results stay (run_case_id becomes null), the counters shrink, and the run may
+ * close itself when every remaining case has an outcome.
+ */
+export async function removeRunCases(tx: Db, ctx: RequestContext, run: LockedRun, removed: Array<{ id: string; status: string }>) {
+  if (removed.length === 0) return;
+  await tx.testRunCase.deleteMany({ where: { id: { in: removed.map((runCase) => runCase.id) } } });
+  const statusDelta: StatusDelta = {};
+  for (const runCase of removed) addTransition(statusDelta, runCase.status as CaseStatus, null);
+  await applyRunChange(tx, ctx, run, { statusDelta });
+}
+
+/** POST /runs/{runUlid}/cases/bulk-remove: the event keeps a snapshot of each case and its status. */
+export function bulkRemoveRunCases(ctx: RequestContext, runUlid: string, input: BulkCasesInput): Promise<BulkResult> {
+  return ctx.db.$transaction(async (tx) => {
+    const run = await lockRun(tx, ctx, runUlid);
+    const { cases, skipped } = await selectCases(tx, run, input.caseUlids);
+    const changed = cases.map((runCase) => caseEntry(run, runCase, { statusAtRemoval: runCase.status }));
+    const result = await recordBulkEvent(tx, ctx, run, 'run.cases_bulk_removed', changed, skipped);
+    await removeRunCases(tx, ctx, run, cases);
+    return result;
+  });
+}
+
+/**
+ * POST /runs/{runUlid}/results/bulk: every entry appends one result, in order (a case may appear
+ * several times; the last entry sets its status). All or nothing: an entry naming no case of the
+ * run answers 404, an entry the caller may not mark (assigneeResultLock) 403
+ * run_case_assignee_locked, and a machine caller over the monthly ceiling 409; nothing is written.
+ */
+export function submitRunResults(ctx: RequestContext, runUlid: string, input: SubmitResultsInput) {
+  return ctx.db.$transaction(async (tx) => {
+    const run = await lockRun(tx, ctx, runUlid);
+    const found = await findRunCasesByUlid(tx, run.id, input.results.map((entry) => entry.runCaseUlid ?? entry.caseUlid!));
+    const entries = input.results.map((entry, index) => {
+      const runCase = found.get(entry.runCaseUlid ?? entry.caseUlid!);
+      const key = entry.runCaseUlid ? 'runCaseUlid' : 'caseUlid';
+      if (!runCase || (entry.runCaseUlid ? runCase.id !== entry.runCaseUlid : runCase.caseId !== entry.caseUlid)) {
+        throw new AppError('not_found', `results.${index}.${key}: no case of the run has this ULID`, { details: { path: ['results', index, key] } });
+      }
+      if (isAssigneeLocked(ctx, run, runCase)) {
+        throw new AppError('run_case_assignee_locked', `results.${index}: only the assignee of ${caseDisplayIdOf(run, runCase)} may mark it`, {
+          details: { path: ['results', index, key] },
+        });
+      }
+      return { runCase, status: entry.status, elapsedMs: entry.elapsedMs, comment: entry.comment };
+    });
+
+    const statusNow = new Map<string, string>();
+    const changed: CaseEntry[] = [];
+    const repeated: CaseEntry[] = [];
+    for (const { runCase, status } of entries) {
+      const from = statusNow.get(runCase.id) ?? runCase.status;
+      statusNow.set(runCase.id, status);
+      (from === status ? repeated : changed).push(caseEntry(run, runCase, { fromStatus: from, toStatus: status }));
+    }
+    const statusFrom = uniform(changed.map((entry) => entry.fromStatus));
+    const statusTo = uniform(entries.map((entry) => entry.status));
+    const { affected, unchanged } = await recordBulkEvent(
+      tx,
+      ctx,
+      run,
+      'run.cases_bulk_marked',
+      changed,
+      repeated,
+      { ...(statusFrom ? { statusFrom } : {}), ...(statusTo ? { statusTo } : {}) },
+      { evenIfUnchanged: true },
+    );
+    const { outcomes } = await recordResults(tx, ctx, run, entries, { source: 'bulk', appendUnchanged: true });
+    return { affected, unchanged, resultUlids: outcomes.map((outcome) => outcome.resultUlid!) };
+  });
+}

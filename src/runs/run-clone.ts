@@ -1,0 +1,104 @@
+import { authorColumns } from '../actors.ts';
+import { emitAudit } from '../audit/audit.service.ts';
+import { authorize } from '../auth/policy.ts';
+import type { RequestContext } from '../context.ts';
+import { isVisibleIn } from '../custom-fields/field-values.ts';
+import type { Prisma } from '../database/client.ts';
+import { notFound } from '../errors.ts';
+import { newId } from '../ids.ts';
+import { resolveProject } from '../projects/projects.service.ts';
+import { resolveRun } from './run-access.ts';
+import { RUN_INCLUDE, type RunRecord } from './run-response.ts';
+import { insertRunCases } from './run-snapshot.ts';
+import type { CaseStatus } from './run-status.ts';
+import type { CloneRunInput } from './runs.schemas.ts';
+import { membersAmong, runEvent, writeRunConfigurations } from './runs.service.ts';
+
+const ORDERED = [{ position: 'asc' }, { id: 'asc' }] satisfies Prisma.TestRunCaseOrderByWithRelationInput[];
+
+/** The statuses a filter keeps: `untested` also keeps cases to be retested, which count as untested. */
+function statusesOf(filter: CaseStatus[] | undefined): CaseStatus[] | null {
+  if (!filter || filter.length === 0) return null;
+  const statuses = new Set(filter);
+  if (statuses.has('untested')) statuses.add('retested');
+  return [...statuses];
+}
+
+/**
+ * POST /projects/{code}/runs/{runUlid}/clone: a new open run of the same project from any source
+ * run (open, closed or aborted; the source is only read). It copies the source's case snapshots
+ * (title, suite name, steps; not the live cases), filtered by status, every case untested;
+ * assignees only with `cloneAssignees` (former members become unassigned); the description,
+ * plan, default assignee (if still a member), milestone, environment and configuration snapshots;
+ * and the stored custom field values of fields still visible in the project.
+ */
+export async function cloneRun(ctx: RequestContext, projectCode: string, runUlid: string, input: CloneRunInput): Promise<RunRecord> {
+  authorize(ctx, 'result.execute');
+  return ctx.db.$transaction(async (tx) => {
+    const project = await resolveProject(ctx, projectCode, { db: tx });
+    const source = await resolveRun(ctx, runUlid, { db: tx });
+    if (source.projectId !== project.id) throw notFound('Run');
+    const statuses = statusesOf(input.statusFilter);
+    const sourceCases = await tx.testRunCase.findMany({
+      where: { runId: source.id, ...(statuses ? { status: { in: statuses } } : {}) },
+      orderBy: ORDERED,
+      include: { steps: { orderBy: ORDERED } },
+    });
+    const members = await membersAmong(tx, [source.defaultAssigneeId, ...(input.cloneAssignees ? sourceCases.map((each) => each.assigneeId) : [])]);
+    const member = (userId: string | null) => (userId && members.has(userId) ? userId : null);
+
+    const created = await tx.testRun.create({
+      data: {
+        id: newId(),
+        orgId: ctx.org.id,
+        projectId: project.id,
+        planId: source.planId,
+        name: input.title,
+        description: source.description,
+        defaultAssigneeId: member(source.defaultAssigneeId),
+        milestoneId: source.milestoneId,
+        environmentId: source.environmentId,
+        environmentName: source.environmentName,
+        comboKey: source.comboKey,
+        ...authorColumns(ctx.identity),
+      },
+    });
+    await writeRunConfigurations(
+      tx,
+      ctx,
+      created.id,
+      source.configurations.map(({ configurationId, groupName, valueName }) => ({ configurationId, groupName, valueName })),
+    );
+
+    const { runCases } = await insertRunCases(
+      tx,
+      ctx,
+      created,
+      sourceCases.map((each) => ({ ...each, assigneeId: input.cloneAssignees ? member(each.assigneeId) : null })),
+      0,
+    );
+
+    const values = await tx.testRunFieldValue.findMany({
+      where: { runId: source.id },
+      include: { field: { select: { allProjects: true, projects: { select: { projectId: true } } } } },
+    });
+    const kept = values.filter((row) => isVisibleIn(row.field, project.id));
+    if (kept.length > 0) {
+      await tx.testRunFieldValue.createMany({
+        data: kept.map((row) => ({ runId: created.id, fieldId: row.fieldId, orgId: ctx.org.id, value: row.value as Prisma.InputJsonValue })),
+      });
+    }
+
+    await emitAudit(tx, ctx, {
+      action: 'run.cloned',
+      ...runEvent(created),
+      metadata: {
+        caseCount: runCases.length,
+        sourceRun: { ulid: source.id, name: source.name },
+        cloneAssignees: input.cloneAssignees ?? false,
+        statusFilter: input.statusFilter && input.statusFilter.length > 0 ? [...new Set(input.statusFilter)] : null,
+      },
+    });
+    return tx.testRun.findUniqueOrThrow({ where: { id: created.id }, include: RUN_INCLUDE });
+  });
+}

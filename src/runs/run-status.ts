@@ -1,0 +1,44 @@
+/** Statuses of a run case and of its steps ("Run case status" of api-v1.md). */
+export const CASE_STATUSES = ['untested', 'retested', 'passed', 'failed', 'skipped', 'blocked'] as const;
+export type CaseStatus = (typeof CASE_STATUSES)[number];
+
+/** Outcomes: the statuses that count as a result for auto-close, bulk-mark and time tracking. */
+export const OUTCOME_STATUSES = ['passed', 'failed', 'skipped', 'blocked'] as const;
+export type OutcomeStatus = (typeof OUTCOME_STATUSES)[number];
+
+export const isOutcome = (status: string): status is OutcomeStatus => (OUTCOME_STATUSES as readonly string[]).includes(status);
+
+/**
+ * A case's status as the aggregate of its steps: any failed step fails it, else any blocked step
+ * blocks it, else any step still untested (or to be retested) leaves it untested, else all
+ * skipped steps skip it, else it passed. A case without steps keeps the status it has.
+ */
+export function aggregateOfSteps(steps: Array<{ status: string }>, current: CaseStatus): CaseStatus {
+  if (steps.length === 0) return current;
+  const has = (status: CaseStatus) => steps.some((step) => step.status === status);
+  if (has('failed')) return 'failed';
+  if (has('blocked')) return 'blocked';
+  if (has('untested') || has('retested')) return 'untested';
+  if (steps.every((step) => step.status === 'skipped')) return 'skipped';
+  return 'passed';
+}
+
+/** The counter column of each status on test_runs. */
+export const COUNTER_OF = {
+  untested: 'countUntested',
+  retested: 'countRetested',
+  passed: 'countPassed',
+  failed: 'countFailed',
+  skipped: 'countSkipped',
+  blocked: 'countBlocked',
+} as const satisfies Record<CaseStatus, string>;
+
+export type StatusDelta = Partial<Record<CaseStatus, number>>;
+
+/** Adds one case moving `from` → `to` (either may be absent: a case added or removed). */
+export function addTransition(delta: StatusDelta, from: CaseStatus | null, to: CaseStatus | null): StatusDelta {
+  if (from === to) return delta;
+  if (from) delta[from] = (delta[from] ?? 0) - 1;
+  if (to) delta[to] = (delta[to] ?? 0) + 1;
+  return delta;
+}

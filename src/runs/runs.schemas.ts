@@ -1,0 +1,133 @@
+import { z } from 'zod';
+import { fieldValueInputSchema } from '../custom-fields/field-values.ts';
+import { ULID_PATTERN } from '../ids.ts';
+import { distinctArray, pageQuerySchema, pageSchema, searchQuerySchema, someFieldOf, ulidSchema } from '../validation.ts';
+import { PROJECTED_STATUSES, runResponseSchema } from './run-response.ts';
+import { CASE_STATUSES } from './run-status.ts';
+
+export const RUN_NAME_MAX = 200;
+export const RUN_DESCRIPTION_MAX = 2000;
+/** The most cases one run takes at creation, as many as a plan's selection. */
+export const RUN_CASES_MAX = 5000;
+
+const distinctUlids = (max: number) => distinctArray(ulidSchema, max);
+
+export const caseAssigneeSchema = z
+  .strictObject({ caseUlid: ulidSchema, assigneeUlid: ulidSchema.nullable() })
+  .meta({ id: 'CaseAssignee' });
+
+const name = z.string().min(1).max(RUN_NAME_MAX);
+const description = z.string().max(RUN_DESCRIPTION_MAX).nullable();
+const configurationUlids = distinctUlids(100);
+
+export const createRunBodySchema = z
+  .strictObject({
+    name,
+    description: description.optional(),
+    defaultAssigneeUlid: ulidSchema.nullable().optional().meta({
+      description: "Assignee of cases with no other; without it, the project's defaultAssigneeUserId setting",
+    }),
+    milestoneId: ulidSchema.nullable().optional().meta({ description: 'A live milestone of the project' }),
+    environmentId: ulidSchema.nullable().optional().meta({ description: 'A live environment of the project; wins over environment' }),
+    environment: z.string().min(1).max(100).optional().meta({
+      description: 'Deprecated free text: finds or creates the environment with its slug when environmentId is absent',
+    }),
+    caseUlids: distinctUlids(RUN_CASES_MAX).optional().meta({ description: 'Live cases of the project, in run order; may be omitted with planUlid' }),
+    caseAssignees: z.array(caseAssigneeSchema).max(RUN_CASES_MAX).optional().meta({
+      description: 'Per-case assignees: the first source of a case assignee, before the plan and defaultAssigneeUlid',
+    }),
+    planUlid: ulidSchema.optional().meta({ description: "A live plan of the project; without caseUlids its selection seeds the run" }),
+    configurationUlids: configurationUlids.optional().meta({
+      description: "One value per configuration group; with planUlid, a combination of the plan's configuration selection",
+    }),
+    customFieldValues: z.array(fieldValueInputSchema).max(200).optional(),
+  })
+  .refine((body) => body.caseUlids !== undefined || body.planUlid !== undefined, {
+    message: 'caseUlids may be omitted only when planUlid is given',
+    path: ['caseUlids'],
+  })
+  .meta({ id: 'CreateRunRequest' });
+export type CreateRunInput = z.output<typeof createRunBodySchema>;
+
+export const updateRunBodySchema = z
+  .strictObject({
+    name: name.optional(),
+    description: description.optional(),
+    defaultAssigneeUlid: ulidSchema.nullable().optional().meta({ description: 'A member of the organization; null clears it' }),
+    environmentId: ulidSchema.nullable().optional().meta({ description: 'A live environment of the project; null unlinks' }),
+    milestoneId: ulidSchema.nullable().optional().meta({ description: 'A live milestone of the project; null clears it' }),
+    configurationUlids: configurationUlids.optional().meta({
+      description: 'Live values of the project, at most one per group; replaces the snapshot and the comboKey',
+    }),
+  })
+  .refine(...someFieldOf(['name', 'description', 'defaultAssigneeUlid', 'environmentId', 'milestoneId', 'configurationUlids']))
+  .meta({ id: 'UpdateRunRequest', description: 'At least one field; free-text `environment` is not accepted' });
+export type UpdateRunInput = z.output<typeof updateRunBodySchema>;
+
+export const cloneRunBodySchema = z
+  .strictObject({
+    title: name.refine((title) => title.trim() !== '', 'must not be blank').meta({ description: 'Name of the new run' }),
+    cloneAssignees: z.boolean().optional().meta({ description: 'Each case keeps its assignee (if still a member); default false' }),
+    statusFilter: z.array(z.enum(CASE_STATUSES)).max(CASE_STATUSES.length).optional().meta({
+      description: 'Clone only the cases in these statuses (untested includes retested); omitted or empty: every case',
+    }),
+  })
+  .meta({ id: 'CloneRunRequest' });
+export type CloneRunInput = z.output<typeof cloneRunBodySchema>;
+
+/** A query parameter that may be given once or repeated: always a list. */
+const repeatable = <T extends z.ZodType<unknown, string>>(item: T) =>
+  z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .transform((value) => (value === undefined ? [] : [value].flat()))
+    .pipe(z.array(item));
+
+const CF_ENTRY = new RegExp(`^(${ULID_PATTERN.source.slice(1, -1)}):([^,]+(?:,[^,]+)*)$`);
+
+/** One `cf` entry, `<fieldUlid>:<value[,value]>`. */
+export type FieldFilter = { fieldUlid: string; values: string[] };
+
+const fieldFilterSchema = z
+  .string()
+  .regex(CF_ENTRY, 'must be <fieldUlid>:<value[,value]>')
+  .transform((entry): FieldFilter => {
+    const [, fieldUlid, values] = CF_ENTRY.exec(entry)!;
+    return { fieldUlid: fieldUlid!, values: [...new Set(values!.split(','))] };
+  });
+
+/** The run list filters of "Runs" (REST query and the GraphQL connection's arguments). */
+export const runFilterSchema = searchQuerySchema.extend({
+  status: z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .transform((value) => [value ?? []].flat().flatMap((part) => part.split(',')).filter((token) => token !== ''))
+    .pipe(z.array(z.enum(PROJECTED_STATUSES)))
+    .meta({ description: 'CSV (or repeated) of in_progress, passed, failed' }),
+  env: repeatable(z.string().max(200))
+    .transform((values) => values.filter((value) => value !== ''))
+    .meta({
+      description: 'Repeatable, OR-ed; an environment ULID matches the linked environment, other text the legacy text exactly; empty values are ignored',
+    }),
+  authorUlid: ulidSchema.optional().meta({ description: 'Runs created by this user in a session (token-authored runs never match)' }),
+  assigneeUlid: z.union([z.literal(''), ulidSchema]).optional().meta({
+    description: 'Runs with this default assignee; empty: runs without one',
+  }),
+  cf: repeatable(fieldFilterSchema).meta({
+    description:
+      'Repeatable <fieldUlid>:<value[,value]> (OR within, AND across): option ULIDs, true/false, user ULIDs, or `empty` (no stored value)',
+  }),
+});
+export type RunFilter = z.output<typeof runFilterSchema>;
+
+export const runListQuerySchema = pageQuerySchema().extend(runFilterSchema.shape);
+export type RunListQuery = z.output<typeof runListQuerySchema>;
+
+export const runPageSchema = pageSchema(runResponseSchema).meta({ id: 'RunPage' });
+
+export const legacyEnvironmentsSchema = z
+  .object({ items: z.array(z.string()) })
+  .meta({ id: 'LegacyRunEnvironments', description: 'Distinct non-empty legacy environment texts, ascending' });
+
+export const runPathSchema = z.object({ runUlid: z.string() });
+export const projectRunPathSchema = z.object({ projectId: z.string().meta({ description: 'The project code' }), runUlid: z.string() });

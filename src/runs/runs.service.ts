@@ -1,0 +1,448 @@
+import { authorColumns, userRef } from '../actors.ts';
+import { emitAudit } from '../audit/audit.service.ts';
+import { change, type Change } from '../audit/clip.ts';
+import { authorize } from '../auth/policy.ts';
+import type { RequestContext } from '../context.ts';
+import { assertMembers, readFieldValues, writeValues, type FieldValueInput } from '../custom-fields/field-values.ts';
+import type { Db, Prisma } from '../database/client.ts';
+import { environmentForLegacyText } from '../environments/environments.service.ts';
+import { conflict, fromValidationIssues, notFound, validationFailed } from '../errors.ts';
+import { epochMsOrNull, newId, ULID_PATTERN } from '../ids.ts';
+import { resolveProject, type ProjectRow } from '../projects/projects.service.ts';
+import { likeLiteral, pageOf, pageWindow } from '../validation.ts';
+import { lockRun, resolveRun } from './run-access.ts';
+import { projectedStatusWhere, RUN_INCLUDE, runAggregates, type RunRecord } from './run-response.ts';
+import { loadRunSettings } from './run-settings.ts';
+import { snapshotCases, type CaseSeed } from './run-snapshot.ts';
+import type { CreateRunInput, FieldFilter, RunFilter, RunListQuery, UpdateRunInput } from './runs.schemas.ts';
+
+/** The audit event fields of a run-level event: the run is the entity, labelled by its name. */
+export const runEvent = (run: { id: string; name: string }) => ({
+  entityType: 'test_run',
+  entityUlid: run.id,
+  entityLabel: run.name,
+  runId: run.id,
+});
+
+/** The comboKey of a set of configuration values: their ULIDs sorted ascending, joined by ':'. */
+export const comboKeyOf = (configurationIds: string[]) => [...configurationIds].sort().join(':');
+
+/** The users among `userIds` who are members of the active organization. */
+export async function membersAmong(db: Db, userIds: Array<string | null>): Promise<Set<string>> {
+  const wanted = [...new Set(userIds.filter((id): id is string => id !== null))];
+  if (wanted.length === 0) return new Set();
+  const found = await db.membership.findMany({ where: { userId: { in: wanted } }, select: { userId: true } });
+  return new Set(found.map((row) => row.userId));
+}
+
+const configurationsInvalid = (message: string) => validationFailed(message, { path: ['configurationUlids'] });
+
+/**
+ * The configuration values a run is created for, in group position order: live values of the
+ * project (404 otherwise), at most one per group. With a plan they must form one of the plan's
+ * included combinations: one value of each group of its configuration selection (422 otherwise).
+ */
+async function resolveRunConfigurations(
+  tx: Db,
+  projectId: string,
+  configurationIds: string[],
+  plan: { excludedComboKeys: string[]; configurations: Array<{ configurationId: string; configuration: { groupId: string } }> } | null,
+) {
+  const values = await tx.configuration.findMany({
+    where: { id: { in: configurationIds }, projectId, deletedAt: null, group: { deletedAt: null } },
+    include: { group: true },
+  });
+  if (values.length !== configurationIds.length) throw notFound('Configuration');
+  const groups = new Set(values.map((value) => value.groupId));
+  if (groups.size !== values.length) throw configurationsInvalid('configurationUlids: at most one value per configuration group');
+  if (plan) {
+    const selected = new Set(plan.configurations.map((each) => each.configurationId));
+    const planGroups = new Set(plan.configurations.map((each) => each.configuration.groupId));
+    if (values.some((value) => !selected.has(value.id)) || groups.size !== planGroups.size) {
+      throw configurationsInvalid("configurationUlids: must be one value of each group of the plan's configuration selection");
+    }
+    if (plan.excludedComboKeys.includes(comboKeyOf(configurationIds))) {
+      throw configurationsInvalid('configurationUlids: this combination is excluded from the plan');
+    }
+  }
+  return values.sort((a, b) => a.group.position - b.group.position || a.group.id.localeCompare(b.group.id));
+}
+
+/** What a run keeps of a configuration value: a snapshot of its names. */
+export type ConfigurationSnapshot = { configurationId: string | null; groupName: string; valueName: string };
+
+const configurationSnapshot = (value: { id: string; name: string; group: { name: string } }): ConfigurationSnapshot => ({
+  configurationId: value.id,
+  groupName: value.group.name,
+  valueName: value.name,
+});
+
+/** Stores a run's configuration snapshots in the given order. */
+export async function writeRunConfigurations(tx: Db, ctx: RequestContext, runId: string, snapshots: ConfigurationSnapshot[]) {
+  if (snapshots.length === 0) return;
+  await tx.testRunConfiguration.createMany({
+    data: snapshots.map((snapshot, position) => ({ id: newId(), orgId: ctx.org.id, runId, position, ...snapshot })),
+  });
+}
+
+async function findLivePlan(tx: Db, projectId: string, planUlid: string) {
+  const plan = await tx.testPlan.findFirst({
+    where: { id: planUlid, projectId, deletedAt: null },
+    include: {
+      cases: { where: { testCase: { archivedAt: null } }, orderBy: [{ position: 'asc' }, { id: 'asc' }] },
+      // Only live values: a deleted value or group drops out of the plan's combinations.
+      configurations: {
+        where: { configuration: { deletedAt: null, group: { deletedAt: null } } },
+        include: { configuration: { select: { groupId: true } } },
+      },
+    },
+  });
+  if (!plan) throw notFound('Plan');
+  return plan;
+}
+
+async function findLiveMilestone(tx: Db, projectId: string, milestoneUlid: string) {
+  const milestone = await tx.milestone.findFirst({ where: { id: milestoneUlid, projectId, deletedAt: null } });
+  if (!milestone) throw notFound('Milestone');
+  return milestone;
+}
+
+async function findLiveEnvironment(tx: Db, projectId: string, environmentUlid: string) {
+  const environment = await tx.environment.findFirst({ where: { id: environmentUlid, projectId, deletedAt: null } });
+  if (!environment) throw notFound('Environment');
+  return environment;
+}
+
+/** The run's environment: environmentId wins (null leaves it unlinked); else the legacy text's. */
+async function runEnvironment(tx: Db, ctx: RequestContext, project: ProjectRow, input: CreateRunInput) {
+  if (input.environmentId !== undefined) {
+    return input.environmentId === null ? null : findLiveEnvironment(tx, project.id, input.environmentId);
+  }
+  return input.environment === undefined ? null : environmentForLegacyText(tx, ctx, project.id, input.environment);
+}
+
+/**
+ * The cases a run starts with and who each is assigned to. The cases are `caseUlids` in order,
+ * else the plan's live selection in position order. Assignee precedence, first match wins: the
+ * request's `caseAssignees`; the plan's stored assignee (a former member seeds null); the run's
+ * default assignee; none.
+ */
+async function seedsOf(
+  tx: Db,
+  input: CreateRunInput,
+  plan: Awaited<ReturnType<typeof findLivePlan>> | null,
+  defaultAssigneeId: string | null,
+): Promise<CaseSeed[]> {
+  const caseIds = input.caseUlids ?? plan?.cases.map((each) => each.caseId) ?? [];
+  const requested = new Map((input.caseAssignees ?? []).map((entry) => [entry.caseUlid, entry.assigneeUlid]));
+  const planned = new Map((plan?.cases ?? []).map((each) => [each.caseId, each.assigneeId]));
+  const members = await membersAmong(tx, [...planned.values()]);
+  return caseIds.map((caseId) => {
+    if (requested.has(caseId)) return { caseId, assigneeId: requested.get(caseId)! };
+    const fromPlan = planned.get(caseId);
+    // The plan's assignee is a match even after they left: the case then seeds null.
+    if (fromPlan) return { caseId, assigneeId: members.has(fromPlan) ? fromPlan : null };
+    return { caseId, assigneeId: defaultAssigneeId };
+  });
+}
+
+/** A run of the project: one request creates exactly one run, with run.created. */
+export async function createRun(ctx: RequestContext, projectCode: string, input: CreateRunInput): Promise<RunRecord> {
+  authorize(ctx, 'result.execute');
+  return ctx.db.$transaction(async (tx) => {
+    const project = await resolveProject(ctx, projectCode, { db: tx });
+    const plan = input.planUlid ? await findLivePlan(tx, project.id, input.planUlid) : null;
+    const configurationIds = input.configurationUlids ?? [];
+    const configurations = await resolveRunConfigurations(tx, project.id, configurationIds, plan);
+    const milestone = input.milestoneId ? await findLiveMilestone(tx, project.id, input.milestoneId) : null;
+    const environment = await runEnvironment(tx, ctx, project, input);
+
+    const requestedCases = new Set(input.caseUlids ?? plan?.cases.map((each) => each.caseId) ?? []);
+    const caseAssignees = (input.caseAssignees ?? []).filter((entry) => requestedCases.has(entry.caseUlid));
+    await assertMembers(tx, [
+      ...caseAssignees.flatMap((entry) => (entry.assigneeUlid ? [entry.assigneeUlid] : [])),
+      ...(input.defaultAssigneeUlid ? [input.defaultAssigneeUlid] : []),
+    ]);
+    let defaultAssigneeId = input.defaultAssigneeUlid ?? null;
+    if (input.defaultAssigneeUlid === undefined) {
+      const fromSettings = (await loadRunSettings(tx, project.id)).defaultAssigneeUserId;
+      if (fromSettings && (await membersAmong(tx, [fromSettings])).has(fromSettings)) defaultAssigneeId = fromSettings;
+    }
+
+    const created = await tx.testRun.create({
+      data: {
+        id: newId(),
+        orgId: ctx.org.id,
+        projectId: project.id,
+        planId: plan?.id ?? null,
+        name: input.name,
+        description: input.description ?? null,
+        defaultAssigneeId,
+        milestoneId: milestone?.id ?? null,
+        environmentId: environment?.id ?? null,
+        environmentName: input.environment ?? null,
+        comboKey: comboKeyOf(configurationIds),
+        ...authorColumns(ctx.identity),
+      },
+    });
+    await writeRunConfigurations(tx, ctx, created.id, configurations.map(configurationSnapshot));
+    const { runCases } = await snapshotCases(tx, ctx, created, await seedsOf(tx, { ...input, caseAssignees }, plan, defaultAssigneeId), 0);
+    const customFieldChanges = await writeValues(tx, ctx, { entity: 'test_run', id: created.id, projectId: project.id }, input.customFieldValues ?? [], {
+      mode: 'create',
+      pathOf: (index) => ['customFieldValues', index],
+      listPath: ['customFieldValues'],
+    });
+    const defaultAssignee = await userRef(tx, defaultAssigneeId);
+    await emitAudit(tx, ctx, {
+      action: 'run.created',
+      ...runEvent(created),
+      metadata: {
+        caseCount: runCases.length,
+        ...(environment ? { environment: { ulid: environment.id, name: environment.name, slug: environment.slug } } : {}),
+        ...(defaultAssignee ? { defaultAssignee } : {}),
+        ...(milestone ? { milestone: { ulid: milestone.id, name: milestone.name } } : {}),
+        ...(plan ? { plan: { ulid: plan.id, name: plan.name } } : {}),
+        ...(configurations.length > 0
+          ? { configurations: configurations.map((value) => ({ groupName: value.group.name, valueName: value.name })) }
+          : {}),
+        ...(customFieldChanges.length > 0 ? { customFieldChanges } : {}),
+      },
+    });
+    return tx.testRun.findUniqueOrThrow({ where: { id: created.id }, include: RUN_INCLUDE });
+  });
+}
+
+/** GET /runs/{runUlid}: the run with its custom field values. */
+export async function getRun(ctx: RequestContext, runUlid: string) {
+  const run = await resolveRun(ctx, runUlid);
+  const values = await readFieldValues(ctx, 'test_run', [run]);
+  return { run, customFieldValues: values.get(run.id) ?? [] };
+}
+
+const RUN_ORDER = [{ createdAt: 'desc' }, { id: 'desc' }] satisfies Prisma.TestRunOrderByWithRelationInput[];
+
+/** The `cf` token of a run with no stored value for the field. */
+const EMPTY_VALUE = 'empty';
+
+const invalidFieldFilter = (index: number, message: string) =>
+  fromValidationIssues([{ path: ['cf', index], message }], 'query');
+
+/** How a stored value holding `token` is matched, by the field's value type. */
+function storedValueMatch(valueType: string, token: string, index: number): Prisma.TestRunFieldValueWhereInput['value'] {
+  const ulidToken = () => {
+    if (!ULID_PATTERN.test(token)) throw invalidFieldFilter(index, `${valueType} fields take ULIDs or ${EMPTY_VALUE}`);
+    return token;
+  };
+  switch (valueType) {
+    case 'select_single':
+    case 'radio':
+    case 'user_picker':
+      return { equals: ulidToken() };
+    case 'select_multi':
+      return { array_contains: [ulidToken()] };
+    case 'checkbox':
+      if (token !== 'true' && token !== 'false') throw invalidFieldFilter(index, `checkbox fields take true, false or ${EMPTY_VALUE}`);
+      return { equals: token === 'true' };
+    default:
+      throw invalidFieldFilter(index, `${valueType} fields cannot be filtered`);
+  }
+}
+
+/** One condition per `cf` entry: a stored row holding any of its values (`empty`: no stored row). */
+async function fieldFilterWhere(db: Db, filters: FieldFilter[]): Promise<Prisma.TestRunWhereInput[]> {
+  if (filters.length === 0) return [];
+  const fields = await db.customField.findMany({
+    where: { id: { in: filters.map((filter) => filter.fieldUlid) }, entity: 'test_run' },
+    select: { id: true, valueType: true },
+  });
+  const valueTypeOf = new Map(fields.map((field) => [field.id, field.valueType]));
+  return filters.map((filter, index) => {
+    const valueType = valueTypeOf.get(filter.fieldUlid);
+    if (!valueType) throw invalidFieldFilter(index, 'names no test_run custom field of the organization');
+    return {
+      OR: filter.values.map((token): Prisma.TestRunWhereInput =>
+        token === EMPTY_VALUE
+          ? { fieldValues: { none: { fieldId: filter.fieldUlid } } }
+          : { fieldValues: { some: { fieldId: filter.fieldUlid, value: storedValueMatch(valueType, token, index) } } },
+      ),
+    };
+  });
+}
+
+/** The run list filters of "Runs", AND-ed. */
+async function runListWhere(db: Db, projectId: string, filter: RunFilter): Promise<Prisma.TestRunWhereInput> {
+  const filters: Prisma.TestRunWhereInput[] = [{ projectId }];
+  if (filter.q) {
+    const contains = { contains: likeLiteral(filter.q), mode: 'insensitive' } as const;
+    filters.push({ OR: [{ name: contains }, { environmentName: contains }, { environment: { is: { name: contains } } }] });
+  }
+  if (filter.status.length > 0) filters.push({ OR: filter.status.map(projectedStatusWhere) });
+  if (filter.env.length > 0) {
+    filters.push({ OR: filter.env.map((value) => (ULID_PATTERN.test(value) ? { environmentId: value } : { environmentName: value })) });
+  }
+  if (filter.authorUlid) filters.push({ authorKind: 'user', authorId: filter.authorUlid });
+  if (filter.assigneeUlid !== undefined) filters.push({ defaultAssigneeId: filter.assigneeUlid === '' ? null : filter.assigneeUlid });
+  filters.push(...(await fieldFilterWhere(db, filter.cf)));
+  return { AND: filters };
+}
+
+/** GET /projects/{code}/runs: runs most recent first, filtered; never with custom field values. */
+export async function listRuns(ctx: RequestContext, projectCode: string, query: RunListQuery) {
+  const project = await resolveProject(ctx, projectCode);
+  const where = await runListWhere(ctx.db, project.id, query);
+  const [items, total] = await Promise.all([
+    ctx.db.testRun.findMany({ where, include: RUN_INCLUDE, orderBy: RUN_ORDER, ...pageWindow(query) }),
+    ctx.db.testRun.count({ where }),
+  ]);
+  return pageOf(items, query, total);
+}
+
+/** Runs for a GraphQL connection: `window` carries Pothos's cursor, take/skip and selection. */
+export async function findRuns(ctx: RequestContext, project: { id: string }, filter: RunFilter, window: Prisma.TestRunFindManyArgs) {
+  authorize(ctx, 'project.read');
+  return ctx.db.testRun.findMany({ ...window, where: await runListWhere(ctx.db, project.id, filter), orderBy: RUN_ORDER });
+}
+
+export async function countRuns(ctx: RequestContext, project: { id: string }, filter: RunFilter) {
+  authorize(ctx, 'project.read');
+  return ctx.db.testRun.count({ where: await runListWhere(ctx.db, project.id, filter) });
+}
+
+/** GET /projects/{code}/runs/environments (deprecated): the distinct non-blank legacy texts, ascending. */
+export async function listLegacyEnvironments(ctx: RequestContext, projectCode: string) {
+  const project = await resolveProject(ctx, projectCode);
+  const rows = await ctx.db.testRun.findMany({
+    where: { projectId: project.id, environmentName: { not: null } },
+    distinct: ['environmentName'],
+    select: { environmentName: true },
+  });
+  const texts = rows.map((row) => row.environmentName!).filter((text) => text.trim() !== '');
+  // Code-point order, the same whatever the database's collation.
+  return { items: texts.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)) };
+}
+
+/** A `changes` entry of a reference: ULIDs as from/to, the names they stood for as labels. */
+function referenceChange(field: string, from: string | null, to: string | null, fromLabel: string | null, toLabel: string | null) {
+  const labels = change(field, fromLabel, toLabel);
+  return {
+    field,
+    from,
+    to,
+    fromLabel: labels.from,
+    toLabel: labels.to,
+    ...(labels.truncated ? { truncated: true as const } : {}),
+  };
+}
+
+const configurationLabel = (snapshots: ConfigurationSnapshot[]) =>
+  snapshots.length === 0 ? null : snapshots.map((each) => `${each.groupName}: ${each.valueName}`).join(', ');
+
+const userLabel = async (tx: Db, userId: string | null) => (await userRef(tx, userId))?.name ?? null;
+
+/**
+ * PATCH /runs/{runUlid}: only what differs changes, recorded in one run.updated (none when nothing
+ * does). Linking another environment drops the legacy free text, which described the old one.
+ */
+export async function updateRun(ctx: RequestContext, runUlid: string, input: UpdateRunInput): Promise<RunRecord> {
+  return ctx.db.$transaction(async (tx) => {
+    const run = await lockRun(tx, ctx, runUlid);
+    const data: Prisma.TestRunUncheckedUpdateInput = {};
+    const changes: Array<Change | ReturnType<typeof referenceChange>> = [];
+    if (input.name !== undefined && input.name !== run.name) {
+      changes.push(change('name', run.name, input.name));
+      data.name = input.name;
+    }
+    if (input.description !== undefined && input.description !== run.description) {
+      changes.push(change('description', run.description, input.description));
+      data.description = input.description;
+    }
+    const assignee = input.defaultAssigneeUlid;
+    if (assignee !== undefined && assignee !== run.defaultAssigneeId) {
+      if (assignee) await assertMembers(tx, [assignee]);
+      const [fromLabel, toLabel] = [await userLabel(tx, run.defaultAssigneeId), await userLabel(tx, assignee)];
+      changes.push(referenceChange('defaultAssigneeUlid', run.defaultAssigneeId, assignee, fromLabel, toLabel));
+      data.defaultAssigneeId = assignee;
+    }
+    if (input.environmentId !== undefined && input.environmentId !== run.environmentId) {
+      const environment = input.environmentId ? await findLiveEnvironment(tx, run.projectId, input.environmentId) : null;
+      changes.push(referenceChange('environment', run.environmentId, input.environmentId, run.environment?.name ?? null, environment?.name ?? null));
+      data.environmentId = input.environmentId;
+      data.environmentName = null;
+    }
+    if (input.milestoneId !== undefined && input.milestoneId !== run.milestoneId) {
+      const milestone = input.milestoneId ? await findLiveMilestone(tx, run.projectId, input.milestoneId) : null;
+      changes.push(referenceChange('milestoneUlid', run.milestoneId, input.milestoneId, run.milestone?.name ?? null, milestone?.name ?? null));
+      data.milestoneId = input.milestoneId;
+    }
+    if (input.configurationUlids !== undefined && comboKeyOf(input.configurationUlids) !== run.comboKey) {
+      const snapshots = (await resolveRunConfigurations(tx, run.projectId, input.configurationUlids, null)).map(configurationSnapshot);
+      const comboKey = comboKeyOf(input.configurationUlids);
+      changes.push(referenceChange('configurations', run.comboKey, comboKey, configurationLabel(run.configurations), configurationLabel(snapshots)));
+      await tx.testRunConfiguration.deleteMany({ where: { runId: run.id } });
+      await writeRunConfigurations(tx, ctx, run.id, snapshots);
+      data.comboKey = comboKey;
+    }
+    if (changes.length === 0) return run;
+    const updated = await tx.testRun.update({ where: { id: run.id }, data: { ...data, updatedAt: new Date() }, include: RUN_INCLUDE });
+    await emitAudit(tx, ctx, { action: 'run.updated', ...runEvent(updated), metadata: { changes } });
+    return updated;
+  });
+}
+
+/** Ends an open run early: closed (run.closed) or aborted (run.aborted); 409 unless open. */
+async function endRun(ctx: RequestContext, runUlid: string, outcome: 'closed' | 'aborted'): Promise<RunRecord> {
+  return ctx.db.$transaction(async (tx) => {
+    const run = await lockRun(tx, ctx, runUlid, { allowClosed: 'always' });
+    if (run.state !== 'open') throw conflict(outcome === 'closed' ? 'The run is already closed' : 'Only an open run can be aborted');
+    const now = new Date();
+    const ended = await tx.testRun.update({
+      where: { id: run.id },
+      data: { state: 'closed', closedAt: now, updatedAt: now, ...(outcome === 'aborted' ? { abortedAt: now } : {}) },
+      include: RUN_INCLUDE,
+    });
+    await emitAudit(tx, ctx, { action: `run.${outcome}`, ...runEvent(run), metadata: { runAggregates: runAggregates(ended) } });
+    return ended;
+  });
+}
+
+/** POST /runs/{runUlid}/close: untested cases may remain; 409 when already closed. */
+export const closeRun = (ctx: RequestContext, runUlid: string) => endRun(ctx, runUlid, 'closed');
+
+/** POST /runs/{runUlid}/abort (decisions §3): closed with abortedAt, frozen from then on; untested cases stay. */
+export const abortRun = (ctx: RequestContext, runUlid: string) => endRun(ctx, runUlid, 'aborted');
+
+/**
+ * DELETE /runs/{runUlid} (owner/admin), whatever its state, aborted runs included. run.deleted is
+ * recorded first; deleting the run then nulls the run reference of its events, which stay.
+ */
+export async function deleteRun(ctx: RequestContext, runUlid: string): Promise<void> {
+  await ctx.db.$transaction(async (tx) => {
+    const run = await lockRun(tx, ctx, runUlid, { capability: 'run.delete', allowClosed: 'always', allowAborted: true });
+    await emitAudit(tx, ctx, {
+      action: 'run.deleted',
+      ...runEvent(run),
+      metadata: { runAggregates: runAggregates(run), wasState: run.state, closedAt: epochMsOrNull(run.closedAt) },
+    });
+    await tx.testRun.delete({ where: { id: run.id } });
+  });
+}
+
+/**
+ * PUT /runs/{runUlid}/custom-field-values: the listed values become the run's whole set (rows of
+ * fields no longer visible in the project are kept); a changed set is one run.updated.
+ */
+export async function setRunFieldValues(ctx: RequestContext, runUlid: string, values: FieldValueInput[]) {
+  return ctx.db.$transaction(async (tx) => {
+    const run = await lockRun(tx, ctx, runUlid);
+    const customFieldChanges = await writeValues(tx, ctx, { entity: 'test_run', id: run.id, projectId: run.projectId }, values, {
+      mode: 'replace',
+      pathOf: (index) => ['values', index],
+      listPath: ['values'],
+    });
+    if (customFieldChanges.length > 0) {
+      await tx.testRun.update({ where: { id: run.id }, data: { updatedAt: new Date() } });
+      await emitAudit(tx, ctx, { action: 'run.updated', ...runEvent(run), metadata: { customFieldChanges } });
+    }
+    return (await readFieldValues(ctx, 'test_run', [run], tx)).get(run.id) ?? [];
+  });
+}

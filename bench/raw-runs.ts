@@ -12,7 +12,8 @@
  *   COMMIT.
  * - bulk-mark and bulk submit-result (500 cases): the same, with the cases read by run-case or
  *   test-case ULID in one statement, one run.cases_bulk_marked event (20 case entries), and the
- *   case, step and result writes each one statement for all 500; no read-back.
+ *   case, step and result writes each one statement for all 500 (arrays through unnest); no
+ *   read-back.
  *
  * - plan progress (POST /graphql, progress of 200 plans): the project by code; the page of plans;
  *   one GROUP BY over the plans' runs (plan, comboKey, state) summing the per-status counters;
@@ -58,9 +59,10 @@ const READ_RUN = `SELECT "t0"."id", "t0"."org_id" AS "orgId", "t0"."project_id" 
   (SELECT JSONB_BUILD_OBJECT('runSettings', "t8"."run_settings") AS "__prisma_data__" FROM "public"."organizations" AS "t8" WHERE "t7"."org_id" = "t8"."id" LIMIT $3) AS "Project_org"
   ON true WHERE "t0"."project_id" = "t7"."id" LIMIT $4) AS "TestRun_project" ON true WHERE ("t0"."id" = $5 AND "t0"."org_id" = $6) LIMIT $7`;
 
-const RUN_CASE_COLUMNS = `SELECT "t0"."id", "t0"."org_id" AS "orgId", "t0"."run_id" AS "runId", "t0"."case_id" AS "caseId", "t0"."case_number" AS "caseNumber", "t0"."title",
+const RUN_CASE_FIELDS = `SELECT "t0"."id", "t0"."org_id" AS "orgId", "t0"."run_id" AS "runId", "t0"."case_id" AS "caseId", "t0"."case_number" AS "caseNumber", "t0"."title",
   "t0"."suite_name" AS "suiteName", "t0"."position", "t0"."status", "t0"."assignee_id" AS "assigneeId", "t0"."elapsed_ms" AS "elapsedMs", "t0"."last_result_at" AS "lastResultAt",
-  "t0"."created_at" AS "createdAt", "t0"."updated_at" AS "updatedAt", "TestRunCase_steps"."__prisma_data__" AS "steps" FROM "public"."test_run_cases" AS "t0"
+  "t0"."created_at" AS "createdAt", "t0"."updated_at" AS "updatedAt"`;
+const RUN_CASE_COLUMNS = `${RUN_CASE_FIELDS}, "TestRunCase_steps"."__prisma_data__" AS "steps" FROM "public"."test_run_cases" AS "t0"
   LEFT JOIN LATERAL (SELECT COALESCE(JSONB_AGG("__prisma_data__"), '[]') AS "__prisma_data__" FROM (SELECT "t3"."__prisma_data__" FROM (SELECT JSONB_BUILD_OBJECT('id', "t2"."id",
   'orgId', "t2"."org_id", 'runCaseId', "t2"."run_case_id", 'position', "t2"."position", 'action', "t2"."action", 'expectedResult', "t2"."expected_result", 'status', "t2"."status",
   'actualResult', "t2"."actual_result", 'updatedAt', "t2"."updated_at") AS "__prisma_data__", "t2"."position", "t2"."id" FROM (SELECT "t1".* FROM "public"."test_run_case_steps" AS "t1"
@@ -69,25 +71,23 @@ const RUN_CASE_COLUMNS = `SELECT "t0"."id", "t0"."org_id" AS "orgId", "t0"."run_
 const READ_RUN_CASE = `${RUN_CASE_COLUMNS} WHERE ("t0"."id" = $1 AND "t0"."run_id" = $2 AND "t0"."org_id" = $3) LIMIT $4`;
 
 const placeholders = (from: number, count: number) => Array.from({ length: count }, (_, index) => `$${from + index}`).join(',');
-/** findRunCasesByUlid: the run's cases whose run-case or test-case ULID is listed. */
+/** findRunCasesByUlid: the run's cases (without steps) whose run-case or test-case ULID is listed. */
 const readCasesByUlid = (count: number) =>
-  `${RUN_CASE_COLUMNS} WHERE ("t0"."run_id" = $1 AND ("t0"."id" IN (${placeholders(2, count)}) OR "t0"."case_id" IN (${placeholders(2 + count, count)})) AND "t0"."org_id" = $${2 + 2 * count})`;
+  `${RUN_CASE_FIELDS} FROM "public"."test_run_cases" AS "t0" WHERE ("t0"."run_id" = $1 AND ("t0"."id" IN (${placeholders(2, count)}) OR "t0"."case_id" IN (${placeholders(2 + count, count)})) AND "t0"."org_id" = $${2 + 2 * count})`;
 
-/** recordResults' case update: `rows` × (id, status, elapsed, set_elapsed). */
-const updateCases = (rows: number) => `UPDATE test_run_cases AS c
+/** recordResults' writes: columns travel as arrays (unnest), one statement each for any number of cases. */
+const UPDATE_CASES = `UPDATE test_run_cases AS c
   SET status = v.status, elapsed_ms = CASE WHEN v.set_elapsed THEN v.elapsed ELSE c.elapsed_ms END, last_result_at = $1, updated_at = $2
-  FROM (VALUES ${Array.from({ length: rows }, (_, row) => `($${3 + row * 4}, $${4 + row * 4}, $${5 + row * 4}::int, $${6 + row * 4}::boolean)`).join(', ')}) AS v(id, status, elapsed, set_elapsed)
-  WHERE c.id = v.id AND c.org_id = $${3 + rows * 4}`;
-const updateSteps = (rows: number) => `UPDATE test_run_case_steps AS s SET status = v.status, updated_at = $1
-  FROM (VALUES ${Array.from({ length: rows }, (_, row) => `($${2 + row * 2}, $${3 + row * 2})`).join(', ')}) AS v(run_case_id, status)
-  WHERE s.run_case_id = v.run_case_id AND s.org_id = $${2 + rows * 2} AND s.status <> v.status`;
-
-const RESULT_COLUMNS = ['id', 'org_id', 'run_id', 'run_case_id', 'case_id', 'status', 'elapsed_ms', 'comment', 'source', 'executed_at', 'executed_by_id', 'author_kind', 'author_id', 'author_name', 'author_avatar_key'];
-const insertResults = (rows: number) =>
-  `INSERT INTO "public"."test_run_results" (${RESULT_COLUMNS.map((column) => `"${column}"`).join(',')}) VALUES ${Array.from(
-    { length: rows },
-    (_, row) => `(${placeholders(1 + row * RESULT_COLUMNS.length, RESULT_COLUMNS.length)})`,
-  ).join(', ')}`;
+  FROM unnest($3::char(26)[], $4::text[], $5::int[], $6::boolean[]) AS v(id, status, elapsed, set_elapsed)
+  WHERE c.id = v.id AND c.org_id = $7`;
+const UPDATE_STEPS = `UPDATE test_run_case_steps AS s SET status = v.status, updated_at = $1
+  FROM unnest($2::char(26)[], $3::text[]) AS v(run_case_id, status)
+  WHERE s.run_case_id = v.run_case_id AND s.org_id = $4 AND s.status <> v.status`;
+const INSERT_RESULTS = `INSERT INTO test_run_results (id, org_id, run_id, run_case_id, case_id, status, elapsed_ms, comment, source, executed_at,
+    executed_by_id, author_kind, author_id, author_name, author_avatar_key)
+  SELECT r.id, $1, $2, r.run_case_id, r.case_id, r.status, r.elapsed_ms, r.comment, $3, $4, $5, $6, $7, $8, $9
+  FROM unnest($10::char(26)[], $11::char(26)[], $12::char(26)[], $13::text[], $14::int[], $15::text[])
+    AS r(id, run_case_id, case_id, status, elapsed_ms, comment)`;
 
 const RUN_COLUMNS = ['id', 'org_id', 'project_id', 'plan_id', 'name', 'description', 'state', 'closed_at', 'aborted_at', 'default_assignee_id', 'milestone_id', 'environment_id',
   'environment_name', 'combo_key', 'count_passed', 'count_failed', 'count_blocked', 'count_skipped', 'count_untested', 'count_retested', 'total_duration_ms', 'first_result_at',
@@ -115,11 +115,14 @@ const auditRow = (actor: RunsActor, action: string, entityType: string, entityUl
 /** The writes of recordResults for `marks` (each changes its case), then the month's charge. */
 async function recordResults(query: Query, actor: RunsActor, run: Record<string, unknown>, marks: Mark[], source: string): Promise<void> {
   const at = new Date();
-  await query(updateCases(marks.length), [at, at, ...marks.flatMap((mark) => [mark.runCase.id, mark.status, mark.elapsedMs, mark.elapsedMs !== null]), actor.orgId]);
-  await query(updateSteps(marks.length), [at, ...marks.flatMap((mark) => [mark.runCase.id, mark.status]), actor.orgId]);
-  await query(insertResults(marks.length), marks.flatMap((mark) => [
-    newId(), actor.orgId, run.id, mark.runCase.id, mark.runCase.caseId, mark.status, mark.elapsedMs, null, source, at, actor.userId, 'api_token', actor.tokenId, actor.tokenName, null,
-  ]));
+  const ids = marks.map((mark) => mark.runCase.id);
+  await query(UPDATE_CASES, [at, at, ids, marks.map((mark) => mark.status), marks.map((mark) => mark.elapsedMs), marks.map((mark) => mark.elapsedMs !== null), actor.orgId]);
+  await query(UPDATE_STEPS, [at, ids, marks.map((mark) => mark.status), actor.orgId]);
+  await query(INSERT_RESULTS, [
+    actor.orgId, run.id, source, at, actor.userId, 'api_token', actor.tokenId, actor.tokenName, null,
+    marks.map(() => newId()), ids, marks.map((mark) => mark.runCase.caseId), marks.map((mark) => mark.status),
+    marks.map((mark) => mark.elapsedMs), marks.map(() => null),
+  ]);
   const delta = new Map<string, number>();
   for (const mark of marks) {
     delta.set(mark.runCase.status, (delta.get(mark.runCase.status) ?? 0) - 1);

@@ -7,7 +7,7 @@ import { AppError } from '../errors.ts';
 import { lockRun, type LockedRun } from './run-access.ts';
 import { caseDisplayIdOf, caseEntry, listedEntries, type CaseEntry } from './run-audit.ts';
 import type { BulkAssignInput, BulkCasesInput, BulkMarkInput, BulkResult, SubmitResultsInput } from './run-bulk.schemas.ts';
-import { findRunCasesByUlid, type RunCaseRecord } from './run-case-response.ts';
+import { findRunCasesByUlid, type RunCaseRow } from './run-case-response.ts';
 import { applyRunChange } from './run-counters.ts';
 import { isAssigneeLocked, recordResults } from './run-marking.ts';
 import { addTransition, type CaseStatus, type StatusDelta } from './run-status.ts';
@@ -25,7 +25,7 @@ function uniform<T>(values: T[], key: (value: T) => unknown = (value) => value):
  */
 async function selectCases(tx: Db, run: LockedRun, caseUlids: string[]) {
   const found = await findRunCasesByUlid(tx, run.id, caseUlids);
-  const cases: RunCaseRecord[] = [];
+  const cases: RunCaseRow[] = [];
   const skipped: CaseEntry[] = [];
   const seen = new Set<string>();
   for (const ulid of caseUlids) {
@@ -75,7 +75,7 @@ export function bulkMarkRunCases(ctx: RequestContext, runUlid: string, input: Bu
   return ctx.db.$transaction(async (tx) => {
     const run = await lockRun(tx, ctx, runUlid);
     const { cases, skipped } = await selectCases(tx, run, input.caseUlids);
-    const marked: RunCaseRecord[] = [];
+    const marked: RunCaseRow[] = [];
     for (const runCase of cases) {
       if (runCase.status === input.status) skipped.push(caseEntry(run, runCase, { skipped: 'unchanged' }));
       else if (isAssigneeLocked(ctx, run, runCase)) skipped.push(caseEntry(run, runCase, { skipped: 'locked' }));
@@ -100,7 +100,7 @@ export function bulkAssignRunCases(ctx: RequestContext, runUlid: string, input: 
     const run = await lockRun(tx, ctx, runUlid);
     if (input.assigneeUlid) await assertMembers(tx, [input.assigneeUlid]);
     const { cases, skipped } = await selectCases(tx, run, input.caseUlids);
-    const reassigned: RunCaseRecord[] = [];
+    const reassigned: RunCaseRow[] = [];
     for (const runCase of cases) {
       if (runCase.assigneeId === input.assigneeUlid) skipped.push(caseEntry(run, runCase, { skipped: 'unchanged' }));
       else reassigned.push(runCase);
@@ -131,7 +131,7 @@ export function bulkRetryRunCases(ctx: RequestContext, runUlid: string, input: B
   return ctx.db.$transaction(async (tx) => {
     const run = await lockRun(tx, ctx, runUlid);
     const { cases, skipped } = await selectCases(tx, run, input.caseUlids);
-    const retried: RunCaseRecord[] = [];
+    const retried: RunCaseRow[] = [];
     for (const runCase of cases) {
       if (runCase.status === 'untested') skipped.push(caseEntry(run, runCase, { skipped: 'unchanged' }));
       else retried.push(runCase);

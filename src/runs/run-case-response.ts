@@ -9,6 +9,7 @@ export const RUN_CASE_INCLUDE = {
 } satisfies Prisma.TestRunCaseInclude;
 
 export type RunCaseRecord = Prisma.TestRunCaseGetPayload<{ include: typeof RUN_CASE_INCLUDE }>;
+export type RunCaseRow = Prisma.TestRunCaseGetPayload<object>;
 
 /** RunCase of decisions §3; `displayId` is `<projectCode>-<caseNumber>` of the snapshotted case. */
 export function toRunCase(runCase: RunCaseRecord, projectCode: string) {
@@ -66,15 +67,13 @@ export const runCaseSchema = z
   .meta({ id: 'RunCase' });
 
 /**
- * The cases of a run that `ulids` name: each ULID may be a run case ULID or the ULID of the test
- * case it snapshots. Returns them keyed by the ULID given; ULIDs naming nothing in the run are absent.
+ * The cases of a run that `ulids` name (without their steps, which bulk operations do not read):
+ * each ULID may be a run case ULID or the ULID of the test case it snapshots. Returns them keyed by
+ * the ULID given; ULIDs naming nothing in the run are absent.
  */
-export async function findRunCasesByUlid(tx: Db, runId: string, ulids: string[]): Promise<Map<string, RunCaseRecord>> {
-  const rows = await tx.testRunCase.findMany({
-    where: { runId, OR: [{ id: { in: ulids } }, { caseId: { in: ulids } }] },
-    include: RUN_CASE_INCLUDE,
-  });
-  const byUlid = new Map<string, RunCaseRecord>();
+export async function findRunCasesByUlid(tx: Db, runId: string, ulids: string[]): Promise<Map<string, RunCaseRow>> {
+  const rows = await tx.testRunCase.findMany({ where: { runId, OR: [{ id: { in: ulids } }, { caseId: { in: ulids } }] } });
+  const byUlid = new Map<string, RunCaseRow>();
   for (const row of rows) {
     byUlid.set(row.id, row);
     if (row.caseId) byUlid.set(row.caseId, row);

@@ -8,7 +8,7 @@ import { lockRun, type LockedRun } from './run-access.ts';
 import { caseEntry, caseSnapshot, listedEntries, runCaseEvent } from './run-audit.ts';
 import type { AddRunCasesInput } from './run-bulk.schemas.ts';
 import { removeRunCases } from './run-bulk.service.ts';
-import { findRunCasesByUlid, type RunCaseRecord } from './run-case-response.ts';
+import { RUN_CASE_INCLUDE, type RunCaseRecord } from './run-case-response.ts';
 import { RUN_INCLUDE, type RunRecord } from './run-response.ts';
 import { snapshotCases, type CaseSeed } from './run-snapshot.ts';
 import { membersAmong } from './runs.service.ts';
@@ -58,8 +58,9 @@ export function addRunCases(ctx: RequestContext, runUlid: string, input: AddRunC
     const assigneeId = input.assigneeUlid !== undefined ? input.assigneeUlid : await defaultAssigneeOf(tx, run);
     const seeds = input.caseUlids.filter((caseId) => !inRun.has(caseId)).map((caseId) => ({ caseId, assigneeId }));
     const added = await appendCases(tx, ctx, run, seeds);
-    const byUlid = await findRunCasesByUlid(tx, run.id, input.caseUlids);
-    return { items: input.caseUlids.map((ulid) => byUlid.get(ulid)!), added: added.length, projectCode: run.project.code };
+    const listed = await tx.testRunCase.findMany({ where: { runId: run.id, caseId: { in: input.caseUlids } }, include: RUN_CASE_INCLUDE });
+    const byCase = new Map(listed.map((runCase) => [runCase.caseId, runCase]));
+    return { items: input.caseUlids.map((ulid) => byCase.get(ulid)!), added: added.length, projectCode: run.project.code };
   });
 }
 

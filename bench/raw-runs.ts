@@ -49,9 +49,11 @@ const READ_RUN = `SELECT "t0"."id", "t0"."org_id" AS "orgId", "t0"."project_id" 
   FROM (SELECT JSONB_BUILD_OBJECT('id', "t2"."id", 'orgId', "t2"."org_id", 'runId', "t2"."run_id", 'configurationId', "t2"."configuration_id", 'groupName', "t2"."group_name",
   'valueName', "t2"."value_name", 'position', "t2"."position") AS "__prisma_data__", "t2"."position", "t2"."id" FROM (SELECT "t1".* FROM "public"."test_run_configurations" AS "t1"
   WHERE "t0"."id" = "t1"."run_id" /* root select */) AS "t2" /* inner select */) AS "t3" ORDER BY "t3"."position" ASC, "t3"."id" ASC /* middle select */) AS "t4" /* outer select */)
-  AS "TestRun_configurations" ON true LEFT JOIN LATERAL (SELECT JSONB_BUILD_OBJECT('id', "t5"."id", 'name', "t5"."name", 'slug', "t5"."slug") AS "__prisma_data__"
+  AS "TestRun_configurations" ON true LEFT JOIN LATERAL (SELECT JSONB_BUILD_OBJECT('id', "t5"."id", 'orgId', "t5"."org_id", 'projectId', "t5"."project_id", 'name', "t5"."name", 'slug', "t5"."slug",
+  'deletedAt', "t5"."deleted_at", 'createdAt', "t5"."created_at", 'updatedAt', "t5"."updated_at") AS "__prisma_data__"
   FROM "public"."environments" AS "t5" WHERE "t0"."environment_id" = "t5"."id" LIMIT $1) AS "TestRun_environment" ON true LEFT JOIN LATERAL
-  (SELECT JSONB_BUILD_OBJECT('id', "t6"."id", 'name', "t6"."name") AS "__prisma_data__" FROM "public"."milestones" AS "t6" WHERE "t0"."milestone_id" = "t6"."id" LIMIT $2)
+  (SELECT JSONB_BUILD_OBJECT('id', "t6"."id", 'orgId', "t6"."org_id", 'projectId', "t6"."project_id", 'name', "t6"."name", 'description', "t6"."description",
+  'dueAt', "t6"."due_at", 'completedAt', "t6"."completed_at", 'deletedAt', "t6"."deleted_at", 'createdAt', "t6"."created_at", 'updatedAt', "t6"."updated_at") AS "__prisma_data__" FROM "public"."milestones" AS "t6" WHERE "t0"."milestone_id" = "t6"."id" LIMIT $2)
   AS "TestRun_milestone" ON true LEFT JOIN LATERAL (SELECT JSONB_BUILD_OBJECT('id', "t7"."id", 'orgId', "t7"."org_id", 'code', "t7"."code", 'name', "t7"."name",
   'description', "t7"."description", 'avatarKey', "t7"."avatar_key", 'avatarVersion', "t7"."avatar_version", 'lockedAt', "t7"."locked_at", 'lastSuiteNumber', "t7"."last_suite_number",
   'lastCaseNumber', "t7"."last_case_number", 'lastPlanNumber', "t7"."last_plan_number", 'runSettings', "t7"."run_settings", 'createdAt', "t7"."created_at", 'updatedAt', "t7"."updated_at",

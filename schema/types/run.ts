@@ -3,7 +3,7 @@ import { putCaseValuesBodySchema } from '../../src/custom-fields/custom-fields.s
 import { readFieldValues } from '../../src/custom-fields/field-values.ts';
 import { resolveRun } from '../../src/runs/run-access.ts';
 import { cloneRun } from '../../src/runs/run-clone.ts';
-import { projectedStatus, runCounts, runTotal } from '../../src/runs/run-response.ts';
+import { projectedStatus, runCounts, runProgress } from '../../src/runs/run-response.ts';
 import { updateOrganizationRunSettingsBodySchema, updateProjectRunSettingsBodySchema } from '../../src/runs/run-settings.schemas.ts';
 import {
   getOrganizationRunSettings,
@@ -72,11 +72,9 @@ builder.prismaObject('TestRun', {
     environmentName: t.exposeString('environmentName', { nullable: true }),
     comboKey: t.exposeString('comboKey'),
     configurations: t.relation('configurations', { query: { orderBy: [{ position: 'asc' }, { id: 'asc' }] } }),
-    total: t.int({ resolve: (run) => runTotal(run) }),
-    executed: t.int({ resolve: (run) => runTotal(run) - runCounts(run).untested }),
-    passRate: t.float({
-      resolve: (run) => (runTotal(run) === 0 ? 0 : Math.round((run.countPassed / runTotal(run)) * 10000) / 100),
-    }),
+    total: t.int({ resolve: (run) => runProgress(run).total }),
+    executed: t.int({ resolve: (run) => runProgress(run).executed }),
+    passRate: t.float({ resolve: (run) => runProgress(run).passRate }),
     counts: t.field({ type: StatusCounts, resolve: (run) => runCounts(run) }),
     firstResultAt: t.expose('firstResultAt', { type: 'Timestamp', nullable: true }),
     lastResultAt: t.expose('lastResultAt', { type: 'Timestamp', nullable: true }),

@@ -8,7 +8,7 @@ import { AppError, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { LIVE_MILESTONES } from '../milestones/milestones.service.ts';
 import { allocateNumber } from '../projects/numbering.ts';
-import { assertProjectUnlocked, resolveProject } from '../projects/projects.service.ts';
+import { assertProjectUnlocked, resolveProject, type ProjectRow } from '../projects/projects.service.ts';
 import { RUN_INCLUDE } from '../runs/run-response.ts';
 import { likeLiteral, pageOf, pageWindow } from '../validation.ts';
 import { readPlanProgress } from './plan-progress.ts';
@@ -154,13 +154,15 @@ export async function listPlans(ctx: RequestContext, projectCode: string, query:
 }
 
 /** Plans for a GraphQL connection: `window` carries Pothos's cursor, take/skip and selection. */
-export async function findPlans(ctx: RequestContext, project: { id: string }, q: string | undefined, window: Prisma.TestPlanFindManyArgs) {
+export async function findPlans(ctx: RequestContext, project: Pick<ProjectRow, 'id' | 'lockedAt'>, q: string | undefined, window: Prisma.TestPlanFindManyArgs) {
   authorize(ctx, 'project.read');
+  assertProjectUnlocked(project);
   return ctx.db.testPlan.findMany({ ...window, where: planSearch(project.id, q), orderBy: PLAN_ORDER });
 }
 
-export async function countPlans(ctx: RequestContext, project: { id: string }, q: string | undefined) {
+export async function countPlans(ctx: RequestContext, project: Pick<ProjectRow, 'id' | 'lockedAt'>, q: string | undefined) {
   authorize(ctx, 'project.read');
+  assertProjectUnlocked(project);
   return ctx.db.testPlan.count({ where: planSearch(project.id, q) });
 }
 

@@ -4,11 +4,14 @@ import { customFieldValueSchema, type CustomFieldValue } from '../custom-fields/
 import type { Prisma } from '../database/client.ts';
 import { epochMsOrNull } from '../ids.ts';
 
-/** What every run read loads with the run row. */
+/**
+ * What every run read loads with the run row. The relations are whole rows, so that GraphQL can
+ * answer any selection of them from a run a service returned.
+ */
 export const RUN_INCLUDE = {
   configurations: { orderBy: [{ position: 'asc' }, { id: 'asc' }] },
-  environment: { select: { id: true, name: true, slug: true } },
-  milestone: { select: { id: true, name: true } },
+  environment: true,
+  milestone: true,
 } satisfies Prisma.TestRunInclude;
 
 export type RunRecord = Prisma.TestRunGetPayload<{ include: typeof RUN_INCLUDE }>;
@@ -55,6 +58,16 @@ export const runCounts = (run: CounterColumns) => ({
 export const runTotal = (run: CounterColumns) =>
   run.countPassed + run.countFailed + run.countBlocked + run.countSkipped + run.countUntested + run.countRetested;
 
+/** The legacy progress counters: `total`, `executed` (cases with an outcome) and `passRate` (passed ÷ total, a percentage with two decimals). */
+export function runProgress(run: CounterColumns) {
+  const total = runTotal(run);
+  return {
+    total,
+    executed: total - runCounts(run).untested,
+    passRate: total === 0 ? 0 : Math.round((run.countPassed / total) * 10000) / 100,
+  };
+}
+
 /** `runAggregates` of run.closed, run.aborted and run.deleted. */
 export function runAggregates(run: CounterColumns & StateColumns & Pick<RunRecord, 'totalDurationMs'>) {
   const counts = runCounts(run);
@@ -70,8 +83,6 @@ export function runAggregates(run: CounterColumns & StateColumns & Pick<RunRecor
 }
 
 export function toRunResponse(run: RunRecord) {
-  const counts = runCounts(run);
-  const total = runTotal(run);
   return {
     ulid: run.id,
     projectUlid: run.projectId,
@@ -95,10 +106,8 @@ export function toRunResponse(run: RunRecord) {
       groupName: each.groupName,
       valueName: each.valueName,
     })),
-    total,
-    executed: total - counts.untested,
-    passRate: total === 0 ? 0 : Math.round((counts.passed / total) * 10000) / 100,
-    counts,
+    ...runProgress(run),
+    counts: runCounts(run),
     firstResultAt: epochMsOrNull(run.firstResultAt),
     lastResultAt: epochMsOrNull(run.lastResultAt),
     totalDurationMs: Number(run.totalDurationMs),

@@ -8,7 +8,7 @@ import type { Db, Prisma } from '../database/client.ts';
 import { environmentForLegacyText } from '../environments/environments.service.ts';
 import { conflict, fromValidationIssues, notFound, validationFailed } from '../errors.ts';
 import { epochMsOrNull, newId, ULID_PATTERN } from '../ids.ts';
-import { resolveProject, type ProjectRow } from '../projects/projects.service.ts';
+import { assertProjectUnlocked, resolveProject, type ProjectRow } from '../projects/projects.service.ts';
 import { likeLiteral, pageOf, pageWindow } from '../validation.ts';
 import { lockRun, resolveRun } from './run-access.ts';
 import { projectedStatusWhere, RUN_INCLUDE, runAggregates, type RunRecord } from './run-response.ts';
@@ -298,13 +298,15 @@ export async function listRuns(ctx: RequestContext, projectCode: string, query: 
 }
 
 /** Runs for a GraphQL connection: `window` carries Pothos's cursor, take/skip and selection. */
-export async function findRuns(ctx: RequestContext, project: { id: string }, filter: RunFilter, window: Prisma.TestRunFindManyArgs) {
+export async function findRuns(ctx: RequestContext, project: Pick<ProjectRow, 'id' | 'lockedAt'>, filter: RunFilter, window: Prisma.TestRunFindManyArgs) {
   authorize(ctx, 'project.read');
+  assertProjectUnlocked(project);
   return ctx.db.testRun.findMany({ ...window, where: await runListWhere(ctx.db, project.id, filter), orderBy: RUN_ORDER });
 }
 
-export async function countRuns(ctx: RequestContext, project: { id: string }, filter: RunFilter) {
+export async function countRuns(ctx: RequestContext, project: Pick<ProjectRow, 'id' | 'lockedAt'>, filter: RunFilter) {
   authorize(ctx, 'project.read');
+  assertProjectUnlocked(project);
   return ctx.db.testRun.count({ where: await runListWhere(ctx.db, project.id, filter) });
 }
 

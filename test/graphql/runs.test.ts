@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { auditEvents, graphql, joinAs, ownerWithProject, useTestApp } from '../support/app.ts';
+import { overrideOrganizationLimits } from '../../src/orgs/orgs.service.ts';
+import { auditEvents, createMilestone, createProject, graphql, joinAs, ownerWithProject, useTestApp } from '../support/app.ts';
 import { codeOf, dataOf, onlyError } from '../support/graphql.ts';
 import { createCases, createRun, createRunField } from '../support/runs.ts';
 
@@ -170,5 +171,33 @@ describe('GraphQL: runs', () => {
     expect(codeOf(await graphql(t.http, member, update, { code, input: { assigneeResultLock: true } }))).toBe('forbidden');
     const rest = await t.http.get(`/api/v1/projects/${code}/run-settings`).set(owner.headers);
     expect(rest.body.settings.timeTracking).toEqual({ value: 'required', source: 'organization' });
+  });
+
+  it("answers any selection of the run's milestone and environment, from queries and mutations", async () => {
+    const { owner, project, code } = await ownerWithProject(t.http);
+    const milestone = await createMilestone(t.http, owner, code);
+    const [only] = await createCases(t.http, owner, code, 1);
+    const run = await createRun(t.http, owner, code, { caseUlids: [only!.ulid], environment: 'Staging', milestoneId: milestone.ulid });
+    const selection = 'milestone { ulid name projectUlid createdAt } environment { ulid slug projectUlid createdAt }';
+    const expected = {
+      milestone: { ulid: milestone.ulid, name: milestone.name, projectUlid: project.ulid, createdAt: milestone.createdAt },
+      environment: { slug: 'staging', projectUlid: project.ulid },
+    };
+    const read = dataOf(await graphql(t.http, owner, `query($ulid: String!) { run(ulid: $ulid) { ${selection} } }`, { ulid: run.ulid })).run;
+    expect(read).toMatchObject(expected);
+    expect(typeof read.environment.createdAt).toBe('number');
+    const closed = dataOf(await graphql(t.http, owner, `mutation($ulid: String!) { closeRun(ulid: $ulid) { ${selection} } }`, { ulid: run.ulid })).closeRun;
+    expect(closed).toMatchObject(expected);
+  });
+
+  it('refuses the runs and plans of a locked project with project_locked, as REST does', async () => {
+    const { owner, code } = await ownerWithProject(t.http);
+    await createProject(t.http, owner, { name: 'Newer' });
+    await overrideOrganizationLimits(owner.orgId, { maxProjects: 1 });
+    for (const field of ['runs', 'plans']) {
+      const answer = await graphql(t.http, owner, `{ projects { edges { node { code ${field} { totalCount } } } } }`);
+      expect(onlyError(answer)).toMatchObject({ extensions: { code: 'project_locked' }, path: ['projects', 'edges', 0, 'node', field, 'totalCount'] });
+      expect((await t.http.get(`/api/v1/projects/${code}/${field}`).set(owner.headers)).body.error.code).toBe('project_locked');
+    }
   });
 });

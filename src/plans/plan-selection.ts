@@ -75,7 +75,8 @@ export async function setPlanCases(ctx: RequestContext, planUlid: string, input:
     const live = await tx.testCase.count({ where: { id: { in: input.caseUlids }, projectId: plan.projectId, archivedAt: null } });
     if (live !== input.caseUlids.length) throw notFound('Test case');
 
-    const current = await tx.testPlanCase.findMany({ where: { planId: plan.id }, orderBy: SELECTION_QUERY.orderBy });
+    // Rows of archived cases are not part of the selection a client sees; they stay as they are.
+    const current = await tx.testPlanCase.findMany({ where: { planId: plan.id, ...LIVE_SELECTION }, orderBy: SELECTION_QUERY.orderBy });
     const currentOf = new Map(current.map((row) => [row.caseId, row]));
     const added: Prisma.TestPlanCaseCreateManyInput[] = [];
     const kept: KeptRow[] = [];

@@ -204,6 +204,15 @@ describe('GET /api/v1/plans/{planUlid}/cases', () => {
     ]);
     await t.http.post(`/api/v1/test-cases/${c.ulid}/restore`).set(owner.headers);
     expect((await getCases(owner, plan.ulid)).map((item) => item.caseUlid)).toEqual([b.ulid, c.ulid, a.ulid]);
+    // A replace while a case is archived leaves its row alone: sending back what is visible changes nothing.
+    await t.http.post(`/api/v1/test-cases/${c.ulid}/archive`).set(owner.headers);
+    const before = await auditEvents(t.http, owner, { action: 'plan.cases_replaced' });
+    await putCases(owner, plan.ulid, { caseUlids: [b.ulid, a.ulid] });
+    expect(await auditEvents(t.http, owner, { action: 'plan.cases_replaced' })).toHaveLength(before.length + 1);
+    const [replaced] = await auditEvents(t.http, owner, { action: 'plan.cases_replaced' });
+    expect(replaced!.metadata).toMatchObject({ added: 0, removed: 0 });
+    await t.http.post(`/api/v1/test-cases/${c.ulid}/restore`).set(owner.headers);
+    expect((await getCases(owner, plan.ulid)).map((item) => item.caseUlid).sort()).toEqual([a.ulid, b.ulid, c.ulid].sort());
     // Titles are the live case's.
     await t.http.patch(`/api/v1/test-cases/${b.ulid}`).set(owner.headers).send({ patch: { title: 'Pay by SEPA' } });
     expect((await getCases(owner, plan.ulid))[0]!.title).toBe('Pay by SEPA');

@@ -1,4 +1,3 @@
-import '../builder.ts';
 import {
   addRunCasesBodySchema,
   bulkAssignBodySchema,

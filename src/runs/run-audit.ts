@@ -17,6 +17,14 @@ export const runCaseLabel = (run: RunOfCase, runCase: { caseNumber: number; titl
 export const runCaseStepLabel = (run: RunOfCase, runCase: { caseNumber: number; title: string }, step: { action: string; position: number }) =>
   `${runCaseLabel(run, runCase)} — ${step.action || `step ${step.position}`}`;
 
+/** The entity part of an event about a run: labelled with the run's name at emission. */
+export const runEvent = (run: { id: string; name: string }) => ({
+  entityType: 'test_run',
+  entityUlid: run.id,
+  entityLabel: run.name,
+  runId: run.id,
+});
+
 /** The entity part of an event about one run case. */
 export const runCaseEvent = (run: { id: string; project: { code: string } }, runCase: SnapshotCase) => ({
   entityType: 'test_run_case',

@@ -5,7 +5,7 @@ import { assertMembers } from '../custom-fields/field-values.ts';
 import type { Db } from '../database/client.ts';
 import { AppError } from '../errors.ts';
 import { lockRun, type LockedRun } from './run-access.ts';
-import { caseDisplayIdOf, caseEntry, listedEntries, type CaseEntry } from './run-audit.ts';
+import { caseDisplayIdOf, caseEntry, listedEntries, runEvent, type CaseEntry } from './run-audit.ts';
 import type { BulkAssignInput, BulkCasesInput, BulkMarkInput, BulkResult, SubmitResultsInput } from './run-bulk.schemas.ts';
 import { findRunCasesByUlid, type RunCaseRow } from './run-case-response.ts';
 import { applyRunChange } from './run-counters.ts';
@@ -61,10 +61,7 @@ async function recordBulkEvent(
   if (changed.length === 0 && !options.evenIfUnchanged) return result;
   await emitAudit(tx, ctx, {
     action,
-    entityType: 'test_run',
-    entityUlid: run.id,
-    entityLabel: run.name,
-    runId: run.id,
+    ...runEvent(run),
     metadata: { bulkCases: { ...listedEntries([...changed, ...unchanged]), summary: { ...result, ...summary } } },
   });
   return result;

@@ -88,15 +88,6 @@ function assertElapsedGiven(run: LockedRun, status: CaseStatus, elapsedMs: numbe
   }
 }
 
-/**
- * The status a case takes from its steps. A case waiting to be retested stays `retested`
- * until its steps decide it, rather than becoming `untested`.
- */
-function caseStatusOfSteps(steps: Array<{ status: string }>, current: CaseStatus): CaseStatus {
-  const aggregate = aggregateOfSteps(steps, current);
-  return aggregate === 'untested' && current === 'retested' ? current : aggregate;
-}
-
 /** Assigns the case and records run.case_assigned (`via`: patch or open). */
 async function assign(tx: Db, ctx: RequestContext, run: RunRef, runCase: RunCaseRecord, assigneeId: string | null, via: 'patch' | 'open') {
   await tx.testRunCase.update({ where: { id: runCase.id }, data: { assigneeId, updatedAt: new Date() } });
@@ -179,7 +170,7 @@ export async function markRunCaseStep(ctx: RequestContext, ref: RunCaseRef, step
     }
     if (status !== undefined) {
       const steps = runCase.steps.map((each) => (each.id === step.id ? { status } : each));
-      const caseStatus = caseStatusOfSteps(steps, runCase.status as CaseStatus);
+      const caseStatus = aggregateOfSteps(steps, runCase.status as CaseStatus);
       await emitAudit(tx, ctx, {
         action: 'run.case_step_marked',
         ...stepEvent(run, runCase, step),

@@ -8,11 +8,12 @@ import { notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { resolveProject } from '../projects/projects.service.ts';
 import { resolveRun } from './run-access.ts';
+import { runEvent } from './run-audit.ts';
 import { RUN_INCLUDE, type RunRecord } from './run-response.ts';
 import { insertRunCases } from './run-snapshot.ts';
 import type { CaseStatus } from './run-status.ts';
 import type { CloneRunInput } from './runs.schemas.ts';
-import { membersAmong, runEvent, writeRunConfigurations } from './runs.service.ts';
+import { membersAmong, writeRunConfigurations } from './runs.service.ts';
 
 const ORDERED = [{ position: 'asc' }, { id: 'asc' }] satisfies Prisma.TestRunCaseOrderByWithRelationInput[];
 

@@ -1,6 +1,7 @@
 import { emitAudit } from '../audit/audit.service.ts';
 import type { RequestContext } from '../context.ts';
 import type { Db, Prisma } from '../database/client.ts';
+import { runEvent } from './run-audit.ts';
 import { runAggregates, runTotal } from './run-response.ts';
 import { COUNTER_OF, type StatusDelta } from './run-status.ts';
 
@@ -40,10 +41,7 @@ export async function applyRunChange<R extends RunForChange>(
     updated = { ...updated, ...(await tx.testRun.update({ where: { id: run.id }, data: { state: 'closed', closedAt: new Date() } })) };
     await emitAudit(tx, ctx, {
       action: 'run.closed',
-      entityType: 'test_run',
-      entityUlid: run.id,
-      entityLabel: run.name,
-      runId: run.id,
+      ...runEvent(run),
       metadata: { runAggregates: runAggregates(updated), automatic: true },
     });
   }

@@ -50,16 +50,14 @@ export async function recordResults(
   options: { source: ResultSource; appendUnchanged?: boolean; stepsFollow?: boolean },
 ) {
   const at = new Date();
-  const current = new Map<string, CaseStatus>();
   const original = new Map<string, CaseStatus>();
   const finalOf = new Map<string, { status: CaseStatus; elapsedMs: number | null | undefined }>();
   const results: Array<{ id: string; runCaseId: string; caseId: string | null; status: CaseStatus; elapsedMs: number | null; comment: string | null }> = [];
   const outcomes = entries.map((entry) => {
     const id = entry.runCase.id;
-    const from = current.get(id) ?? (entry.runCase.status as CaseStatus);
-    if (!original.has(id)) original.set(id, from);
-    current.set(id, entry.status);
     const previous = finalOf.get(id);
+    const from = previous?.status ?? (entry.runCase.status as CaseStatus);
+    if (!original.has(id)) original.set(id, from);
     // An explicit null clears the case's elapsedMs; only an absent one keeps it.
     finalOf.set(id, { status: entry.status, elapsedMs: entry.elapsedMs !== undefined ? entry.elapsedMs : previous?.elapsedMs });
     if (from === entry.status && !options.appendUnchanged) return { entry, from, resultUlid: null };
@@ -114,5 +112,5 @@ export async function recordResults(
   const durationMs = results.reduce((sum, row) => sum + (row.elapsedMs ?? 0), 0);
   const updated = await applyRunChange(tx, ctx, run, { statusDelta, results: { count: results.length, durationMs, at } });
   await chargeMachineResults(tx, ctx, results.length, at);
-  return { run: { ...run, ...updated }, outcomes };
+  return { run: updated, outcomes };
 }

@@ -5,7 +5,7 @@ import type { Db } from '../database/client.ts';
 import { conflict } from '../errors.ts';
 import { userRefs } from '../actors.ts';
 import { lockRun, type LockedRun } from './run-access.ts';
-import { caseEntry, caseSnapshot, listedEntries, runCaseEvent } from './run-audit.ts';
+import { caseEntry, caseSnapshot, listedEntries, runCaseEvent, runEvent } from './run-audit.ts';
 import type { AddRunCasesInput } from './run-bulk.schemas.ts';
 import { removeRunCases } from './run-bulk.service.ts';
 import { RUN_CASE_INCLUDE, type RunCaseRecord } from './run-case-response.ts';
@@ -34,10 +34,7 @@ async function appendCases(tx: Db, ctx: RequestContext, run: LockedRun, seeds: C
   const { runCases } = await snapshotCases(tx, ctx, run, seeds, await nextPosition(tx, run.id));
   await emitAudit(tx, ctx, {
     action: 'run.case_added',
-    entityType: 'test_run',
-    entityUlid: run.id,
-    entityLabel: run.name,
-    runId: run.id,
+    ...runEvent(run),
     metadata: { added: runCases.length, ...listedEntries(runCases.map((runCase) => caseEntry(run, runCase))), ...metadata },
   });
   return runCases;

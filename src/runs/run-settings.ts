@@ -1,5 +1,3 @@
-import type { Db } from '../database/client.ts';
-
 /**
  * The run settings of decisions §6 with their code defaults. Each resolves project → organization
  * → default, except `defaultAssigneeUserId`, which exists only on projects.
@@ -42,13 +40,4 @@ export function resolveRunSettings(organization: unknown, project: unknown | nul
 /** Just the values, as the run services consult them. */
 export function settingValues(resolved: ResolvedRunSettings): RunSettings {
   return Object.fromEntries(RUN_SETTING_KEYS.map((key) => [key, resolved[key].value])) as RunSettings;
-}
-
-/** The settings in force for runs of a project (one query). */
-export async function loadRunSettings(db: Db, projectId: string): Promise<RunSettings> {
-  const project = await db.project.findUniqueOrThrow({
-    where: { id: projectId },
-    select: { runSettings: true, org: { select: { runSettings: true } } },
-  });
-  return settingValues(resolveRunSettings(project.org.runSettings, project.runSettings));
 }

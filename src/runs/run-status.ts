@@ -10,15 +10,16 @@ export const isOutcome = (status: string): status is OutcomeStatus => (OUTCOME_S
 
 /**
  * A case's status as the aggregate of its steps: any failed step fails it, else any blocked step
- * blocks it, else any step still untested (or to be retested) leaves it untested, else all
- * skipped steps skip it, else it passed. A case without steps keeps the status it has.
+ * blocks it, else any step still untested leaves it untested (a case waiting to be retested
+ * stays retested), else all skipped steps skip it, else it passed. A case without steps keeps
+ * the status it has.
  */
 export function aggregateOfSteps(steps: Array<{ status: string }>, current: CaseStatus): CaseStatus {
   if (steps.length === 0) return current;
   const has = (status: CaseStatus) => steps.some((step) => step.status === status);
   if (has('failed')) return 'failed';
   if (has('blocked')) return 'blocked';
-  if (has('untested') || has('retested')) return 'untested';
+  if (has('untested') || has('retested')) return current === 'retested' ? 'retested' : 'untested';
   if (steps.every((step) => step.status === 'skipped')) return 'skipped';
   return 'passed';
 }

@@ -11,19 +11,13 @@ import { epochMsOrNull, newId, ULID_PATTERN } from '../ids.ts';
 import { assertProjectUnlocked, resolveProject, type ProjectRow } from '../projects/projects.service.ts';
 import { likeLiteral, pageOf, pageWindow } from '../validation.ts';
 import { lockRun, resolveRun } from './run-access.ts';
+import { runEvent } from './run-audit.ts';
 import { projectedStatusWhere, RUN_INCLUDE, runAggregates, type RunRecord } from './run-response.ts';
-import { loadRunSettings } from './run-settings.ts';
+import { overridesOf } from './run-settings.ts';
 import { snapshotCases, type CaseSeed } from './run-snapshot.ts';
 import type { CreateRunInput, FieldFilter, RunFilter, RunListQuery, UpdateRunInput } from './runs.schemas.ts';
 
 /** The audit event fields of a run-level event: the run is the entity, labelled by its name. */
-export const runEvent = (run: { id: string; name: string }) => ({
-  entityType: 'test_run',
-  entityUlid: run.id,
-  entityLabel: run.name,
-  runId: run.id,
-});
-
 /** The comboKey of a set of configuration values: their ULIDs sorted ascending, joined by ':'. */
 export const comboKeyOf = (configurationIds: string[]) => [...configurationIds].sort().join(':');
 
@@ -165,8 +159,9 @@ export async function createRun(ctx: RequestContext, projectCode: string, input:
     ]);
     let defaultAssigneeId = input.defaultAssigneeUlid ?? null;
     if (input.defaultAssigneeUlid === undefined) {
-      const fromSettings = (await loadRunSettings(tx, project.id)).defaultAssigneeUserId;
-      if (fromSettings && (await membersAmong(tx, [fromSettings])).has(fromSettings)) defaultAssigneeId = fromSettings;
+      // A project-only setting: the project row already holds it.
+      const fromSettings = overridesOf(project.runSettings).defaultAssigneeUserId;
+      if (typeof fromSettings === 'string' && (await membersAmong(tx, [fromSettings])).has(fromSettings)) defaultAssigneeId = fromSettings;
     }
 
     const created = await tx.testRun.create({

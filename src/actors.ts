@@ -46,3 +46,11 @@ export async function userRefs(db: Db, userIds: Array<string | null>): Promise<(
 }
 
 export const userRef = async (db: Db, userId: string | null): Promise<UserRef> => (await userRefs(db, [userId]))(userId);
+
+/** The users among `userIds` who are members of the active organization (`db` is tenant-confined). */
+export async function membersAmong(db: Db, userIds: Array<string | null>): Promise<Set<string>> {
+  const wanted = [...new Set(userIds.filter((id): id is string => id !== null))];
+  if (wanted.length === 0) return new Set();
+  const found = await db.membership.findMany({ where: { userId: { in: wanted } }, select: { userId: true } });
+  return new Set(found.map((row) => row.userId));
+}

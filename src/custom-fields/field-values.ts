@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Prisma as PrismaValues } from '../../prisma/generated/client/client.ts';
+import { membersAmong } from '../actors.ts';
 import { clipSnapshot } from '../audit/clip.ts';
 import type { RequestContext } from '../context.ts';
 import type { Db, Prisma } from '../database/client.ts';
@@ -193,10 +194,7 @@ export function normalizeFieldValue(definition: DefinitionRow, value: unknown, p
 
 /** 404 unless every user ULID is a member of the active organization. */
 export async function assertMembers(db: Db, userIds: string[]): Promise<void> {
-  const wanted = [...new Set(userIds)];
-  if (wanted.length === 0) return;
-  const found = await db.membership.findMany({ where: { userId: { in: wanted } }, select: { userId: true } });
-  if (found.length !== wanted.length) throw notFound('User');
+  if ((await membersAmong(db, userIds)).size !== new Set(userIds).size) throw notFound('User');
 }
 
 /** An audit entry `{ fieldUlid, fieldLabel, from, to }` with string snapshots clipped. */

@@ -1,4 +1,4 @@
-import { authorColumns } from '../actors.ts';
+import { authorColumns, membersAmong } from '../actors.ts';
 import { emitAudit } from '../audit/audit.service.ts';
 import { authorize } from '../auth/policy.ts';
 import type { RequestContext } from '../context.ts';
@@ -13,7 +13,7 @@ import { RUN_INCLUDE, type RunRecord } from './run-response.ts';
 import { insertRunCases } from './run-snapshot.ts';
 import type { CaseStatus } from './run-status.ts';
 import type { CloneRunInput } from './runs.schemas.ts';
-import { membersAmong, writeRunConfigurations } from './runs.service.ts';
+import { writeRunConfigurations } from './runs.service.ts';
 
 const ORDERED = [{ position: 'asc' }, { id: 'asc' }] satisfies Prisma.TestRunCaseOrderByWithRelationInput[];
 

@@ -3,7 +3,7 @@ import type { RequestContext } from '../context.ts';
 import { assertMembers } from '../custom-fields/field-values.ts';
 import type { Db } from '../database/client.ts';
 import { conflict } from '../errors.ts';
-import { userRefs } from '../actors.ts';
+import { membersAmong, userRefs } from '../actors.ts';
 import { lockRun, type LockedRun } from './run-access.ts';
 import { caseEntry, caseSnapshot, listedEntries, runCaseEvent, runEvent } from './run-audit.ts';
 import type { AddRunCasesInput } from './run-bulk.schemas.ts';
@@ -11,7 +11,6 @@ import { removeRunCases } from './run-bulk.service.ts';
 import { RUN_CASE_INCLUDE, type RunCaseRecord } from './run-case-response.ts';
 import { RUN_INCLUDE, type RunRecord } from './run-response.ts';
 import { snapshotCases, type CaseSeed } from './run-snapshot.ts';
-import { membersAmong } from './runs.service.ts';
 
 /** The position after the run's last case (0 for an empty run). */
 async function nextPosition(tx: Db, runId: string): Promise<number> {

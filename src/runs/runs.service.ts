@@ -1,6 +1,6 @@
-import { authorColumns, userRef } from '../actors.ts';
+import { authorColumns, membersAmong, userRef, userRefs } from '../actors.ts';
 import { emitAudit } from '../audit/audit.service.ts';
-import { change, type Change } from '../audit/clip.ts';
+import { change, changesBetween, type Change } from '../audit/clip.ts';
 import { authorize } from '../auth/policy.ts';
 import type { RequestContext } from '../context.ts';
 import { assertMembers, readFieldValues, writeValues, type FieldValueInput } from '../custom-fields/field-values.ts';
@@ -20,14 +20,6 @@ import type { CreateRunInput, FieldFilter, RunFilter, RunListQuery, UpdateRunInp
 /** The audit event fields of a run-level event: the run is the entity, labelled by its name. */
 /** The comboKey of a set of configuration values: their ULIDs sorted ascending, joined by ':'. */
 export const comboKeyOf = (configurationIds: string[]) => [...configurationIds].sort().join(':');
-
-/** The users among `userIds` who are members of the active organization. */
-export async function membersAmong(db: Db, userIds: Array<string | null>): Promise<Set<string>> {
-  const wanted = [...new Set(userIds.filter((id): id is string => id !== null))];
-  if (wanted.length === 0) return new Set();
-  const found = await db.membership.findMany({ where: { userId: { in: wanted } }, select: { userId: true } });
-  return new Set(found.map((row) => row.userId));
-}
 
 const configurationsInvalid = (message: string) => validationFailed(message, { path: ['configurationUlids'] });
 
@@ -334,8 +326,6 @@ function referenceChange(field: string, from: string | null, to: string | null, 
 const configurationLabel = (snapshots: ConfigurationSnapshot[]) =>
   snapshots.length === 0 ? null : snapshots.map((each) => `${each.groupName}: ${each.valueName}`).join(', ');
 
-const userLabel = async (tx: Db, userId: string | null) => (await userRef(tx, userId))?.name ?? null;
-
 /**
  * PATCH /runs/{runUlid}: only what differs changes, recorded in one run.updated (none when nothing
  * does). Linking another environment drops the legacy free text, which described the old one.
@@ -344,20 +334,18 @@ export async function updateRun(ctx: RequestContext, runUlid: string, input: Upd
   return ctx.db.$transaction(async (tx) => {
     const run = await lockRun(tx, ctx, runUlid);
     const data: Prisma.TestRunUncheckedUpdateInput = {};
-    const changes: Array<Change | ReturnType<typeof referenceChange>> = [];
-    if (input.name !== undefined && input.name !== run.name) {
-      changes.push(change('name', run.name, input.name));
-      data.name = input.name;
-    }
-    if (input.description !== undefined && input.description !== run.description) {
-      changes.push(change('description', run.description, input.description));
-      data.description = input.description;
-    }
+    const changes: Array<Change | ReturnType<typeof referenceChange>> = changesBetween(
+      { name: run.name, description: run.description },
+      { name: input.name, description: input.description },
+    );
+    data.name = input.name;
+    data.description = input.description;
     const assignee = input.defaultAssigneeUlid;
     if (assignee !== undefined && assignee !== run.defaultAssigneeId) {
       if (assignee) await assertMembers(tx, [assignee]);
-      const [fromLabel, toLabel] = [await userLabel(tx, run.defaultAssigneeId), await userLabel(tx, assignee)];
-      changes.push(referenceChange('defaultAssigneeUlid', run.defaultAssigneeId, assignee, fromLabel, toLabel));
+      const refOf = await userRefs(tx, [run.defaultAssigneeId, assignee]);
+      const [from, to] = [refOf(run.defaultAssigneeId), refOf(assignee)];
+      changes.push(referenceChange('defaultAssigneeUlid', run.defaultAssigneeId, assignee, from?.name ?? null, to?.name ?? null));
       data.defaultAssigneeId = assignee;
     }
     if (input.environmentId !== undefined && input.environmentId !== run.environmentId) {

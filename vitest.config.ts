@@ -10,6 +10,6 @@ export default defineConfig({
     exclude: onPostgresServer ? [] : ['test/postgres/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    env: { NODE_ENV: 'test', TCMS_LOG_REQUESTS: 'false' },
+    env: { NODE_ENV: 'test', TCMS_LOG_REQUESTS: 'false', TCMS_LOG_LEVEL: 'silent' },
   },
 });

@@ -8,11 +8,11 @@
  * results through bulk-mark and bulk submit-result (500 a call), and the progress of 200 plans.
  *
  * Where the service runs: in a child process (bench/serve.ts, the same composition root as
- * src/server.ts, bound to 127.0.0.1), not in this process. In-process, autocannon's request
+ * app/server.ts, bound to 127.0.0.1), not in this process. In-process, autocannon's request
  * generation and response parsing would share one event loop with Express and Prisma, so the
  * service would be measured at less than one core while the raw floor (a pg Pool or PGlite in
  * this process, no HTTP) does not pay that tax; in a child, the service has its own event loop
- * and core as it has in production (`tsx src/server.ts`), and the load generator the other core.
+ * and core as it has in production (`tsx app/server.ts`), and the load generator the other core.
  * The PostgreSQL server shares those two cores in both set-ups.
  *
  * Callers authenticate with an API token (Authorization: Bearer), the integrator path: such

@@ -1,14 +1,14 @@
 /**
  * The service under test, run as a child process of bench/run.ts (forked with an IPC channel).
  *
- * It is src/server.ts minus two things the benchmark cannot have: it binds to 127.0.0.1 only
- * (src/server.ts listens on every interface) and it reports its ephemeral port over IPC instead
- * of printing it. Configuration comes from the environment exactly as for src/server.ts
+ * It is app/server.ts minus two things the benchmark cannot have: it binds to 127.0.0.1 only
+ * (app/server.ts listens on every interface) and it reports its ephemeral port over IPC instead
+ * of printing it. Configuration comes from the environment exactly as for app/server.ts
  * (DATABASE_URL or TCMS_DATA_DIR, TCMS_DB_POOL_SIZE, ...). It also runs the one operator action
  * the benchmark needs, `overrideOrganizationLimits`, which is never reachable over HTTP.
  */
 import type { Server } from 'node:http';
-import { createApp } from '../src/app.ts';
+import { createApp } from '../app/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { overrideOrganizationLimits } from '../src/orgs/orgs.service.ts';
 

@@ -3,7 +3,7 @@
 import { register } from 'tsx/esm/api';
 
 register();
-const { runCli } = await import(new URL('../src/cli/tcms.ts', import.meta.url).href);
+const { runCli } = await import(new URL('../app/tcms.ts', import.meta.url).href);
 const exitCode = await runCli(process.argv.slice(2), {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),

@@ -1,6 +1,9 @@
 import { parse, serialize } from 'cookie';
 import type { Config } from '../src/config.ts';
-import { SESSION_IDLE_MS } from '../src/auth/authenticate.ts';
+import { SESSION_IDLE_MS } from '../src/auth/auth.schemas.ts';
+
+/** The largest JSON body any route takes (decisions: "Malformed and oversized bodies"). */
+export const JSON_BODY_LIMIT = '10mb';
 
 export type HttpSettings = { sessionCookieName: string; secureCookies: boolean };
 

@@ -1,29 +1,35 @@
-import type { RequestHandler } from 'express';
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestHandler } from 'express';
+import { pinoHttp } from 'pino-http';
+import { logger } from '../src/logger.ts';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
-/** One JSON line per request: id, method, path, organization, status, duration. */
-export function requestLog(enabled: boolean): RequestHandler {
-  return (req, res, next) => {
-    const incoming = req.get('x-request-id');
-    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    res.setHeader('X-Request-Id', requestId);
-    if (enabled) {
-      const started = process.hrtime.bigint();
-      res.on('finish', () => {
-        const line = {
-          time: new Date().toISOString(),
-          requestId,
-          method: req.method,
-          path: req.originalUrl.split('?')[0],
-          org: (res.locals.orgId as string | undefined) ?? null,
-          status: res.statusCode,
-          durationMs: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
-        };
-        process.stdout.write(`${JSON.stringify(line)}\n`);
-      });
-    }
-    next();
-  };
+/**
+ * Every request gets an id (a well-formed incoming X-Request-Id, else a new UUID), echoed in the
+ * response and bound to `req.log`, so a 500's stack can be found by the id the client saw. With
+ * `logRequests`, one JSON line per request: id, method, path, organization, status, duration.
+ * Headers are never logged (they carry credentials).
+ */
+export function requestLog(logRequests: boolean): RequestHandler {
+  return pinoHttp({
+    logger,
+    autoLogging: logRequests,
+    genReqId: (req: IncomingMessage, res: ServerResponse) => {
+      const incoming = req.headers['x-request-id'];
+      const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+      res.setHeader('X-Request-Id', id);
+      return id;
+    },
+    customAttributeKeys: { reqId: 'requestId', responseTime: 'durationMs' },
+    serializers: {
+      req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split('?')[0] }),
+      res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+    },
+    customProps: (_req, res) => ({ org: ((res as ServerResponse & { locals?: { orgId?: string } }).locals?.orgId) ?? null }),
+    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
+    customSuccessMessage: (req, res) => `${req.method} ${(req.url ?? '').split('?')[0]} ${res.statusCode}`,
+    customErrorMessage: (req, res) => `${req.method} ${(req.url ?? '').split('?')[0]} ${res.statusCode}`,
+  }) as unknown as RequestHandler;
 }

@@ -1,22 +1,17 @@
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import multer from 'multer';
 import { z } from 'zod';
-import { assertNotCrossSite, enterOrganization, identify, unauthorized } from '../src/auth/authenticate.ts';
 import type { Identity, RequestContext } from '../src/context.ts';
-import { localeOf } from '../src/i18n.ts';
-import type { UploadedFile } from '../src/storage/file-storage.ts';
-import { AppError, fromValidationIssues, toAppError } from '../src/errors.ts';
-import {
-  claimIdempotencyKey,
-  completeIdempotencyKey,
-  parseIdempotencyKey,
-  releaseIdempotencyKey,
-} from '../src/idempotency/idempotency.service.ts';
+import type { Db } from '../src/database/client.ts';
+import { executeOnce, parseIdempotencyKey, principalOf, type StoredResponse } from '../src/idempotency/idempotency.service.ts';
+import type { RateLimitState } from '../src/rate-limit/rate-limit.service.ts';
+import { openRequest, type RequestOutcome } from '../src/request.ts';
+import type { UploadedFile } from '../src/storage/storage.service.ts';
 import { validate } from '../src/validation.ts';
-import { consumeRequest, type RateLimitState } from '../src/rate-limit/rate-limit.service.ts';
+import { errorReply } from './errors.ts';
 import type { HttpSettings } from './http-settings.ts';
 import { readSessionCookie, sessionCookieHeaders } from './http-settings.ts';
+import { receiveUpload } from './uploads.ts';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -34,13 +29,13 @@ export type RouteInput<P, Q, B> = {
   params: Output<P>;
   query: Output<Q>;
   body: Output<B>;
-  /** The uploaded file of an `upload` route (the first, when several are allowed). */
-  file: Buffer | undefined;
   /** Every uploaded `file` part of an `upload` route, in order. */
   files: UploadedFile[];
   identity: Identity;
   /** Present on `org` routes. */
   ctx: RequestContext;
+  /** The transaction a request with an Idempotency-Key runs in (on `org` routes it is also `ctx.db`). */
+  db: Db | undefined;
 };
 
 /** What a handler may answer besides a plain JSON body. */
@@ -68,7 +63,7 @@ export type RouteDefinition<P extends Schema | undefined = Schema | undefined, Q
   query?: Q;
   body?: B;
   /**
-   * A multipart upload of parts named `file`: one, or up to `maxFiles` (multer stops reading at
+   * A multipart upload of parts named `file`: one, or up to `maxFiles` (parsing stops at
    * maxFiles + 1 parts, so the service can answer its own error for one too many).
    */
   upload?: { maxBytes: number; description: string; maxFiles?: number };
@@ -78,30 +73,28 @@ export type RouteDefinition<P extends Schema | undefined = Schema | undefined, Q
   handle(input: RouteInput<P, Q, B>): Promise<unknown>;
 };
 
-/** Declares a route; `mountRoutes` serves it and `buildOpenApiDocument` documents it. */
+/** Declares a route; `restRouter` serves it and `buildOpenApiDocument` documents it. */
 export const defineRoute = <P extends Schema | undefined, Q extends Schema | undefined, B extends Schema | undefined>(
   route: RouteDefinition<P, Q, B>,
 ) => route as unknown as RouteDefinition;
 
 const UNSAFE = new Set<Method>(['post', 'put', 'patch', 'delete']);
 
-export const errorBody = (error: AppError) => ({
-  error: { code: error.code, message: error.message, ...(error.details !== undefined ? { details: error.details } : {}) },
-});
+const parse = (schema: Schema | undefined, value: unknown, location: 'query' | 'params' | 'body') =>
+  schema ? validate(schema, value, location) : undefined;
 
-export const errorReply = (error: unknown): Reply => {
-  const appError = toAppError(error);
-  if (appError.code === 'internal_error' && !(error instanceof AppError)) console.error(error);
-  return new Reply(appError.status, errorBody(appError), appError.headers);
-};
+const canonicalJson = (value: unknown): string =>
+  JSON.stringify(value, (_key, inner) =>
+    inner && typeof inner === 'object' && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => a.localeCompare(b)))
+      : inner,
+  ) ?? 'null';
 
-function send(res: Response, reply: Reply, settings: HttpSettings): void {
-  res.status(reply.status);
-  for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
-  if (reply.session) res.append('Set-Cookie', sessionCookieHeaders(settings, reply.session.token));
-  if (reply.body === undefined || reply.status === 204) res.end();
-  else if (Buffer.isBuffer(reply.body)) res.send(reply.body);
-  else res.json(reply.body);
+/** The identity of a request for Idempotency-Key: method, path and body (files by their digests). */
+function fingerprint(req: Request, files: UploadedFile[]): string {
+  const hash = createHash('sha256').update(`${req.method} ${req.originalUrl}\n`).update(canonicalJson(req.body ?? null));
+  for (const file of files) hash.update('\n').update(file.sha256);
+  return hash.digest('hex');
 }
 
 function rateLimitHeaders(state: RateLimitState): Record<string, string> {
@@ -112,139 +105,97 @@ function rateLimitHeaders(state: RateLimitState): Record<string, string> {
   };
 }
 
-const parse = (schema: Schema | undefined, value: unknown, location: 'query' | 'params' | 'body') =>
-  schema ? validate(schema, value, location) : undefined;
+const toStored = (reply: Reply): StoredResponse => ({
+  status: reply.status,
+  headers: reply.headers,
+  body: reply.body === undefined || reply.status === 204 ? null : JSON.stringify(reply.body),
+});
 
-const canonicalJson = (value: unknown): string =>
-  JSON.stringify(value, (_key, inner) =>
-    inner && typeof inner === 'object' && !Array.isArray(inner) && !Buffer.isBuffer(inner)
-      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => a.localeCompare(b)))
-      : inner,
-  ) ?? 'null';
-
-/** The identity of a request for Idempotency-Key: method, path and body (files by their digests). */
-function fingerprint(req: Request, files: UploadedFile[]): string {
-  const hash = createHash('sha256').update(`${req.method} ${req.originalUrl}\n`).update(canonicalJson(req.body ?? null));
-  for (const file of files) hash.update('\n').update(createHash('sha256').update(file.buffer).digest('hex'));
-  return hash.digest('hex');
+function send(res: Response, reply: Reply, settings: HttpSettings): void {
+  res.status(reply.status).set(reply.headers);
+  if (reply.session) res.append('Set-Cookie', sessionCookieHeaders(settings, reply.session.token));
+  if (reply.body === undefined || reply.status === 204) res.end();
+  else if (Buffer.isBuffer(reply.body)) res.send(reply.body);
+  else res.json(reply.body);
 }
 
-const principalOf = (identity: Identity, ctx: RequestContext | undefined) =>
-  identity.kind === 'api_token' ? `token:${identity.token.id}` : `user:${identity.user.id}:${ctx?.org.id ?? ''}`;
-
-function receiveUpload(req: Request, res: Response, upload: NonNullable<RouteDefinition['upload']>): Promise<UploadedFile[]> {
-  if (!req.is('multipart/form-data')) {
-    return Promise.reject(new AppError('unsupported_media_type', 'Send the file as multipart/form-data'));
-  }
-  const { maxBytes, maxFiles } = upload;
-  const parser = maxFiles
-    ? multer({ storage: multer.memoryStorage(), limits: { fileSize: maxBytes, files: maxFiles + 1 } }).array('file', maxFiles + 1)
-    : multer({ storage: multer.memoryStorage(), limits: { fileSize: maxBytes, files: 1 } }).single('file');
-  return new Promise((resolve, reject) => {
-    parser(req, res, (error: unknown) => {
-      if (error instanceof multer.MulterError) {
-        if (error.code === 'LIMIT_FILE_SIZE') {
-          reject(new AppError('file_too_large', `The file exceeds ${maxBytes} bytes`));
-        } else {
-          reject(fromValidationIssues([{ path: ['file'], message: error.message }], 'file'));
-        }
-      } else if (error) {
-        reject(fromValidationIssues([{ path: ['file'], message: 'Malformed multipart body' }], 'file'));
-      } else {
-        const parts = req.file ? [req.file] : ((req.files as Express.Multer.File[] | undefined) ?? []);
-        if (parts.length === 0) reject(fromValidationIssues([{ path: ['file'], message: 'A `file` part is required' }], 'file'));
-        else resolve(parts.map((part) => ({ buffer: part.buffer, fileName: part.originalname, contentType: part.mimetype })));
-      }
-    });
-  });
+function sendStored(res: Response, stored: StoredResponse): void {
+  res.status(stored.status).set(stored.headers).set('Idempotency-Replayed', 'true');
+  if (stored.body === null) res.end();
+  else res.type('application/json').send(stored.body);
 }
 
-/** The Express handler of one route: authentication, CSRF, rate limit, idempotency, validation. */
+const toReply = (thrown: unknown, req: Request) => {
+  const { status, body, headers } = errorReply(thrown, req.log);
+  return new Reply(status, body, headers);
+};
+
+/** The request's credentials, as the core's pipeline reads them. */
+const credentialsOf = (req: Request, settings: HttpSettings) => ({
+  method: req.method,
+  authorization: req.get('authorization'),
+  sessionToken: readSessionCookie(req.headers.cookie, settings),
+  organizationHeader: req.get('x-organization-id'),
+  origin: req.get('origin'),
+  host: req.get('host'),
+  acceptLanguage: req.get('accept-language'),
+});
+
+/**
+ * The Express handler of one route: the core's request pipeline, the upload, then the handler,
+ * exactly once per Idempotency-Key when the request carries one.
+ */
 export function routeHandler(route: RouteDefinition, settings: HttpSettings): RequestHandler {
   return async (req, res) => {
-    const answer = (reply: Reply) => send(res, reply, settings);
+    let reply: Reply;
     try {
-      let identity: Identity | null = null;
-      let ctx: RequestContext | undefined;
-      if (route.auth !== 'none') {
-        identity = await identify({
-          authorization: req.get('authorization'),
-          sessionToken: readSessionCookie(req.headers.cookie, settings),
-        });
-        if (!identity) throw unauthorized();
-        if ((route.sessionOnly || route.auth === 'user') && identity.kind !== 'session') {
-          throw unauthorized('This route needs a session, not an API token');
-        }
-        assertNotCrossSite({
-          method: req.method,
-          identity,
-          organizationHeader: req.get('x-organization-id'),
-          origin: req.get('origin'),
-          host: req.get('host'),
-        });
-        if (route.auth === 'org') {
-          const fromPath = route.orgParam ? req.params[route.orgParam] : undefined;
-          const fromHeader = req.get('x-organization-id');
-          if (fromPath !== undefined && fromHeader !== undefined && fromHeader !== fromPath) {
-            throw new AppError('not_found', 'Organization not found');
-          }
-          ctx = await enterOrganization(identity, (fromPath as string | undefined) ?? fromHeader, localeOf(req.get('accept-language')));
-          res.locals.orgId = ctx.org.id;
-          if (ctx.metered) {
-            const state = await consumeRequest(ctx);
-            for (const [name, value] of Object.entries(rateLimitHeaders(state))) res.setHeader(name, value);
-            if (!state.allowed) {
-              throw new AppError('too_many_requests', 'The per-minute API request ceiling was reached', {
-                headers: { 'Retry-After': String(state.retryAfterSeconds) },
-              });
-            }
-          }
-        }
-      }
+      const outcome = await openRequest(
+        { caller: route.auth, sessionOnly: route.sessionOnly, orgFromPath: route.orgParam ? (req.params[route.orgParam] as string) : undefined },
+        credentialsOf(req, settings),
+      );
+      if (outcome.rateLimit) res.set(rateLimitHeaders(outcome.rateLimit));
+      if (outcome.kind === 'refused') return send(res, toReply(outcome.error, req), settings);
+      if (outcome.ctx) res.locals.orgId = outcome.ctx.org.id;
 
       const files = route.upload ? await receiveUpload(req, res, route.upload) : [];
       const key = UNSAFE.has(route.method) ? parseIdempotencyKey(req.get('idempotency-key')) : undefined;
-      const principal = key !== undefined && identity ? principalOf(identity, ctx) : undefined;
-      if (key !== undefined && principal !== undefined) {
-        const claim = await claimIdempotencyKey(principal, key, fingerprint(req, files));
-        if (claim.kind === 'replay') {
-          const { status, headers, body } = claim.response;
-          res.status(status).set(headers).set('Idempotency-Replayed', 'true');
-          if (body === null) res.end();
-          else res.type('application/json').send(body);
-          return;
-        }
+      if (key === undefined || !outcome.identity) {
+        reply = await execute(route, req, outcome, files, undefined).catch((error: unknown) => toReply(error, req));
+      } else {
+        let executed: Reply | undefined;
+        const { response, replayed } = await executeOnce(
+          { principal: principalOf(outcome.identity, outcome.ctx), key, requestHash: fingerprint(req, files) },
+          outcome.ctx?.db,
+          async (tx) => toStored((executed = await execute(route, req, outcome, files, tx))),
+          (error) => toStored((executed = toReply(error, req))),
+        );
+        if (replayed || !executed) return sendStored(res, response);
+        reply = executed;
       }
-
-      let reply: Reply;
-      try {
-        const result = await route.handle({
-          params: parse(route.params, req.params, 'params'),
-          query: parse(route.query, req.query, 'query'),
-          body: parse(route.body, req.body ?? {}, 'body'),
-          file: files[0]?.buffer,
-          files,
-          identity: identity as Identity,
-          ctx: ctx as RequestContext,
-        });
-        reply = result instanceof Reply ? result : new Reply(route.success.status, result);
-      } catch (error) {
-        reply = errorReply(error);
-      }
-
-      if (key !== undefined && principal !== undefined) {
-        if (reply.status >= 500) await releaseIdempotencyKey(principal, key);
-        else {
-          await completeIdempotencyKey(principal, key, {
-            status: reply.status,
-            headers: reply.headers,
-            body: reply.body === undefined || reply.status === 204 ? null : JSON.stringify(reply.body),
-          });
-        }
-      }
-      answer(reply);
     } catch (error) {
-      answer(errorReply(error));
+      reply = toReply(error, req);
     }
+    send(res, reply, settings);
   };
+}
+
+/** Validates the request and runs the route's handler; `tx` is the transaction of a keyed request. */
+async function execute(
+  route: RouteDefinition,
+  req: Request,
+  outcome: Extract<RequestOutcome, { kind: 'open' }>,
+  files: UploadedFile[],
+  tx: Db | undefined,
+): Promise<Reply> {
+  const ctx = outcome.ctx && tx ? { ...outcome.ctx, db: tx } : outcome.ctx;
+  const result = await route.handle({
+    params: parse(route.params, req.params, 'params'),
+    query: parse(route.query, req.query, 'query'),
+    body: parse(route.body, req.body ?? {}, 'body'),
+    files,
+    identity: outcome.identity as Identity,
+    ctx: ctx as RequestContext,
+    db: tx,
+  });
+  return result instanceof Reply ? result : new Reply(route.success.status, result);
 }

@@ -5,7 +5,7 @@ import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import type PrismaTypes from '../prisma/generated/pothos-types.ts';
 import { getDatamodel } from '../prisma/generated/pothos-types.ts';
-import { prisma } from '../src/database/client.ts';
+import { prisma, type PrismaClient } from '../src/database/client.ts';
 import type { GraphQLContext } from './context.ts';
 
 export const builder = new SchemaBuilder<{
@@ -20,11 +20,12 @@ export const builder = new SchemaBuilder<{
   scopeAuth: {
     authScopes: (context) => ({ member: context.request !== null }),
     // The reason authentication failed (401, 404 organization, 429…) is the error of every field.
-    unauthorizedError: (_parent, context) => context.authError,
+    unauthorizedError: (_parent, context) => context.authError ?? 'Not authorized',
   },
   prisma: {
-    // Relations that Pothos loads by itself stay inside the caller's organization.
-    client: (context) => context.request?.db ?? prisma(),
+    // Relations that Pothos loads by itself stay inside the caller's organization. GraphQL never
+    // runs inside a request transaction, so the context's client is a whole (tenant) client.
+    client: (context) => (context.request?.db ?? prisma()) as PrismaClient,
     dmmf: getDatamodel(),
     filterConnectionTotalCount: true,
     // The contract's page bounds: 50 by default, at most 200 (larger `first`/`last` are capped).

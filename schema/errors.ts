@@ -1,6 +1,7 @@
 import type { GraphQLError } from 'graphql';
 import { createGraphQLError, maskError, type Plugin } from 'graphql-yoga';
-import { AppError, errorStatus } from '../src/errors.ts';
+import { AppError, ERROR_CODES, type ErrorCode } from '../src/errors.ts';
+import { logger } from '../src/logger.ts';
 
 /**
  * Duck-typed on purpose: under vitest the schema (built by Pothos, loaded by Node) and source
@@ -26,7 +27,7 @@ const locationOf = (error: unknown) =>
  * field (a malformed cursor, a negative `first`) is `validation_failed`; anything unexpected is
  * masked as `internal_error` without message or stack.
  */
-export function maskGraphQLError(error: unknown, message: string, isDev?: boolean): Error {
+export function maskGraphQLError(error: unknown, message: string): Error {
   const cause = rootCause(error);
   if (cause instanceof AppError) {
     return createGraphQLError(cause.message, {
@@ -41,15 +42,16 @@ export function maskGraphQLError(error: unknown, message: string, isDev?: boolea
       extensions: { ...cause.extensions, code: 'validation_failed' },
     });
   }
-  console.error(cause);
-  const masked = maskError(error, message, isDev);
+  logger.error({ err: cause }, 'GraphQL resolver failed unexpectedly');
+  // Never in development mode either: a stack or a file path is not for the client.
+  const masked = maskError(error, message, false);
   return createGraphQLError(masked.message, {
     ...locationOf(masked),
     extensions: { ...(isGraphQLError(masked) ? masked.extensions : {}), code: 'internal_error' },
   });
 }
 
-const isContractCode = (code: unknown) => typeof code === 'string' && Object.hasOwn(errorStatus, code);
+const isContractCode = (code: unknown) => ERROR_CODES.includes(code as ErrorCode);
 
 /**
  * Errors raised before execution never reach `maskGraphQLError`: a syntax error, an unknown

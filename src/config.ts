@@ -13,6 +13,7 @@ const environmentSchema = z.object({
     .enum(['true', 'false'])
     .default('true')
     .transform((value) => value === 'true'),
+  TCMS_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   // Files go to an S3-compatible bucket when TCMS_S3_BUCKET is set, else under TCMS_DATA_DIR/files.
   TCMS_S3_BUCKET: z.string().min(1).optional(),
@@ -32,6 +33,7 @@ export type Config = {
   dataDir: string;
   poolSize: number;
   logRequests: boolean;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   production: boolean;
   development: boolean;
   s3: S3Settings | undefined;
@@ -53,6 +55,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     dataDir: path.resolve(parsed.TCMS_DATA_DIR),
     poolSize: parsed.TCMS_DB_POOL_SIZE,
     logRequests: parsed.TCMS_LOG_REQUESTS,
+    logLevel: parsed.TCMS_LOG_LEVEL,
     production: parsed.NODE_ENV === 'production',
     development: parsed.NODE_ENV === 'development',
     s3: parsed.TCMS_S3_BUCKET

@@ -1,6 +1,6 @@
 import type { Locale } from './i18n.ts';
-import type { OrganizationLimits } from './orgs/plans.ts';
-import type { PrismaClient } from './database/client.ts';
+import type { OrganizationLimits } from './orgs/billing-tiers.ts';
+import type { Db } from './database/client.ts';
 
 export const ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
@@ -36,7 +36,7 @@ export type RequestContext = {
   role: Role;
   /** Machine-authenticated callers count against the per-minute and monthly ceilings. */
   metered: boolean;
-  db: PrismaClient;
+  db: Db;
   /** From Accept-Language; localized custom-field texts resolve to it. */
   locale: Locale;
 };

@@ -1,63 +1,89 @@
-/** The error codes of the contract ("Errors" of api-v1.md), each with its HTTP status. */
-export const errorStatus = {
-  validation_failed: 422,
-  not_found: 404,
-  conflict: 409,
-  last_owner: 409,
-  unauthorized: 401,
-  forbidden: 403,
-  too_many_requests: 429,
-  unsupported_media_type: 415,
-  internal_error: 500,
-  immutable_field: 422,
-  system_field: 422,
-  system_field_readonly: 422,
-  field_has_values: 409,
-  not_system_field: 400,
-  storage_quota_exceeded: 413,
-  staging_already_committed: 409,
-  file_too_large: 413,
-  too_many_cases: 422,
-  too_many_attachments: 422,
-  too_many_suites: 422,
-  seat_limit_exceeded: 409,
-  project_limit_exceeded: 409,
-  api_result_limit_exceeded: 409,
-  run_case_assignee_locked: 403,
-  project_locked: 403,
-} as const;
+/**
+ * The error codes of the contract ("Errors" of api-v1.md: the enumeration and the codes named in
+ * prose). Each transport maps them once: rest/errors.ts to HTTP statuses and headers,
+ * schema/errors.ts to GraphQL errors.
+ */
+export const ERROR_CODES = [
+  'validation_failed',
+  'not_found',
+  'conflict',
+  'last_owner',
+  'unauthorized',
+  'forbidden',
+  'email_not_verified',
+  'email_send_failed',
+  'challenge_failed',
+  'too_many_requests',
+  'unsupported_media_type',
+  'internal_error',
+  'immutable_field',
+  'system_field',
+  'system_field_readonly',
+  'field_has_values',
+  'not_system_field',
+  'storage_quota_exceeded',
+  'staging_already_committed',
+  'file_too_large',
+  'too_many_cases',
+  'too_many_attachments',
+  'too_many_suites',
+  'parse_failed',
+  'empty_import',
+  'organization_suspended',
+  'seat_limit_exceeded',
+  'project_limit_exceeded',
+  'api_result_limit_exceeded',
+  'email_recipient_suppressed',
+  'billing_provider_unavailable',
+  'organization_plan_required',
+  'run_case_assignee_locked',
+  'project_locked',
+] as const;
 
-export type ErrorCode = keyof typeof errorStatus;
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
-export type ErrorDetails = Record<string, unknown> | Array<Record<string, unknown>>;
+/**
+ * Why a request could not even be read, carried as `details.code` of a validation_failed: the
+ * transports answer these differently from an ordinary 422 (REST: 400, or 413 for a body too large).
+ */
+export const UNREADABLE_REQUEST = [
+  'malformed_json',
+  'malformed_path',
+  'invalid_idempotency_key',
+  'foreign_display_id',
+  'body_too_large',
+] as const;
+export type UnreadableRequest = (typeof UNREADABLE_REQUEST)[number];
 
-/** The one error type of the core; each transport maps it once (rest/errors.ts, schema/errors.ts). */
+/**
+ * `details` of an error. `code` refines the top-level code; `retryAfterSeconds` says when a retry
+ * may succeed (REST sends it as Retry-After too).
+ */
+export type ErrorDetails = Record<string, unknown> & { code?: string; retryAfterSeconds?: number };
+
+/** The one error type of the core: a contract code, a message for people, optional details. */
 export class AppError extends Error {
   readonly code: ErrorCode;
-  readonly status: number;
   readonly details: ErrorDetails | undefined;
-  readonly headers: Record<string, string>;
 
-  constructor(
-    code: ErrorCode,
-    message: string,
-    options: { details?: ErrorDetails; status?: number; headers?: Record<string, string> } = {},
-  ) {
+  constructor(code: ErrorCode, message: string, details?: ErrorDetails) {
     super(message);
     this.name = 'AppError';
     this.code = code;
-    this.status = options.status ?? errorStatus[code];
-    this.details = options.details;
-    this.headers = options.headers ?? {};
+    this.details = details;
   }
 }
 
 export const notFound = (what = 'Resource') => new AppError('not_found', `${what} not found`);
-export const forbidden = (message = 'Your role does not allow this action') =>
-  new AppError('forbidden', message);
-export const conflict = (message: string) => new AppError('conflict', message);
-export const validationFailed = (message: string, details?: ErrorDetails) =>
-  new AppError('validation_failed', message, { details });
+export const forbidden = (message = 'Your role does not allow this action') => new AppError('forbidden', message);
+export const conflict = (message: string, details?: ErrorDetails) => new AppError('conflict', message, details);
+export const validationFailed = (message: string, details?: ErrorDetails) => new AppError('validation_failed', message, details);
+export const unreadableRequest = (reason: UnreadableRequest, message: string, details: ErrorDetails = {}) =>
+  new AppError('validation_failed', message, { ...details, code: reason });
+export const internalError = () => new AppError('internal_error', 'Internal server error');
+
+/** At most this many issues are listed in a 422; `issueCount` says how many there were. */
+export const MAX_REPORTED_ISSUES = 100;
 
 type Issue = { path: PropertyKey[]; message: string; code?: string; keys?: readonly string[] };
 
@@ -76,7 +102,8 @@ export function fromValidationIssues(issues: readonly Issue[], location?: 'query
   return validationFailed(message, {
     path: first ? toPath(first) : [],
     ...(location ? { location } : {}),
-    issues: issues.map((issue) => ({ path: toPath(issue), message: issue.message })),
+    issues: issues.slice(0, MAX_REPORTED_ISSUES).map((issue) => ({ path: toPath(issue), message: issue.message })),
+    ...(issues.length > MAX_REPORTED_ISSUES ? { issueCount: issues.length } : {}),
   });
 }
 
@@ -89,5 +116,10 @@ export function toAppError(error: unknown): AppError {
   const code = (error as { code?: unknown } | null)?.code;
   if (code === 'P2002') return conflict('A resource with these unique values already exists');
   if (code === 'P2025') return notFound();
-  return new AppError('internal_error', 'Internal server error');
+  return internalError();
+}
+
+/** The exhaustiveness check of a `switch` over a union: a case left out fails to compile. */
+export function unreachable(value: never): never {
+  throw new Error(`Unhandled case: ${String(value)}`);
 }

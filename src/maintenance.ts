@@ -1,5 +1,6 @@
-import { SESSION_IDLE_MS } from './auth/authenticate.ts';
+import { SESSION_IDLE_MS } from './auth/auth.schemas.ts';
 import { prisma } from './database/client.ts';
+import { logger } from './logger.ts';
 import { IDEMPOTENCY_RETENTION_MS } from './idempotency/idempotency.service.ts';
 import { WINDOW_MS } from './rate-limit/rate-limit.service.ts';
 import { fileStorage } from './storage/file-storage.ts';
@@ -28,8 +29,8 @@ async function sweepStagedUploads(now: number): Promise<void> {
 }
 
 /** Runs the sweep now and then every ten minutes; returns the stop function. */
-export function startMaintenance(onError: (error: unknown) => void): () => void {
-  const run = () => void sweepExpired().catch(onError);
+export function startMaintenance(): () => void {
+  const run = () => void sweepExpired().catch((error: unknown) => logger.error({ err: error }, 'maintenance sweep failed'));
   run();
   const timer = setInterval(run, SWEEP_INTERVAL_MS);
   timer.unref();

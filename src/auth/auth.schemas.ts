@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+/** Sessions expire after 30 days without a request (decisions §1). */
+export const SESSION_IDLE_MS = 30 * 24 * 60 * 60 * 1000;
+
 const email = z.email().max(320).meta({ example: 'ada@example.com' });
 
 export const signupBodySchema = z

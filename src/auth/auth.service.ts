@@ -7,6 +7,7 @@ import { createOrganizationFor, toOrganization } from '../orgs/orgs.service.ts';
 import type { LoginInput, SignupInput } from './auth.schemas.ts';
 import { unauthorized } from './authenticate.ts';
 import { decoyPasswordHash, hashPassword, newSecret, verifyPassword } from './secrets.ts';
+import { inTransaction } from '../database/transactions.ts';
 
 const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
@@ -49,7 +50,7 @@ export async function signup(input: SignupInput) {
   const passwordHash = existing ? existing.passwordHash : await hashPassword(input.password);
   const organizationName = input.organizationName ?? `${input.firstName}'s organization`;
 
-  const result = await prisma().$transaction(async (tx) => {
+  const result = await inTransaction(prisma(), async (tx) => {
     const user =
       existing ??
       (await tx.user.create({

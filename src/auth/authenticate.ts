@@ -5,11 +5,11 @@ import type { OrganizationRow } from '../orgs/orgs.service.ts';
 import { tenantClient } from '../database/tenant.ts';
 import { AppError, forbidden, notFound } from '../errors.ts';
 import { ULID_PATTERN } from '../ids.ts';
-import { effectiveLimits } from '../orgs/plans.ts';
+import { effectiveLimits } from '../orgs/billing-tiers.ts';
 import { lowerRole } from './policy.ts';
+import { SESSION_IDLE_MS } from './auth.schemas.ts';
 import { API_TOKEN_PREFIX, sha256 } from './secrets.ts';
 
-export const SESSION_IDLE_MS = 30 * 24 * 60 * 60 * 1000;
 // lastSeenAt / lastUsedAt are refreshed at most this often, not on every request.
 const TOUCH_INTERVAL_MS = 60 * 1000;
 
@@ -128,9 +128,9 @@ const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export function assertNotCrossSite(request: {
   method: string;
   identity: Identity | null;
-  organizationHeader: string | undefined;
-  origin: string | undefined;
-  host: string | undefined;
+  organizationHeader?: string | undefined;
+  origin?: string | undefined;
+  host?: string | undefined;
 }): void {
   if (request.identity?.kind !== 'session' || !UNSAFE_METHODS.has(request.method.toUpperCase())) return;
   if (request.organizationHeader) return;

@@ -8,6 +8,7 @@ import { epochMsOrNull, newId } from '../ids.ts';
 import { caseLabel, resolveTestCase } from '../test-cases/test-cases.service.ts';
 import { pageOf, pageWindow, type PageQuery } from '../validation.ts';
 import { EXCERPT_CHARACTERS, type CreateCommentInput, type UpdateCommentInput } from './comments.schemas.ts';
+import { inTransaction } from '../database/transactions.ts';
 
 type CommentRow = Awaited<ReturnType<Db['comment']['findFirstOrThrow']>>;
 
@@ -118,7 +119,7 @@ export async function countComments(ctx: RequestContext, commentable: Commentabl
  */
 export async function addComment(ctx: RequestContext, commentable: Commentable, ownerUlid: string, input: CreateCommentInput) {
   authorize(ctx, 'comment.write');
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const owner = await commentable.resolve(ctx, ownerUlid, tx);
     let parentId: string | null = null;
     if (input.parentUlid) {
@@ -152,7 +153,7 @@ export async function updateComment(
   input: UpdateCommentInput,
 ) {
   authorize(ctx, 'comment.write');
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const owner = await commentable.resolve(ctx, ownerUlid, tx);
     const comment = await findComment(tx, commentable, owner, commentUlid);
     if (!isAuthor(ctx, comment)) throw forbidden('Only the author of a comment can edit it');
@@ -169,7 +170,7 @@ export async function updateComment(
  */
 export async function deleteComment(ctx: RequestContext, commentable: Commentable, ownerUlid: string, commentUlid: string) {
   authorize(ctx, 'comment.write');
-  await ctx.db.$transaction(async (tx) => {
+  await inTransaction(ctx.db, async (tx) => {
     const owner = await commentable.resolve(ctx, ownerUlid, tx);
     const comment = await findComment(tx, commentable, owner, commentUlid);
     if (!isAuthor(ctx, comment) && !can(ctx, 'comment.moderate')) {
@@ -197,7 +198,7 @@ export async function setCommentPinned(
   pinned: boolean,
 ) {
   authorize(ctx, 'comment.write');
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const owner = await commentable.resolve(ctx, ownerUlid, tx);
     const comment = await findComment(tx, commentable, owner, commentUlid);
     if (comment.parentId) {

@@ -14,6 +14,7 @@ import type {
   UpdateConfigurationGroupInput,
   UpdateConfigurationInput,
 } from './configurations.schemas.ts';
+import { inTransaction } from '../database/transactions.ts';
 
 type ValueRow = Awaited<ReturnType<Db['configuration']['findFirstOrThrow']>>;
 type GroupRow = Awaited<ReturnType<Db['configurationGroup']['findFirstOrThrow']>>;
@@ -97,7 +98,7 @@ const valueEvent = (group: GroupRow, value: ValueRow) => ({
 
 export async function createConfigurationGroup(ctx: RequestContext, projectCode: string, input: CreateConfigurationGroupInput) {
   authorize(ctx, 'planning.write');
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const project = await resolveProject(ctx, projectCode, { db: tx });
     await lockProject(tx, project.id);
     const siblings = await liveGroupsOf(tx, project.id);
@@ -144,7 +145,7 @@ export async function findConfigurationGroups(
 /** Renames or moves a group; unchanged values answer the group as it is and record nothing. */
 export async function updateConfigurationGroup(ctx: RequestContext, groupUlid: string, input: UpdateConfigurationGroupInput) {
   authorize(ctx, 'planning.write');
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const before = await resolveConfigurationGroup(ctx, groupUlid, { db: tx });
     const changes = changesBetween({ name: before.name, position: before.position }, input);
     if (changes.length === 0) return before;
@@ -163,7 +164,7 @@ export async function updateConfigurationGroup(ctx: RequestContext, groupUlid: s
 /** Soft-deletes the group and its live values in one event. */
 export async function deleteConfigurationGroup(ctx: RequestContext, groupUlid: string): Promise<void> {
   authorize(ctx, 'planning.write');
-  await ctx.db.$transaction(async (tx) => {
+  await inTransaction(ctx.db, async (tx) => {
     const group = await resolveConfigurationGroup(ctx, groupUlid, { db: tx });
     await lockProject(tx, group.projectId);
     const now = new Date();
@@ -181,7 +182,7 @@ export async function deleteConfigurationGroup(ctx: RequestContext, groupUlid: s
 /** Adds a value after the group's last live value. */
 export async function createConfiguration(ctx: RequestContext, groupUlid: string, input: CreateConfigurationInput) {
   authorize(ctx, 'planning.write');
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const group = await resolveConfigurationGroup(ctx, groupUlid, { db: tx });
     await lockGroup(tx, group.id);
     const siblings = await liveValuesOf(tx, group.id);
@@ -207,7 +208,7 @@ export async function createConfiguration(ctx: RequestContext, groupUlid: string
 
 export async function updateConfiguration(ctx: RequestContext, configurationUlid: string, input: UpdateConfigurationInput) {
   authorize(ctx, 'planning.write');
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const before = await resolveConfiguration(ctx, tx, configurationUlid);
     const changes = changesBetween({ name: before.name, position: before.position }, input);
     if (changes.length === 0) return before;
@@ -233,7 +234,7 @@ export async function updateConfiguration(ctx: RequestContext, configurationUlid
 export async function deleteConfiguration(ctx: RequestContext, configurationUlid: string, options: { purge: boolean }): Promise<void> {
   authorize(ctx, 'planning.write');
   if (options.purge) authorize(ctx, 'configuration.purge');
-  await ctx.db.$transaction(async (tx) => {
+  await inTransaction(ctx.db, async (tx) => {
     const value = await resolveConfiguration(ctx, tx, configurationUlid, options.purge);
     const metadata = { groupUlid: value.groupId, groupName: value.group.name, name: value.name };
     if (options.purge) {

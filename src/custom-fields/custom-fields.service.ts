@@ -34,7 +34,8 @@ import {
   type DefinitionRow,
   type FieldValueInput,
 } from './field-values.ts';
-import { seedDefaultValue, seedOf } from './system-fields.ts';
+import { seedDefaultValue, seedOf } from './system-fields.service.ts';
+import { inTransaction } from '../database/transactions.ts';
 
 export type CustomFieldRow = DefinitionRow;
 
@@ -227,9 +228,7 @@ function nextOptions(kind: FieldKind, stored: CustomFieldRow['options'], input: 
   });
   const removedSeed = stored.find((option) => option.seedKey !== null && !seen.has(option.id));
   if (removedSeed && kind.systemKey !== null) {
-    throw new AppError('system_field_readonly', `The seeded option "${removedSeed.nameEn}" of a system field cannot be removed`, {
-      details: { path: ['options'], optionUlid: removedSeed.id },
-    });
+    throw new AppError('system_field_readonly', `The seeded option "${removedSeed.nameEn}" of a system field cannot be removed`, { path: ['options'], optionUlid: removedSeed.id });
   }
   return next;
 }
@@ -500,7 +499,7 @@ export async function createCustomField(ctx: RequestContext, input: CreateCustom
   };
   state.defaultValue = await checkDefault(ctx.db, kind, state, true);
 
-  await ctx.db.$transaction(async (tx) => {
+  await inTransaction(ctx.db, async (tx) => {
     // Positions are organization-wide: listings of every entity read in one order.
     const last = await tx.customField.aggregate({ _max: { position: true } });
     await tx.customField.create({
@@ -552,11 +551,11 @@ export async function updateCustomField(ctx: RequestContext, fieldUlid: string, 
   if (input.placeholder !== undefined && input.placeholderI18n !== undefined) {
     throw bothGiven(['placeholder'], 'placeholder', 'placeholderI18n');
   }
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const before = await lockField(tx, ctx, fieldUlid);
     for (const key of IMMUTABLE) {
       if (input[key] !== undefined && input[key] !== before[key]) {
-        throw new AppError('immutable_field', `${key} cannot be changed`, { details: { path: [key] } });
+        throw new AppError('immutable_field', `${key} cannot be changed`, { path: [key] });
       }
     }
     const title = applyI18n({ en: before.titleEn, es: before.titleEs }, input.title, input.titleI18n);
@@ -597,7 +596,7 @@ export async function updateCustomField(ctx: RequestContext, fieldUlid: string, 
 /** Restores a system field's seed texts, options (same ULIDs), required flag and default; keeps its scope. */
 export async function resetCustomField(ctx: RequestContext, fieldUlid: string): Promise<CustomFieldRow> {
   authorize(ctx, 'custom_field.manage');
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const before = await lockField(tx, ctx, fieldUlid);
     const seed = before.group === 'system' ? seedOf(before.systemKey) : undefined;
     if (!seed) throw new AppError('not_system_field', 'Only system fields can be reset');
@@ -640,7 +639,7 @@ export async function resetCustomField(ctx: RequestContext, fieldUlid: string): 
 
 export async function deleteCustomField(ctx: RequestContext, fieldUlid: string): Promise<void> {
   authorize(ctx, 'custom_field.manage');
-  await ctx.db.$transaction(async (tx) => {
+  await inTransaction(ctx.db, async (tx) => {
     const field = await lockField(tx, ctx, fieldUlid);
     if (field.group === 'system') throw new AppError('system_field', 'System fields cannot be deleted');
     if ((await valueTable(tx, field.entity as ValueEntity).table.count({ where: { fieldId: field.id } })) > 0) {

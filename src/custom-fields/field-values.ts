@@ -212,9 +212,7 @@ export function fieldChange(definition: Pick<DefinitionRow, 'id' | 'titleEn'>, f
 }
 
 const requiredMissing = (path: Array<string | number>, definition: DefinitionRow) =>
-  new AppError('validation_failed', `${definition.titleEn} is required`, {
-    details: { path, fieldUlid: definition.id, code: 'required' },
-  });
+  new AppError('validation_failed', `${definition.titleEn} is required`, { path, fieldUlid: definition.id, code: 'required' });
 
 /**
  * Writes the values of one case inside tx, whose caller holds the case's row lock. 'merge': only listed fields change; 'replace': the

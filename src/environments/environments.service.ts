@@ -13,6 +13,7 @@ import {
   type EnvironmentListQuery,
   type UpdateEnvironmentInput,
 } from './environments.schemas.ts';
+import { inTransaction } from '../database/transactions.ts';
 
 type EnvironmentRow = Awaited<ReturnType<Db['environment']['findFirstOrThrow']>>;
 
@@ -63,9 +64,7 @@ async function guardSlug<T>(slug: string | undefined, write: () => Promise<T>): 
     return await write();
   } catch (error) {
     if (slug !== undefined && (error as { code?: unknown } | null)?.code === 'P2002') {
-      throw new AppError('conflict', `A live environment with slug ${slug} already exists in this project`, {
-        details: { path: ['slug'] },
-      });
+      throw new AppError('conflict', `A live environment with slug ${slug} already exists in this project`, { path: ['slug'] });
     }
     throw error;
   }
@@ -82,7 +81,7 @@ export async function createEnvironment(ctx: RequestContext, projectCode: string
   const slug = input.slug ?? slugOf(input.name);
   if (!slug) throw validationFailed('The name holds no letter or digit to derive a slug from: send a slug', { path: ['slug'] });
   return guardSlug(slug, () =>
-    ctx.db.$transaction(async (tx) => {
+    inTransaction(ctx.db, async (tx) => {
       const project = await resolveProject(ctx, projectCode, { db: tx });
       const created = await tx.environment.create({
         data: { id: newId(), orgId: ctx.org.id, projectId: project.id, name: input.name, slug },
@@ -164,7 +163,7 @@ export async function countEnvironments(ctx: RequestContext, project: { id: stri
 export async function updateEnvironment(ctx: RequestContext, environmentUlid: string, input: UpdateEnvironmentInput) {
   authorize(ctx, 'planning.write');
   return guardSlug(input.slug, () =>
-    ctx.db.$transaction(async (tx) => {
+    inTransaction(ctx.db, async (tx) => {
       const before = await resolveEnvironment(ctx, environmentUlid, { db: tx });
       const changes = changesBetween(toEnvironment(before), input);
       if (changes.length === 0) return before;
@@ -181,7 +180,7 @@ export async function updateEnvironment(ctx: RequestContext, environmentUlid: st
 /** Soft delete: the environment is no longer live and its slug is free again. */
 export async function deleteEnvironment(ctx: RequestContext, environmentUlid: string): Promise<void> {
   authorize(ctx, 'planning.write');
-  await ctx.db.$transaction(async (tx) => {
+  await inTransaction(ctx.db, async (tx) => {
     const environment = await resolveEnvironment(ctx, environmentUlid, { db: tx });
     const now = new Date();
     const { count } = await tx.environment.updateMany({

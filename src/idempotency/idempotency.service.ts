@@ -1,84 +1,83 @@
-import { prisma } from '../database/client.ts';
-import { AppError } from '../errors.ts';
+import type { Identity, RequestContext } from '../context.ts';
+import { prisma, type Db } from '../database/client.ts';
+import { inTransaction, withSavepoint } from '../database/transactions.ts';
+import { AppError, conflict, unreadableRequest, validationFailed } from '../errors.ts';
 
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
-// An execution still unfinished after this long belonged to a process that died; its key is freed.
-const ABANDONED_AFTER_MS = 10 * 60 * 1000;
 const IN_FLIGHT_RETRY_AFTER_SECONDS = 1;
 
 const VISIBLE_ASCII = /^[\x21-\x7e]{1,255}$/;
 
 export type StoredResponse = { status: number; headers: Record<string, string>; body: string | null };
 
-export type IdempotencyClaim = { kind: 'execute' } | { kind: 'replay'; response: StoredResponse };
-
 /** Header `Idempotency-Key`: non-empty, at most 255 visible ASCII characters, else 400. */
 export function parseIdempotencyKey(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
   if (!VISIBLE_ASCII.test(header)) {
-    throw new AppError('validation_failed', 'Idempotency-Key must be 1 to 255 visible ASCII characters', {
-      status: 400,
-      details: { code: 'invalid_idempotency_key', path: ['Idempotency-Key'] },
+    throw unreadableRequest('invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 visible ASCII characters', {
+      path: ['Idempotency-Key'],
     });
   }
   return header;
 }
 
+/** Whose keys these are: an API token's own, or a person's within the organization they act in. */
+export const principalOf = (identity: Identity, ctx: RequestContext | undefined) =>
+  identity.kind === 'api_token' ? `token:${identity.token.id}` : `user:${identity.user.id}:${ctx?.org.id ?? ''}`;
+
+export type IdempotentRequest = {
+  principal: string;
+  key: string;
+  /** The request's fingerprint: the same key with another fingerprint is a reuse (422). */
+  requestHash: string;
+};
+
 /**
- * Claims `key` for one execution of the request whose fingerprint is `requestHash`. The claim
- * is a row inserted under a primary key, so across processes exactly one request executes; the
- * others replay its stored response, or wait (409) while it is still in flight.
+ * Executes a request under its Idempotency-Key exactly once, even across a crash. One
+ * transaction holds the whole request: a transaction-scoped advisory lock on the key (a duplicate
+ * arriving meanwhile answers 409 with Retry-After), the lookup of an earlier response (replayed),
+ * the request's own work, and the row keeping its response. So a request whose effects committed
+ * always replays, and one that rolled back or whose process died leaves the key free at once.
+ *
+ * `execute` runs with the transaction as its database; an AppError it throws undoes its work
+ * (a savepoint) and its rendering is kept like any answer. Anything else rolls everything back
+ * and is passed on: a failure is not an answer to replay.
  */
-export async function claimIdempotencyKey(principal: string, key: string, requestHash: string): Promise<IdempotencyClaim> {
-  for (;;) {
-    const { count } = await prisma().idempotencyKey.createMany({
-      data: [{ principal, key, requestHash }],
-      skipDuplicates: true,
+export async function executeOnce(
+  request: IdempotentRequest,
+  db: Db | undefined,
+  execute: (tx: Db) => Promise<StoredResponse>,
+  renderError: (error: AppError) => StoredResponse,
+): Promise<{ response: StoredResponse; replayed: boolean }> {
+  const { principal, key, requestHash } = request;
+  return inTransaction(db ?? prisma(), async (tx) => {
+    const [lock] = await tx.$queryRaw<Array<{ locked: boolean }>>`
+      SELECT pg_try_advisory_xact_lock(hashtextextended(${`${principal}\n${key}`}, 0)) AS locked`;
+    if (!lock?.locked) {
+      throw conflict('A request with this Idempotency-Key is still in flight', {
+        code: 'idempotency_key_in_flight',
+        retryAfterSeconds: IN_FLIGHT_RETRY_AFTER_SECONDS,
+      });
+    }
+    const earlier = await tx.idempotencyKey.findUnique({ where: { principal_key: { principal, key } } });
+    if (earlier && Date.now() - earlier.createdAt.getTime() <= IDEMPOTENCY_RETENTION_MS) {
+      if (earlier.requestHash !== requestHash) {
+        throw validationFailed('This Idempotency-Key was used for a different request', { code: 'idempotency_key_reused' });
+      }
+      return {
+        replayed: true,
+        response: { status: earlier.responseStatus, headers: earlier.responseHeaders as Record<string, string>, body: earlier.responseBody },
+      };
+    }
+    if (earlier) await tx.idempotencyKey.delete({ where: { principal_key: { principal, key } } });
+
+    const response = await withSavepoint(tx, () => execute(tx)).catch((error: unknown) => {
+      if (error instanceof AppError) return renderError(error);
+      throw error;
     });
-    if (count === 1) return { kind: 'execute' };
-
-    const existing = await prisma().idempotencyKey.findUnique({ where: { principal_key: { principal, key } } });
-    if (!existing) continue;
-    const age = Date.now() - existing.createdAt.getTime();
-    const abandoned = existing.completedAt === null && age > ABANDONED_AFTER_MS;
-    if (age > IDEMPOTENCY_RETENTION_MS || abandoned) {
-      await prisma().idempotencyKey.deleteMany({ where: { principal, key, createdAt: existing.createdAt } });
-      continue;
-    }
-    if (existing.requestHash !== requestHash) {
-      throw new AppError('validation_failed', 'This Idempotency-Key was used for a different request', {
-        details: { code: 'idempotency_key_reused' },
-      });
-    }
-    if (existing.completedAt === null || existing.responseStatus === null) {
-      throw new AppError('conflict', 'A request with this Idempotency-Key is still in flight', {
-        headers: { 'Retry-After': String(IN_FLIGHT_RETRY_AFTER_SECONDS) },
-      });
-    }
-    return {
-      kind: 'replay',
-      response: {
-        status: existing.responseStatus,
-        headers: (existing.responseHeaders ?? {}) as Record<string, string>,
-        body: existing.responseBody,
-      },
-    };
-  }
-}
-
-export async function completeIdempotencyKey(principal: string, key: string, response: StoredResponse): Promise<void> {
-  await prisma().idempotencyKey.updateMany({
-    where: { principal, key, completedAt: null },
-    data: {
-      responseStatus: response.status,
-      responseHeaders: response.headers,
-      responseBody: response.body,
-      completedAt: new Date(),
-    },
+    await tx.idempotencyKey.create({
+      data: { principal, key, requestHash, responseStatus: response.status, responseHeaders: response.headers, responseBody: response.body },
+    });
+    return { replayed: false, response };
   });
-}
-
-/** Frees a key whose execution failed unexpectedly, so that a retry executes again. */
-export async function releaseIdempotencyKey(principal: string, key: string): Promise<void> {
-  await prisma().idempotencyKey.deleteMany({ where: { principal, key, completedAt: null } });
 }

@@ -8,6 +8,7 @@ import { epochMsOrNull, newId } from '../ids.ts';
 import { assertProjectUnlocked, resolveProject } from '../projects/projects.service.ts';
 import { likeLiteral, pageOf, pageWindow } from '../validation.ts';
 import type { CreateMilestoneInput, MilestoneListQuery, UpdateMilestoneInput } from './milestones.schemas.ts';
+import { inTransaction } from '../database/transactions.ts';
 
 type MilestoneRow = Awaited<ReturnType<Db['milestone']['findFirstOrThrow']>>;
 
@@ -52,7 +53,7 @@ const milestoneEvent = (milestone: MilestoneRow) => ({
 
 export async function createMilestone(ctx: RequestContext, projectCode: string, input: CreateMilestoneInput) {
   authorize(ctx, 'planning.write');
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const project = await resolveProject(ctx, projectCode, { db: tx });
     const created = await tx.milestone.create({
       data: {
@@ -104,7 +105,7 @@ export async function countMilestones(ctx: RequestContext, project: { id: string
 /** A PATCH with unchanged values answers the milestone as it is and records nothing. */
 export async function updateMilestone(ctx: RequestContext, milestoneUlid: string, input: UpdateMilestoneInput) {
   authorize(ctx, 'planning.write');
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const before = await resolveMilestone(ctx, milestoneUlid, { db: tx });
     const changes = changesBetween(toMilestone(before), input);
     if (changes.length === 0) return before;
@@ -126,7 +127,7 @@ export async function updateMilestone(ctx: RequestContext, milestoneUlid: string
 /** Soft delete: the milestone stops being live (404 from then on); cases keep their reference. */
 export async function deleteMilestone(ctx: RequestContext, milestoneUlid: string): Promise<void> {
   authorize(ctx, 'planning.write');
-  await ctx.db.$transaction(async (tx) => {
+  await inTransaction(ctx.db, async (tx) => {
     const milestone = await resolveMilestone(ctx, milestoneUlid, { db: tx });
     const now = new Date();
     // Conditional on still being live, so that of two concurrent deletes only one records an event.

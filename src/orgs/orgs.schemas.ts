@@ -6,3 +6,7 @@ export const createOrganizationBodySchema = z
 export type CreateOrganizationInput = z.output<typeof createOrganizationBodySchema>;
 
 export const orgPathSchema = z.object({ orgUlid: z.string() });
+
+/** The billing plans an operator can put an organization on (decisions §2). */
+export const PLAN_NAMES = ['free', 'team', 'enterprise'] as const;
+export type PlanName = (typeof PLAN_NAMES)[number];

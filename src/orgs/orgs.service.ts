@@ -1,12 +1,13 @@
 import { emitAudit } from '../audit/audit.service.ts';
-import { seedSystemFields } from '../custom-fields/system-fields.ts';
+import { seedSystemFields } from '../custom-fields/system-fields.service.ts';
 import { authorize } from '../auth/policy.ts';
 import type { Identity, RequestContext, UserSnapshot } from '../context.ts';
 import { prisma, type Db } from '../database/client.ts';
-import { AppError, notFound } from '../errors.ts';
+import { notFound, validationFailed } from '../errors.ts';
 import { newId } from '../ids.ts';
-import type { CreateOrganizationInput } from './orgs.schemas.ts';
-import { effectiveLimits, PLAN_NAMES, type PlanName } from './plans.ts';
+import { effectiveLimits } from './billing-tiers.ts';
+import { PLAN_NAMES, type CreateOrganizationInput, type PlanName } from './orgs.schemas.ts';
+import { inTransaction } from '../database/transactions.ts';
 
 export type OrganizationRow = Awaited<ReturnType<Db['organization']['findUniqueOrThrow']>>;
 
@@ -33,8 +34,9 @@ export async function createOrganizationFor(tx: Db, user: UserSnapshot, name: st
   return org;
 }
 
-export async function createOrganization(identity: Identity, input: CreateOrganizationInput) {
-  return prisma().$transaction((tx) => createOrganizationFor(tx, identity.user, input.name));
+/** POST /orgs; `db` is the request's transaction when it runs in one. */
+export async function createOrganization(identity: Identity, input: CreateOrganizationInput, db: Db = prisma()) {
+  return inTransaction(db, (tx) => createOrganizationFor(tx, identity.user, input.name));
 }
 
 /** The active organization's row (only ever the caller's own). */
@@ -43,7 +45,7 @@ export async function getOrganization(ctx: RequestContext) {
   return prisma().organization.findUniqueOrThrow({ where: { id: ctx.org.id } });
 }
 
-/** Operator actions (the `tcms` command), never reachable over HTTP. */
+/** Operator actions and views (the `tcms` command), never reachable over HTTP. */
 export type LimitOverrides = {
   maxProjects?: number | null;
   maxSeats?: number | null;
@@ -54,7 +56,7 @@ export type LimitOverrides = {
 
 export async function setOrganizationPlan(orgId: string, plan: string) {
   if (!PLAN_NAMES.includes(plan as PlanName)) {
-    throw new AppError('validation_failed', `Unknown plan "${plan}"; expected one of ${PLAN_NAMES.join(', ')}`);
+    throw validationFailed(`Unknown plan "${plan}"; expected one of ${PLAN_NAMES.join(', ')}`);
   }
   return changeCeilings(orgId, { plan });
 }
@@ -70,14 +72,46 @@ export async function overrideOrganizationLimits(orgId: string, overrides: Limit
 }
 
 async function changeCeilings(orgId: string, data: Record<string, unknown>) {
-  return prisma().$transaction(async (tx) => {
-    const org = await tx.organization.update({ where: { id: orgId }, data }).catch(() => {
-      throw notFound('Organization');
-    });
+  return inTransaction(prisma(), async (tx) => {
+    const { count } = await tx.organization.updateMany({ where: { id: orgId }, data });
+    if (count === 0) throw notFound(`Organization ${orgId}`);
+    const org = await tx.organization.findUniqueOrThrow({ where: { id: orgId } });
     const limits = effectiveLimits(org);
     await applyProjectLocks(tx, orgId, limits.maxProjects);
     return { org: toOrganization(org), limits };
   });
+}
+
+/** An organization as an operator sees it: plan, overrides, effective limits and its projects. */
+export async function describeOrganization(orgId: string) {
+  const org = await prisma().organization.findUnique({ where: { id: orgId } });
+  if (!org) throw notFound(`Organization ${orgId}`);
+  const [projects, lockedProjects] = await Promise.all([
+    prisma().project.count({ where: { orgId } }),
+    prisma().project.count({ where: { orgId, lockedAt: { not: null } } }),
+  ]);
+  return {
+    organization: toOrganization(org),
+    plan: org.plan,
+    overrides: {
+      maxProjects: org.maxProjectsOverride,
+      maxSeats: org.maxSeatsOverride,
+      maxResultsPerMonth: org.maxResultsPerMonthOverride,
+      requestsPerMinute: org.requestsPerMinuteOverride,
+      auditExportEnabled: org.auditExportEnabledOverride,
+    },
+    limits: effectiveLimits(org),
+    projects: { total: projects, locked: lockedProjects },
+  };
+}
+
+/** Every organization, oldest first, with its plan and how many members and projects it has. */
+export async function listOrganizations() {
+  const orgs = await prisma().organization.findMany({
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    include: { _count: { select: { memberships: true, projects: true } } },
+  });
+  return orgs.map((org) => ({ ...toOrganization(org), members: org._count.memberships, projects: org._count.projects }));
 }
 
 /**

@@ -6,6 +6,7 @@ import { notFound, validationFailed } from '../errors.ts';
 import { comboKeyOf } from '../runs/runs.service.ts';
 import { PLAN_COMBINATIONS_MAX, type ExcludedCombinationsInput, type SetPlanConfigurationsInput } from './plans.schemas.ts';
 import { lockPlan, planEvent, resolvePlan, touchPlan } from './plans.service.ts';
+import { inTransaction } from '../database/transactions.ts';
 
 const LIVE_VALUE = { deletedAt: null, group: { deletedAt: null } } satisfies Prisma.ConfigurationWhereInput;
 
@@ -93,7 +94,7 @@ export async function planCombinations(ctx: RequestContext, planUlid: string) {
  */
 export async function setPlanConfigurations(ctx: RequestContext, planUlid: string, input: SetPlanConfigurationsInput) {
   authorize(ctx, 'planning.write');
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const plan = await lockPlan(tx, ctx, planUlid);
     const values = await tx.configuration.findMany({
       where: { id: { in: input.configurationUlids }, projectId: plan.projectId, ...LIVE_VALUE },
@@ -136,7 +137,7 @@ export async function setPlanConfigurations(ctx: RequestContext, planUlid: strin
  */
 export async function setExcludedCombinations(ctx: RequestContext, planUlid: string, input: ExcludedCombinationsInput) {
   authorize(ctx, 'planning.write');
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const plan = await lockPlan(tx, ctx, planUlid);
     const before = new Set(plan.excludedComboKeys);
     const wanted = new Set(input.comboKeys);

@@ -9,6 +9,7 @@ import { caseDisplayId } from '../projects/display-ids.ts';
 import { userRefs } from '../actors.ts';
 import type { AssignPlanCaseInput, SetPlanCasesInput } from './plans.schemas.ts';
 import { LIVE_SELECTION, lockPlan, planEvent, resolvePlan, touchPlan } from './plans.service.ts';
+import { inTransaction } from '../database/transactions.ts';
 
 const PLAN_CASE_INCLUDE = {
   testCase: { select: { caseNumber: true, title: true, suite: { select: { name: true } }, project: { select: { code: true } } } },
@@ -65,7 +66,7 @@ const sameOrder = (a: string[], b: string[]) => a.length === b.length && a.every
  */
 export async function setPlanCases(ctx: RequestContext, planUlid: string, input: SetPlanCasesInput) {
   authorize(ctx, 'planning.write');
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const plan = await lockPlan(tx, ctx, planUlid);
     const listed = new Set(input.caseUlids);
     const assigneeOf = new Map(
@@ -120,7 +121,7 @@ export async function setPlanCases(ctx: RequestContext, planUlid: string, input:
  */
 export async function assignPlanCase(ctx: RequestContext, planUlid: string, planCaseUlid: string, input: AssignPlanCaseInput) {
   authorize(ctx, 'planning.write');
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const plan = await lockPlan(tx, ctx, planUlid);
     const row = await tx.testPlanCase.findFirst({
       where: { id: planCaseUlid, planId: plan.id, ...LIVE_SELECTION },

@@ -13,6 +13,7 @@ import { RUN_INCLUDE } from '../runs/run-response.ts';
 import { likeLiteral, pageOf, pageWindow } from '../validation.ts';
 import { readPlanProgress } from './plan-progress.ts';
 import type { CreatePlanInput, PlanListQuery, PlanRunsQuery, PlanStatus, UpdatePlanInput } from './plans.schemas.ts';
+import { inTransaction } from '../database/transactions.ts';
 
 /** Selection rows whose case is live (not archived): what caseCount, the case list and run seeding see. */
 export const LIVE_SELECTION = { testCase: { archivedAt: null } } satisfies Prisma.TestPlanCaseWhereInput;
@@ -101,7 +102,7 @@ async function guardName<T>(name: string | undefined, write: () => Promise<T>): 
     return await write();
   } catch (error) {
     if (name !== undefined && (error as { code?: unknown } | null)?.code === 'P2002') {
-      throw new AppError('conflict', `A live plan named ${name} already exists in this project`, { details: { path: ['name'] } });
+      throw new AppError('conflict', `A live plan named ${name} already exists in this project`, { path: ['name'] });
     }
     throw error;
   }
@@ -110,7 +111,7 @@ async function guardName<T>(name: string | undefined, write: () => Promise<T>): 
 export async function createPlan(ctx: RequestContext, projectCode: string, input: CreatePlanInput) {
   authorize(ctx, 'planning.write');
   return guardName(input.name, () =>
-    ctx.db.$transaction(async (tx) => {
+    inTransaction(ctx.db, async (tx) => {
       const project = await resolveProject(ctx, projectCode, { db: tx });
       const planNumber = await allocateNumber(tx, project.id, 'plan');
       const created = await tx.testPlan.create({
@@ -177,7 +178,7 @@ type LabelledChange = Change & { fromLabel?: string | null; toLabel?: string | n
 export async function updatePlan(ctx: RequestContext, planUlid: string, input: UpdatePlanInput) {
   authorize(ctx, 'planning.write');
   return guardName(input.name, () =>
-    ctx.db.$transaction(async (tx) => {
+    inTransaction(ctx.db, async (tx) => {
       const before = await lockPlan(tx, ctx, planUlid);
       const changes: LabelledChange[] = changesBetween(
         { name: before.name, description: before.description, status: before.status },
@@ -215,7 +216,7 @@ export async function updatePlan(ctx: RequestContext, planUlid: string, input: U
 /** Soft delete: the plan stops being live (404 from then on), its name is free, its runs stay. */
 export async function deletePlan(ctx: RequestContext, planUlid: string): Promise<void> {
   authorize(ctx, 'planning.write');
-  await ctx.db.$transaction(async (tx) => {
+  await inTransaction(ctx.db, async (tx) => {
     const plan = await lockPlan(tx, ctx, planUlid);
     const now = new Date();
     await tx.testPlan.update({ where: { id: plan.id }, data: { deletedAt: now, updatedAt: now } });

@@ -1,4 +1,4 @@
-import { AppError, validationFailed } from '../errors.ts';
+import { unreadableRequest, validationFailed } from '../errors.ts';
 
 /** Display IDs of the contract: case `<CODE>-<n>`, suite `<CODE>-S<n>`. */
 export const caseDisplayId = (projectCode: string, caseNumber: number) => `${projectCode}-${caseNumber}`;
@@ -21,10 +21,7 @@ export function parseDisplayId(displayId: string, projectCode: string, kind: 'ca
     throw validationFailed(`displayId must look like ${shape}`, { path: ['displayId'] });
   }
   if (match[1] !== projectCode) {
-    throw new AppError('validation_failed', `displayId ${displayId} does not belong to project ${projectCode}`, {
-      status: 400,
-      details: { path: ['displayId'] },
-    });
+    throw unreadableRequest('foreign_display_id', `displayId ${displayId} does not belong to project ${projectCode}`, { path: ['displayId'] });
   }
   return number;
 }

@@ -10,6 +10,7 @@ import { fileStorage } from '../storage/file-storage.ts';
 import { likeLiteral, pageOf, pageWindow } from '../validation.ts';
 import { normalizeAvatar } from './avatar-image.ts';
 import { PROJECT_CODE_PATTERN, type CreateProjectInput, type ProjectListQuery, type UpdateProjectInput } from './projects.schemas.ts';
+import { inTransaction } from '../database/transactions.ts';
 
 export type ProjectRow = Awaited<ReturnType<Db['project']['findFirstOrThrow']>>;
 
@@ -56,7 +57,7 @@ export async function resolveProject(
 
 export async function createProject(ctx: RequestContext, input: CreateProjectInput) {
   authorize(ctx, 'project.manage');
-  const project = await ctx.db.$transaction(async (tx) => {
+  const project = await inTransaction(ctx.db, async (tx) => {
     // Serializes project creation per organization so that the ceiling holds under concurrency.
     await tx.$executeRaw`SELECT 1 FROM organizations WHERE id = ${ctx.org.id} FOR UPDATE`;
     const { maxProjects } = ctx.org.limits;
@@ -188,12 +189,12 @@ export async function countProjects(ctx: RequestContext, q: string | undefined) 
 export async function updateProject(ctx: RequestContext, code: string, input: UpdateProjectInput) {
   authorize(ctx, 'project.manage');
   if (input.id !== undefined) {
-    throw new AppError('immutable_field', 'The project id cannot be changed', { details: { path: ['id'] } });
+    throw new AppError('immutable_field', 'The project id cannot be changed', { path: ['id'] });
   }
   if (input.name === undefined && input.description === undefined) {
     throw validationFailed('Provide at least one of name, description');
   }
-  const project = await ctx.db.$transaction(async (tx) => {
+  const project = await inTransaction(ctx.db, async (tx) => {
     const before = await resolveProject(ctx, code, { db: tx });
     const changes: Change[] = [];
     if (input.name !== undefined && input.name !== before.name) changes.push(change('name', before.name, input.name));
@@ -220,7 +221,7 @@ export async function updateProject(ctx: RequestContext, code: string, input: Up
 /** Deletes a project (also a locked one); the next-oldest locked project reopens when it fits. */
 export async function deleteProject(ctx: RequestContext, code: string): Promise<void> {
   authorize(ctx, 'project.manage');
-  const deleted = await ctx.db.$transaction(async (tx) => {
+  const deleted = await inTransaction(ctx.db, async (tx) => {
     await tx.$executeRaw`SELECT 1 FROM organizations WHERE id = ${ctx.org.id} FOR UPDATE`;
     const project = await resolveProject(ctx, code, { db: tx, allowLocked: true });
     await tx.project.delete({ where: { id: project.id } });
@@ -241,7 +242,7 @@ const avatarKeyOf = (projectUlid: string) => `avatars/projects/${projectUlid}.we
 
 /** Points the project at `avatarKey` (or none), bumps the version and records the change. */
 function recordAvatar(ctx: RequestContext, project: ProjectRow, avatarKey: string | null) {
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const row = await tx.project.update({
       where: { id: project.id },
       data: { avatarKey, avatarVersion: { increment: 1 }, updatedAt: new Date() },

@@ -11,6 +11,7 @@ import { findRunCasesByUlid, type RunCaseRow } from './run-case-response.ts';
 import { applyRunChange } from './run-counters.ts';
 import { isAssigneeLocked, recordResults } from './run-marking.ts';
 import { addTransition, type CaseStatus, type StatusDelta } from './run-status.ts';
+import { inTransaction } from '../database/transactions.ts';
 
 /** The one value all of `values` share, or undefined when they differ (or there are none). */
 function uniform<T>(values: T[], key: (value: T) => unknown = (value) => value): T | undefined {
@@ -69,7 +70,7 @@ async function recordBulkEvent(
 
 /** POST /runs/{runUlid}/cases/bulk-mark: one result per case whose status changes. */
 export function bulkMarkRunCases(ctx: RequestContext, runUlid: string, input: BulkMarkInput): Promise<BulkResult> {
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const run = await lockRun(tx, ctx, runUlid);
     const { cases, skipped } = await selectCases(tx, run, input.caseUlids);
     const marked: RunCaseRow[] = [];
@@ -93,7 +94,7 @@ export function bulkMarkRunCases(ctx: RequestContext, runUlid: string, input: Bu
 
 /** POST /runs/{runUlid}/cases/bulk-assign: `assigneeUlid` must be a member (404), null unassigns. */
 export function bulkAssignRunCases(ctx: RequestContext, runUlid: string, input: BulkAssignInput): Promise<BulkResult> {
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const run = await lockRun(tx, ctx, runUlid);
     if (input.assigneeUlid) await assertMembers(tx, [input.assigneeUlid]);
     const { cases, skipped } = await selectCases(tx, run, input.caseUlids);
@@ -125,7 +126,7 @@ export function bulkAssignRunCases(ctx: RequestContext, runUlid: string, input: 
  * elapsed time; no result is appended (the history keeps the earlier attempts).
  */
 export function bulkRetryRunCases(ctx: RequestContext, runUlid: string, input: BulkCasesInput): Promise<BulkResult> {
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const run = await lockRun(tx, ctx, runUlid);
     const { cases, skipped } = await selectCases(tx, run, input.caseUlids);
     const retried: RunCaseRow[] = [];
@@ -167,7 +168,7 @@ export async function removeRunCases(tx: Db, ctx: RequestContext, run: LockedRun
 
 /** POST /runs/{runUlid}/cases/bulk-remove: the event keeps a snapshot of each case and its status. */
 export function bulkRemoveRunCases(ctx: RequestContext, runUlid: string, input: BulkCasesInput): Promise<BulkResult> {
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const run = await lockRun(tx, ctx, runUlid);
     const { cases, skipped } = await selectCases(tx, run, input.caseUlids);
     const changed = cases.map((runCase) => caseEntry(run, runCase, { statusAtRemoval: runCase.status }));
@@ -184,19 +185,17 @@ export function bulkRemoveRunCases(ctx: RequestContext, runUlid: string, input: 
  * run_case_assignee_locked, and a machine caller over the monthly ceiling 409; nothing is written.
  */
 export function submitRunResults(ctx: RequestContext, runUlid: string, input: SubmitResultsInput) {
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const run = await lockRun(tx, ctx, runUlid);
     const found = await findRunCasesByUlid(tx, run.id, input.results.map((entry) => entry.runCaseUlid ?? entry.caseUlid!));
     const entries = input.results.map((entry, index) => {
       const runCase = found.get(entry.runCaseUlid ?? entry.caseUlid!);
       const key = entry.runCaseUlid ? 'runCaseUlid' : 'caseUlid';
       if (!runCase || (entry.runCaseUlid ? runCase.id !== entry.runCaseUlid : runCase.caseId !== entry.caseUlid)) {
-        throw new AppError('not_found', `results.${index}.${key}: no case of the run has this ULID`, { details: { path: ['results', index, key] } });
+        throw new AppError('not_found', `results.${index}.${key}: no case of the run has this ULID`, { path: ['results', index, key] });
       }
       if (isAssigneeLocked(ctx, run, runCase)) {
-        throw new AppError('run_case_assignee_locked', `results.${index}: only the assignee of ${caseDisplayIdOf(run, runCase)} may mark it`, {
-          details: { path: ['results', index, key] },
-        });
+        throw new AppError('run_case_assignee_locked', `results.${index}: only the assignee of ${caseDisplayIdOf(run, runCase)} may mark it`, { path: ['results', index, key] });
       }
       return { runCase, status: entry.status, elapsedMs: entry.elapsedMs, comment: entry.comment };
     });

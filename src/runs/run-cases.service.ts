@@ -13,6 +13,7 @@ import { RUN_CASE_INCLUDE, toRunCase, type RunCaseRecord } from './run-case-resp
 import type { MarkRunCaseStepInput, RunCaseFilter, RunCaseListQuery, RunResultListQuery, UpdateRunCaseInput } from './run-cases.schemas.ts';
 import { isAssigneeLocked, recordResults, singleSource } from './run-marking.ts';
 import { aggregateOfSteps, isOutcome, type CaseStatus } from './run-status.ts';
+import { inTransaction } from '../database/transactions.ts';
 
 /**
  * A run case as routes name it: by its ULID, within the run `runUlid` when the path gives one
@@ -108,7 +109,7 @@ async function assign(tx: Db, ctx: RequestContext, run: RunRef, runCase: RunCase
  */
 export async function updateRunCase(ctx: RequestContext, ref: RunCaseRef, input: UpdateRunCaseInput) {
   authorize(ctx, 'result.execute');
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const { run, runCase } = await lockRunCase(tx, ctx, ref);
     if (input.status !== undefined || input.elapsedMs !== undefined) assertMayRecord(ctx, run, runCase);
     if (input.status !== undefined) assertElapsedGiven(run, input.status, input.elapsedMs);
@@ -151,7 +152,7 @@ export async function updateRunCase(ctx: RequestContext, ref: RunCaseRef, input:
  */
 export async function markRunCaseStep(ctx: RequestContext, ref: RunCaseRef, stepUlid: string, input: MarkRunCaseStepInput) {
   authorize(ctx, 'result.execute');
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const { run, runCase } = await lockRunCase(tx, ctx, ref);
     const step = runCase.steps.find((each) => each.id === stepUlid);
     if (!step) throw notFound('Step');
@@ -187,7 +188,7 @@ export async function markRunCaseStep(ctx: RequestContext, ref: RunCaseRef, step
 /** POST open: an unassigned case is assigned to the caller (for a token, its creator); otherwise nothing changes. */
 export async function openRunCase(ctx: RequestContext, ref: RunCaseRef) {
   authorize(ctx, 'result.execute');
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const { run, runCase } = await lockRunCase(tx, ctx, ref);
     if (runCase.assigneeId !== null) return { runCase, projectCode: run.project.code };
     await assign(tx, ctx, run, runCase, ctx.identity.user.id, 'open');

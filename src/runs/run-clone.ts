@@ -14,6 +14,7 @@ import { insertRunCases } from './run-snapshot.ts';
 import type { CaseStatus } from './run-status.ts';
 import type { CloneRunInput } from './runs.schemas.ts';
 import { writeRunConfigurations } from './runs.service.ts';
+import { inTransaction } from '../database/transactions.ts';
 
 const ORDERED = [{ position: 'asc' }, { id: 'asc' }] satisfies Prisma.TestRunCaseOrderByWithRelationInput[];
 
@@ -35,7 +36,7 @@ function statusesOf(filter: CaseStatus[] | undefined): CaseStatus[] | null {
  */
 export async function cloneRun(ctx: RequestContext, projectCode: string, runUlid: string, input: CloneRunInput): Promise<RunRecord> {
   authorize(ctx, 'result.execute');
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const project = await resolveProject(ctx, projectCode, { db: tx });
     const source = await resolveRun(ctx, runUlid, { db: tx });
     if (source.projectId !== project.id) throw notFound('Run');

@@ -11,6 +11,7 @@ import { removeRunCases } from './run-bulk.service.ts';
 import { RUN_CASE_INCLUDE, type RunCaseRecord } from './run-case-response.ts';
 import { RUN_INCLUDE, type RunRecord } from './run-response.ts';
 import { snapshotCases, type CaseSeed } from './run-snapshot.ts';
+import { inTransaction } from '../database/transactions.ts';
 
 /** The position after the run's last case (0 for an empty run). */
 async function nextPosition(tx: Db, runId: string): Promise<number> {
@@ -46,7 +47,7 @@ async function appendCases(tx: Db, ctx: RequestContext, run: LockedRun, seeds: C
  * Returns the run case of every listed case, in request order, and how many were added.
  */
 export function addRunCases(ctx: RequestContext, runUlid: string, input: AddRunCasesInput): Promise<{ items: RunCaseRecord[]; added: number; projectCode: string }> {
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const run = await lockRun(tx, ctx, runUlid);
     if (input.assigneeUlid) await assertMembers(tx, [input.assigneeUlid]);
     const present = await tx.testRunCase.findMany({ where: { runId: run.id, caseId: { in: input.caseUlids } }, select: { caseId: true } });
@@ -72,7 +73,7 @@ export function addRunCases(ctx: RequestContext, runUlid: string, input: AddRunC
  * Removal comes last, so an automatic close sees the final set of cases.
  */
 export function reconcileRun(ctx: RequestContext, runUlid: string): Promise<{ added: number; removed: number; reassigned: number; run: RunRecord }> {
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const run = await lockRun(tx, ctx, runUlid);
     if (!run.planId) throw conflict('Only runs generated from a plan can be reconciled');
     const plan = await tx.testPlan.findFirst({

@@ -7,6 +7,7 @@ import type { Db, Prisma } from '../database/client.ts';
 import { resolveProject } from '../projects/projects.service.ts';
 import type { RunSettingsPatch } from './run-settings.schemas.ts';
 import { overridesOf, PROJECT_ONLY_SETTINGS, resolveRunSettings, RUN_SETTING_KEYS, type Overrides, type ResolvedRunSettings } from './run-settings.ts';
+import { inTransaction } from '../database/transactions.ts';
 
 const organizationOverrides = async (db: Db, ctx: RequestContext) =>
   (await db.organization.findUniqueOrThrow({ where: { id: ctx.org.id }, select: { runSettings: true } })).runSettings;
@@ -53,7 +54,7 @@ export async function getOrganizationRunSettings(ctx: RequestContext) {
  */
 export async function updateProjectRunSettings(ctx: RequestContext, projectCode: string, patch: RunSettingsPatch) {
   authorize(ctx, 'settings.manage');
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const project = await resolveProject(ctx, projectCode, { db: tx });
     if (patch.defaultAssigneeUserId) await assertMembers(tx, [patch.defaultAssigneeUserId]);
     const [locked] = await tx.$queryRaw<Array<{ run_settings: unknown }>>`
@@ -76,7 +77,7 @@ export async function updateProjectRunSettings(ctx: RequestContext, projectCode:
 /** PATCH /orgs/{orgUlid}/run-settings (owner/admin), merged under the organization's row lock. */
 export async function updateOrganizationRunSettings(ctx: RequestContext, patch: RunSettingsPatch) {
   authorize(ctx, 'settings.manage');
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const [locked] = await tx.$queryRaw<Array<{ run_settings: unknown; name: string }>>`
       SELECT run_settings, name FROM organizations WHERE id = ${ctx.org.id} FOR UPDATE`;
     const { next, changes } = applyPatch(locked!.run_settings, patch);

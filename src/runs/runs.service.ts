@@ -16,6 +16,7 @@ import { projectedStatusWhere, RUN_INCLUDE, runAggregates, type RunRecord } from
 import { overridesOf } from './run-settings.ts';
 import { snapshotCases, type CaseSeed } from './run-snapshot.ts';
 import type { CreateRunInput, FieldFilter, RunFilter, RunListQuery, UpdateRunInput } from './runs.schemas.ts';
+import { inTransaction } from '../database/transactions.ts';
 
 /** The audit event fields of a run-level event: the run is the entity, labelled by its name. */
 /** The comboKey of a set of configuration values: their ULIDs sorted ascending, joined by ':'. */
@@ -135,7 +136,7 @@ async function seedsOf(
 /** A run of the project: one request creates exactly one run, with run.created. */
 export async function createRun(ctx: RequestContext, projectCode: string, input: CreateRunInput): Promise<RunRecord> {
   authorize(ctx, 'result.execute');
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const project = await resolveProject(ctx, projectCode, { db: tx });
     const plan = input.planUlid ? await findLivePlan(tx, project.id, input.planUlid) : null;
     const configurationIds = input.configurationUlids ?? [];
@@ -331,7 +332,7 @@ const configurationLabel = (snapshots: ConfigurationSnapshot[]) =>
  * does). Linking another environment drops the legacy free text, which described the old one.
  */
 export async function updateRun(ctx: RequestContext, runUlid: string, input: UpdateRunInput): Promise<RunRecord> {
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const run = await lockRun(tx, ctx, runUlid);
     const data: Prisma.TestRunUncheckedUpdateInput = {};
     const changes: Array<Change | ReturnType<typeof referenceChange>> = changesBetween(
@@ -376,7 +377,7 @@ export async function updateRun(ctx: RequestContext, runUlid: string, input: Upd
 
 /** Ends an open run early: closed (run.closed) or aborted (run.aborted); 409 unless open. */
 async function endRun(ctx: RequestContext, runUlid: string, outcome: 'closed' | 'aborted'): Promise<RunRecord> {
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const run = await lockRun(tx, ctx, runUlid, { allowClosed: 'always' });
     if (run.state !== 'open') throw conflict(outcome === 'closed' ? 'The run is already closed' : 'Only an open run can be aborted');
     const now = new Date();
@@ -401,7 +402,7 @@ export const abortRun = (ctx: RequestContext, runUlid: string) => endRun(ctx, ru
  * recorded first; deleting the run then nulls the run reference of its events, which stay.
  */
 export async function deleteRun(ctx: RequestContext, runUlid: string): Promise<void> {
-  await ctx.db.$transaction(async (tx) => {
+  await inTransaction(ctx.db, async (tx) => {
     const run = await lockRun(tx, ctx, runUlid, { capability: 'run.delete', allowClosed: 'always', allowAborted: true });
     await emitAudit(tx, ctx, {
       action: 'run.deleted',
@@ -417,7 +418,7 @@ export async function deleteRun(ctx: RequestContext, runUlid: string): Promise<v
  * fields no longer visible in the project are kept); a changed set is one run.updated.
  */
 export async function setRunFieldValues(ctx: RequestContext, runUlid: string, values: FieldValueInput[]) {
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const run = await lockRun(tx, ctx, runUlid);
     const customFieldChanges = await writeValues(tx, ctx, { entity: 'test_run', id: run.id, projectId: run.projectId }, values, {
       mode: 'replace',

@@ -2,9 +2,6 @@ import { mkdir, readdir, readFile, rm, stat, writeFile, rename } from 'node:fs/p
 import path from 'node:path';
 import { newId } from '../ids.ts';
 
-/** One multipart file part as a transport received it. */
-export type UploadedFile = { buffer: Buffer; fileName: string; contentType: string };
-
 /** Where uploaded files live. Keys are relative slash-separated paths such as `avatars/projects/X.webp`. */
 export interface FileStorage {
   put(key: string, data: Buffer): Promise<void>;

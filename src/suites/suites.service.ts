@@ -10,6 +10,7 @@ import { allocateNumber } from '../projects/numbering.ts';
 import { assertProjectUnlocked, resolveProject, type ProjectRow } from '../projects/projects.service.ts';
 import { cursorPageOf, type CursorQuery } from '../validation.ts';
 import type { CreateSuiteInput, UpdateSuiteInput } from './suites.schemas.ts';
+import { inTransaction } from '../database/transactions.ts';
 
 export type SuiteRow = Awaited<ReturnType<Db['suite']['findFirstOrThrow']>>;
 
@@ -157,7 +158,7 @@ export async function findSuiteByDisplayId(ctx: RequestContext, code: string, di
 
 export async function createSuite(ctx: RequestContext, code: string, input: CreateSuiteInput) {
   authorize(ctx, 'suite.write');
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const project = await resolveProject(ctx, code, { db: tx });
     await lockProjectTree(tx, project.id);
     const parentId = input.parentUlid ? (await findLiveSuiteInProject(tx, project.id, input.parentUlid)).id : null;
@@ -193,7 +194,7 @@ export async function updateSuite(ctx: RequestContext, suiteUlid: string, input:
   if (Object.values(input).every((value) => value === undefined)) {
     throw validationFailed('Provide at least one of name, description, parentUlid, position');
   }
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     await lockTreeOfSuite(tx, ctx, suiteUlid);
     const suite = await resolveSuite(ctx, suiteUlid, { db: tx });
     const changes: Change[] = [];
@@ -248,7 +249,7 @@ export async function updateSuite(ctx: RequestContext, suiteUlid: string, input:
  */
 export async function deleteSuite(ctx: RequestContext, suiteUlid: string): Promise<void> {
   authorize(ctx, 'suite.write');
-  await ctx.db.$transaction(async (tx) => {
+  await inTransaction(ctx.db, async (tx) => {
     await lockTreeOfSuite(tx, ctx, suiteUlid);
     const suite = await resolveSuite(ctx, suiteUlid, { db: tx });
     const now = new Date();

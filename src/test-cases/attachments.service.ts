@@ -3,9 +3,11 @@ import { authorize } from '../auth/policy.ts';
 import type { RequestContext } from '../context.ts';
 import { AppError, notFound } from '../errors.ts';
 import { caseDisplayId } from '../projects/display-ids.ts';
-import { fileStorage, type UploadedFile } from '../storage/file-storage.ts';
-import { ATTACHMENTS_PER_STEP, metaKeyOf, stagingKeyOf, withStorageEffects, type StagedMeta } from './step-attachments.ts';
+import { fileStorage } from '../storage/file-storage.ts';
+import type { UploadedFile } from '../storage/storage.service.ts';
+import { ATTACHMENTS_PER_STEP, metaKeyOf, stagingKeyOf, type StagedMeta } from './step-attachments.ts';
 import { resolveTestCase } from './test-cases.service.ts';
+import { afterCommit, inTransaction } from '../database/transactions.ts';
 
 /** Stores uploads under `staging/<orgUlid>/` with no database row; saving steps that list them commits them. */
 export async function stageAttachments(ctx: RequestContext, caseUlid: string, files: UploadedFile[]) {
@@ -49,8 +51,7 @@ export async function readAttachment(ctx: RequestContext, caseUlid: string, atta
 export async function deleteAttachment(ctx: RequestContext, caseUlid: string, attachmentUlid: string): Promise<void> {
   authorize(ctx, 'attachment.write');
   const { testCase, attachment } = await findAttachment(ctx, caseUlid, attachmentUlid);
-  await withStorageEffects((effects) =>
-    ctx.db.$transaction(async (tx) => {
+  await inTransaction(ctx.db, async (tx) => {
       await tx.stepAttachment.delete({ where: { id: attachment.id } });
       await emitAudit(tx, ctx, {
         action: 'test_case.attachment_deleted',
@@ -59,7 +60,6 @@ export async function deleteAttachment(ctx: RequestContext, caseUlid: string, at
         entityLabel: `${caseDisplayId(testCase.project.code, testCase.caseNumber)} · ${testCase.title}`,
         metadata: { attachmentUlid: attachment.id, stepUlid: attachment.stepId, fileName: attachment.fileName },
       });
-      effects.releaseAfterCommit(attachment.storageKey);
-    }),
-  );
+      afterCommit(tx, () => fileStorage().delete(attachment.storageKey));
+  });
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { RequestContext } from '../context.ts';
 import type { Db } from '../database/client.ts';
+import { afterCommit, afterRollback } from '../database/transactions.ts';
 import { AppError, notFound, validationFailed } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { fileStorage } from '../storage/file-storage.ts';
@@ -52,41 +53,9 @@ export const toStepAttachment = (row: AttachmentRow) => ({
   createdAt: row.createdAt.getTime(),
 });
 
-/**
- * File operations that must follow the fate of a database transaction: objects written for the
- * transaction are removed if it rolls back; objects it stopped referencing are removed once it
- * committed. Nothing is deleted that a committed row still points at.
- */
-export class StorageEffects {
-  private readonly written: string[] = [];
-  private readonly released: string[] = [];
-
-  wrote(key: string): void {
-    this.written.push(key);
-  }
-
-  releaseAfterCommit(...keys: string[]): void {
-    this.released.push(...keys);
-  }
-
-  async settle(committed: boolean): Promise<void> {
-    const doomed = committed ? this.released : this.written;
-    await Promise.all(doomed.map((key) => fileStorage().delete(key).catch(() => {})));
-  }
-}
-
-/** Runs a transaction-bearing unit of work and settles its file effects by its outcome. */
-export async function withStorageEffects<T>(work: (effects: StorageEffects) => Promise<T>): Promise<T> {
-  const effects = new StorageEffects();
-  try {
-    const result = await work(effects);
-    await effects.settle(true);
-    return result;
-  } catch (error) {
-    await effects.settle(false);
-    throw error;
-  }
-}
+/** Files `tx` stopped referencing are removed once it committed; nothing a committed row points at. */
+const releaseAfterCommit = (tx: Db, keys: string[]) =>
+  afterCommit(tx, () => Promise.all(keys.map((key) => fileStorage().delete(key))));
 
 /**
  * Makes each listed step's `refs` its attachments, in order: `{ ulid }` keeps (or moves here) an
@@ -98,7 +67,6 @@ export async function withStorageEffects<T>(work: (effects: StorageEffects) => P
 export async function setStepAttachments(
   tx: Db,
   ctx: RequestContext,
-  effects: StorageEffects,
   caseId: string,
   steps: Array<{ stepId: string; refs: AttachmentRef[] }>,
 ): Promise<void> {
@@ -130,7 +98,7 @@ export async function setStepAttachments(
   });
   if (dropped.length > 0) {
     await tx.stepAttachment.deleteMany({ where: { id: { in: dropped.map((row) => row.id) } } });
-    effects.releaseAfterCommit(...dropped.map((row) => row.storageKey));
+    releaseAfterCommit(tx, dropped.map((row) => row.storageKey));
   }
 
   for (const { stepId, refs: stepRefs } of steps) {
@@ -138,7 +106,7 @@ export async function setStepAttachments(
       if ('ulid' in ref) {
         await tx.stepAttachment.update({ where: { id: ref.ulid }, data: { stepId, position } });
       } else {
-        await commitStaged(tx, ctx, effects, { caseId, stepId }, ref.key, position);
+        await commitStaged(tx, ctx, { caseId, stepId }, ref.key, position);
       }
     }
   }
@@ -148,7 +116,6 @@ export async function setStepAttachments(
 async function commitStaged(
   tx: Db,
   ctx: RequestContext,
-  effects: StorageEffects,
   target: { caseId: string; stepId: string },
   stagedKey: string,
   position: number,
@@ -159,18 +126,18 @@ async function commitStaged(
   const id = newId();
   const storageKey = `attachments/${ctx.org.id}/${target.caseId}/${id}`;
   await fileStorage().put(storageKey, data);
-  effects.wrote(storageKey);
+  afterRollback(tx, () => fileStorage().delete(storageKey));
   await tx.stepAttachment.create({
     data: { id, orgId: ctx.org.id, ...target, stagedKey, storageKey, position, ...meta },
   });
-  effects.releaseAfterCommit(stagedKey, metaKeyOf(stagedKey));
+  releaseAfterCommit(tx, [stagedKey, metaKeyOf(stagedKey)]);
 }
 
 /** Call before deleting steps (or their case): their files go once the deletion commits. */
-export async function releaseAttachmentsOf(tx: Db, effects: StorageEffects, where: { stepIds?: string[]; caseId?: string }): Promise<void> {
+export async function releaseAttachmentsOf(tx: Db, where: { stepIds?: string[]; caseId?: string }): Promise<void> {
   const rows = await tx.stepAttachment.findMany({
     where: where.caseId ? { caseId: where.caseId } : { stepId: { in: where.stepIds ?? [] } },
     select: { storageKey: true },
   });
-  effects.releaseAfterCommit(...rows.map((row) => row.storageKey));
+  releaseAfterCommit(tx, rows.map((row) => row.storageKey));
 }

@@ -3,7 +3,7 @@ import type { RequestContext } from '../context.ts';
 import type { Db, Prisma } from '../database/client.ts';
 import { notFound, validationFailed } from '../errors.ts';
 import { newId } from '../ids.ts';
-import { releaseAttachmentsOf, setStepAttachments, type StorageEffects } from './step-attachments.ts';
+import { releaseAttachmentsOf, setStepAttachments } from './step-attachments.ts';
 import type { StepInput } from './test-cases.schemas.ts';
 
 /** Entries of a detailed stepsChange; the rest is counted in `omittedCount`. */
@@ -120,7 +120,6 @@ function snapshot(entry: Omit<StepChangeEntry, 'action' | 'previousAction' | 'tr
 export async function saveSteps(
   tx: Db,
   ctx: RequestContext,
-  effects: StorageEffects,
   caseId: string,
   input: StepInput[],
   pathPrefix: Array<string | number> = ['steps'],
@@ -174,7 +173,6 @@ export async function saveSteps(
   await setStepAttachments(
     tx,
     ctx,
-    effects,
     caseId,
     planned.flatMap(({ step, id }) => (step.attachments === undefined ? [] : [{ stepId: id, refs: step.attachments }])),
   );
@@ -183,7 +181,7 @@ export async function saveSteps(
   const removed = rows.filter((row) => !keptIds.has(row.id));
   if (removed.length > 0) {
     const stepIds = removed.map((row) => row.id);
-    await releaseAttachmentsOf(tx, effects, { stepIds });
+    await releaseAttachmentsOf(tx, { stepIds });
     await tx.testCaseStep.deleteMany({ where: { id: { in: stepIds } } });
   }
 

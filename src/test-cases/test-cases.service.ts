@@ -11,7 +11,7 @@ import { allocateNumber } from '../projects/numbering.ts';
 import { assertProjectUnlocked, resolveProject, type ProjectRow } from '../projects/projects.service.ts';
 import { findLiveSuiteInProject } from '../suites/suites.service.ts';
 import { cursorPageOf, likeLiteral, pageOf, pageWindow, type PageQuery } from '../validation.ts';
-import { releaseAttachmentsOf, toStepAttachment, withStorageEffects, type StorageEffects } from './step-attachments.ts';
+import { releaseAttachmentsOf, toStepAttachment } from './step-attachments.ts';
 import { saveSteps, type StepsChange } from './steps.ts';
 import type {
   CaseScalarPatch,
@@ -21,6 +21,8 @@ import type {
   TestCaseListQuery,
   UpdateTestCaseInput,
 } from './test-cases.schemas.ts';
+import { lockRow } from '../database/locks.ts';
+import { inTransaction } from '../database/transactions.ts';
 
 export type TestCaseRow = Awaited<ReturnType<Db['testCase']['findFirstOrThrow']>>;
 
@@ -131,8 +133,7 @@ const auditOf = (record: CaseRecord) => ({
 
 export async function createTestCase(ctx: RequestContext, projectCode: string, input: CreateTestCaseInput): Promise<CaseRecord> {
   authorize(ctx, 'case.write');
-  return withStorageEffects((effects) =>
-    ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
       const project = await resolveProject(ctx, projectCode, { db: tx });
       if (input.suiteUlid) await findLiveSuiteInProject(tx, project.id, input.suiteUlid);
       if (input.milestoneUlid) await findLiveMilestone(tx, project.id, input.milestoneUlid);
@@ -150,7 +151,7 @@ export async function createTestCase(ctx: RequestContext, projectCode: string, i
           tags: input.tags ?? [],
         },
       });
-      if (input.steps?.length) await saveSteps(tx, ctx, effects, created.id, input.steps);
+      if (input.steps?.length) await saveSteps(tx, ctx, created.id, input.steps);
       if (input.customFieldValues?.length) {
         await writeCaseFieldValues(tx, ctx, created, input.customFieldValues, { mode: 'merge', pathPrefix: ['customFieldValues'] });
       }
@@ -165,8 +166,7 @@ export async function createTestCase(ctx: RequestContext, projectCode: string, i
         },
       });
       return record;
-    }),
-  );
+    });
 }
 
 /** The filters of a case list, as a Prisma filter within one project. */
@@ -242,16 +242,12 @@ export async function countTestCases(ctx: RequestContext, project: Pick<ProjectR
 export function inCaseTransaction<T>(
   ctx: RequestContext,
   caseUlid: string,
-  work: (tx: Db, testCase: TestCaseRow & { project: ProjectRow }, effects: StorageEffects) => Promise<T>,
+  work: (tx: Db, testCase: TestCaseRow & { project: ProjectRow }) => Promise<T>,
 ): Promise<T> {
-  return withStorageEffects((effects) =>
-    ctx.db.$transaction(async (tx) => {
-      if (ULID_PATTERN.test(caseUlid)) {
-        await tx.$executeRaw`SELECT 1 FROM test_cases WHERE id = ${caseUlid} AND org_id = ${ctx.org.id} FOR UPDATE`;
-      }
-      return work(tx, await resolveTestCase(ctx, caseUlid, { db: tx }), effects);
-    }),
-  );
+  return inTransaction(ctx.db, async (tx) => {
+    if (ULID_PATTERN.test(caseUlid)) await lockRow(tx, 'test_cases', caseUlid, { orgId: ctx.org.id });
+    return work(tx, await resolveTestCase(ctx, caseUlid, { db: tx }));
+  });
 }
 
 async function setArchived(ctx: RequestContext, caseUlid: string, archived: boolean): Promise<CaseRecord> {
@@ -273,8 +269,8 @@ export const restoreTestCase = (ctx: RequestContext, caseUlid: string) => setArc
 /** Deletes a case with its steps, values and comments; its attachment files go after commit. */
 export async function deleteTestCase(ctx: RequestContext, caseUlid: string): Promise<void> {
   authorize(ctx, 'case.write');
-  await inCaseTransaction(ctx, caseUlid, async (tx, testCase, effects) => {
-    await releaseAttachmentsOf(tx, effects, { caseId: testCase.id });
+  await inCaseTransaction(ctx, caseUlid, async (tx, testCase) => {
+    await releaseAttachmentsOf(tx, { caseId: testCase.id });
     await tx.testCase.delete({ where: { id: testCase.id } });
     await emitAudit(tx, ctx, {
       action: 'test_case.deleted',
@@ -289,8 +285,8 @@ export async function deleteTestCase(ctx: RequestContext, caseUlid: string): Pro
 /** PUT steps: replaces the case's steps (see saveSteps); no audit event of its own. */
 export async function setTestCaseSteps(ctx: RequestContext, caseUlid: string, steps: StepInput[]): Promise<CaseRecord> {
   authorize(ctx, 'case.write');
-  return inCaseTransaction(ctx, caseUlid, async (tx, testCase, effects) => {
-    const stepsChange = await saveSteps(tx, ctx, effects, testCase.id, steps);
+  return inCaseTransaction(ctx, caseUlid, async (tx, testCase) => {
+    const stepsChange = await saveSteps(tx, ctx, testCase.id, steps);
     if (stepsChange) await tx.testCase.update({ where: { id: testCase.id }, data: { updatedAt: new Date() } });
     return readRecord(tx, testCase.id);
   });
@@ -346,9 +342,9 @@ export async function updateTestCase(ctx: RequestContext, caseUlid: string, inpu
   if (input.patch === undefined && input.steps === undefined && input.customFieldValues === undefined) {
     throw validationFailed('Provide at least one of patch, steps, customFieldValues');
   }
-  return inCaseTransaction(ctx, caseUlid, async (tx, testCase, effects) => {
+  return inCaseTransaction(ctx, caseUlid, async (tx, testCase) => {
     const scalars = input.patch ? await scalarChanges(tx, testCase, input.patch) : { data: {}, changes: [] as LabelledChange[], moved: false };
-    const stepsChange: StepsChange | null = input.steps ? await saveSteps(tx, ctx, effects, testCase.id, input.steps) : null;
+    const stepsChange: StepsChange | null = input.steps ? await saveSteps(tx, ctx, testCase.id, input.steps) : null;
     const customFieldChanges: CustomFieldChange[] = input.customFieldValues
       ? await writeCaseFieldValues(tx, ctx, testCase, input.customFieldValues, { mode: 'merge', pathPrefix: ['customFieldValues'] })
       : [];

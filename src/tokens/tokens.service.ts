@@ -6,6 +6,7 @@ import type { RequestContext, Role } from '../context.ts';
 import { forbidden, notFound, validationFailed } from '../errors.ts';
 import { epochMsOrNull, newId } from '../ids.ts';
 import type { CreateTokenInput } from './tokens.schemas.ts';
+import { inTransaction } from '../database/transactions.ts';
 
 const PREFIX_LENGTH = API_TOKEN_PREFIX.length + 6;
 
@@ -52,7 +53,7 @@ export async function createApiToken(ctx: RequestContext, input: CreateTokenInpu
     throw validationFailed('expiresAt must be in the future', { path: ['expiresAt'] });
   }
   const { secret, hash } = newSecret(API_TOKEN_PREFIX);
-  const token = await ctx.db.$transaction(async (tx) => {
+  const token = await inTransaction(ctx.db, async (tx) => {
     const created = await tx.apiToken.create({
       data: {
         id: newId(),
@@ -80,7 +81,7 @@ export async function createApiToken(ctx: RequestContext, input: CreateTokenInpu
 
 export async function revokeApiToken(ctx: RequestContext, tokenUlid: string): Promise<void> {
   const user = sessionUser(ctx);
-  await ctx.db.$transaction(async (tx) => {
+  await inTransaction(ctx.db, async (tx) => {
     const revoked = await tx.apiToken.updateManyAndReturn({
       where: { id: tokenUlid, userId: user.id, revokedAt: null },
       data: { revokedAt: new Date() },

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/tcms.ts';
+import { runCli } from '../../app/tcms.ts';
 import { newId } from '../../src/ids.ts';
 import { createProject, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
 import { ROOT, spawnWatched } from '../support/processes.ts';

@@ -161,7 +161,7 @@ const REFERENTIAL_ACTIONS: Record<string, string> = {
 
 /** Partial unique indexes, which Prisma cannot declare, are written as `// partial unique index …` comments. */
 function partialIndexFacts(schema: string, facts: Facts): void {
-  for (const [, name, table, columns] of schema.matchAll(/^\/\/ partial unique index (\w+) ON (\w+) \(([^)]+)\) WHERE .+$/gm)) {
+  for (const [, name, table, columns] of schema.matchAll(/^\/\/ partial unique index (\w+) ON (\w+) \((.+)\) WHERE .+$/gm)) {
     facts.set(`index ${name}`, `UNIQUE ON ${table} USING btree (${columns}) WHERE …`);
   }
 }

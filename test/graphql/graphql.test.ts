@@ -1,6 +1,7 @@
 import type { Response } from 'supertest';
 import { createSchema, createYoga } from 'graphql-yoga';
 import { describe, expect, it, vi } from 'vitest';
+import { logger } from '../../src/logger.ts';
 import { maskGraphQLError } from '../../schema/errors.ts';
 import { onQuery } from '../../src/database/client.ts';
 import { overrideOrganizationLimits } from '../../src/orgs/orgs.service.ts';
@@ -442,14 +443,15 @@ describe('GraphQL: bounded SQL', () => {
 describe('GraphQL: error masking', () => {
   // No request against the real app provokes an unexpected error on purpose, so the app's mask
   // function runs in a Yoga server of its own whose resolver fails like a broken database would.
-  it('masks an unexpected error as internal_error without its message or stack', async () => {
+  it('masks an unexpected error as internal_error without its message or stack, in development mode too', async () => {
     const secret = new Error('connection to db.internal:5432 failed for user admin');
     const yoga = createYoga({
       schema: createSchema({ typeDefs: 'type Query { broken: Int }', resolvers: { Query: { broken: () => Promise.reject(secret) } } }),
       logging: false,
-      maskedErrors: { maskError: maskGraphQLError },
+      // isDev is what Yoga sets with NODE_ENV=development: it must not unmask anything.
+      maskedErrors: { maskError: maskGraphQLError, isDev: true },
     });
-    const spy = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const spy = vi.spyOn(logger, 'error').mockImplementation(() => {});
     try {
       const response = await yoga.fetch('http://tcms.test/graphql', {
         method: 'POST',
@@ -464,7 +466,7 @@ describe('GraphQL: error masking', () => {
       expect(body.errors[0].extensions).toEqual({ code: 'internal_error' });
       expect(text).not.toContain('db.internal');
       expect(text).not.toMatch(/stack|\.ts:\d+/);
-      expect(spy).toHaveBeenCalledWith(secret); // logged for the operator, like REST's 500s
+      expect(spy).toHaveBeenCalledWith({ err: secret }, expect.any(String)); // logged for the operator, like REST's 500s
     } finally {
       spy.mockRestore();
     }

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
 import { prisma } from '../../src/database/client.ts';
 import { newId } from '../../src/ids.ts';
 import { projectCode, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
@@ -23,11 +24,11 @@ type Answer = { status: number; body: unknown; replayed: string | undefined; ret
 describe('one Idempotency-Key, two service instances, one moment', { timeout: 240_000 }, () => {
   let dataDir: string;
   let server: ServerProcess | undefined;
-  let caller: Caller & { token: string };
+  let caller: Caller & { token: string; tokenUlid: string };
 
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'tcms-second-server-'));
-    // The second instance: `src/server.ts` in a process of its own, on the same DATABASE_URL.
+    // The second instance: `app/server.ts` in a process of its own, on the same DATABASE_URL.
     server = await startServer({ dataDir, limitMs: SERVER_LIMIT_MS, listenTimeoutMs: 120_000 });
     const owner = await signUp(t.http);
     caller = await tokenFor(t.http, owner, { role: 'admin' });
@@ -117,5 +118,33 @@ describe('one Idempotency-Key, two service instances, one moment', { timeout: 24
     expect(outcomes.replayed + outcomes.inFlight).toBe(ROUNDS);
     expect(await prisma().project.count({ where: { orgId: caller.orgId } })).toBe(ROUNDS);
     expect(await prisma().auditEvent.count({ where: { orgId: caller.orgId, action: 'project.created' } })).toBe(ROUNDS);
+  });
+
+  it('answers 409 with Retry-After while another connection holds the key, then executes once it is free', async () => {
+    // Another execution of the very same request holds the key: its transaction-scoped lock, taken
+    // here on a connection of its own, as a request in flight on another instance would.
+    const key = `held-${newId()}`;
+    const body = { name: 'In flight', id: projectCode() };
+    const holder = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`token:${caller.tokenUlid}\n${key}`]);
+      for (const attempt of [viaTestApp, viaSecondServer]) {
+        const answer = await attempt(key, body);
+        expect(answer.status, JSON.stringify(answer)).toBe(409);
+        expect(answer.retryAfter).toBe('1');
+        expect(answer.replayed).toBeUndefined();
+        expect(answer.body).toMatchObject({ error: { code: 'conflict', details: { code: 'idempotency_key_in_flight', retryAfterSeconds: 1 } } });
+      }
+      expect(await prisma().project.count({ where: { orgId: caller.orgId, code: body.id } })).toBe(0);
+      await holder.query('ROLLBACK');
+    } finally {
+      await holder.end();
+    }
+    // The holder rolled back: the key is free at once, and the request executes.
+    const executed = await viaSecondServer(key, body);
+    expect(executed).toMatchObject({ status: 201, replayed: undefined });
+    expect(await viaTestApp(key, body)).toMatchObject({ status: 201, replayed: 'true', body: executed.body });
   });
 });

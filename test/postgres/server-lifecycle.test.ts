@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.ts';
 import { exitWithin, killNow, startServer } from '../support/processes.ts';
 
-/** `src/server.ts` as it runs in production: SIGTERM stops accepting, drains, closes, exits 0. */
+/** `app/server.ts` as it runs in production: SIGTERM stops accepting, drains, closes, exits 0. */
 
 const SERVER_LIMIT_MS = 120_000;
 

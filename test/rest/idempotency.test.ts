@@ -248,40 +248,6 @@ describe('Idempotency-Key in flight', () => {
     expect((await projectList(owner)).map((p) => p.ulid)).toEqual([executed[0]!.body.ulid]);
     expect(await auditEvents(t.http, owner, { action: 'project.created' })).toHaveLength(1);
   });
-
-  it('answers 409 with Retry-After while the original is still executing (deterministic)', async () => {
-    const owner = await signUp(t.http);
-    const token = await tokenFor(t.http, owner);
-    const body = { name: 'In flight', id: projectCode() };
-    const firstKey = newKey();
-    const first = await t.http.post('/api/v1/projects').set(token.headers).set('Idempotency-Key', firstKey).send(body);
-    expect(first.status).toBe(201);
-    const stored = await prisma().idempotencyKey.findFirstOrThrow({ where: { key: firstKey } });
-    expect(stored.completedAt).not.toBeNull();
-    await t.http.delete(`/api/v1/projects/${body.id}`).set(token.headers).expect(204);
-
-    // Another execution of the very same request has claimed `key` and not finished yet.
-    const key = newKey();
-    await prisma().idempotencyKey.create({
-      data: { principal: stored.principal, key, requestHash: stored.requestHash },
-    });
-    const duplicate = await t.http.post('/api/v1/projects').set(token.headers).set('Idempotency-Key', key).send(body);
-    expectError(duplicate, 409, 'conflict');
-    expect(duplicate.headers['retry-after']).toMatch(/^[1-9]\d*$/);
-    expect(replayed(duplicate)).toBeUndefined();
-    expect(await projectList(owner)).toEqual([]);
-    expect(await auditEvents(t.http, owner, { action: 'project.created' })).toHaveLength(1);
-
-    // The in-flight claim is untouched; another request under that key is still refused as reuse.
-    const other = await t.http
-      .post('/api/v1/projects')
-      .set(token.headers)
-      .set('Idempotency-Key', key)
-      .send({ ...body, name: 'Other' });
-    expectError(other, 422, 'validation_failed');
-    const row = await prisma().idempotencyKey.findFirstOrThrow({ where: { key } });
-    expect(row.completedAt).toBeNull();
-  });
 });
 
 describe('Idempotency-Key scope and lifetime', () => {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import S3rver from 's3rver';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, type App } from '../../src/app.ts';
+import { createApp, type App } from '../../app/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { LocalDirectoryStorage, type FileStorage } from '../../src/storage/file-storage.ts';
 import { S3Storage } from '../../src/storage/s3-storage.ts';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { createApp, type App } from '../../src/app.ts';
+import { createApp, type App } from '../../app/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { prisma } from '../../src/database/client.ts';
 import { newId } from '../../src/ids.ts';

@@ -151,16 +151,16 @@ export type ServerOptions = {
   limitMs?: number;
 };
 
-/** The line `src/server.ts` prints once it accepts connections. */
+/** The line `app/server.ts` prints once it accepts connections. */
 const LISTENING = /listening on http:\/\/localhost:(\d+)/;
 
 /**
- * `src/server.ts` as it runs in production, in a process of its own, on an ephemeral port
+ * `app/server.ts` as it runs in production, in a process of its own, on an ephemeral port
  * (PORT=0). Returns at once; `untilListening` waits for it to accept connections.
  */
 export function spawnServer({ dataDir, env = {}, limitMs = 120_000 }: ServerOptions): WatchedProcess {
-  return spawnTsx(['src/server.ts'], {
-    env: { PORT: '0', TCMS_DATA_DIR: dataDir, NODE_ENV: 'test', TCMS_LOG_REQUESTS: 'false', ...env },
+  return spawnTsx(['app/server.ts'], {
+    env: { PORT: '0', TCMS_DATA_DIR: dataDir, NODE_ENV: 'test', TCMS_LOG_REQUESTS: 'false', TCMS_LOG_LEVEL: 'info', ...env },
     limitMs,
   });
 }

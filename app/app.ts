@@ -1,31 +1,34 @@
+import path from 'node:path';
 import express, { type Express, type RequestHandler } from 'express';
 import { createYoga } from 'graphql-yoga';
 import swaggerUi from 'swagger-ui-express';
-import { buildOpenApiDocument } from '../rest/openapi.ts';
 import { serveAsset } from '../rest/assets.ts';
+import { errorHandler, notFoundHandler } from '../rest/errors.ts';
 import { httpSettings, readSessionCookie } from '../rest/http-settings.ts';
+import { buildOpenApiDocument } from '../rest/openapi.ts';
 import { requestLog } from '../rest/request-log.ts';
-import { notFoundHandler, restRouter, unexpectedErrorHandler } from '../rest/router.ts';
+import { restRouter } from '../rest/router.ts';
 import { v1Routes } from '../rest/v1/index.ts';
 import { createGraphQLContext } from '../schema/context.ts';
 import { contractCodesForRequestErrors, maskGraphQLError } from '../schema/errors.ts';
 import { schema } from '../schema/index.ts';
-import type { Config } from './config.ts';
-import { seedMissingSystemFields } from './custom-fields/system-fields.ts';
-import { openDatabase, type OpenDatabase } from './database/client.ts';
-import { startMaintenance } from './maintenance.ts';
-import { LocalDirectoryStorage, useFileStorage } from './storage/file-storage.ts';
-import { S3Storage } from './storage/s3-storage.ts';
-import path from 'node:path';
+import type { Config } from '../src/config.ts';
+import { seedMissingSystemFields } from '../src/custom-fields/system-fields.service.ts';
+import { openDatabase, type OpenDatabase } from '../src/database/client.ts';
+import { logger } from '../src/logger.ts';
+import { startMaintenance } from '../src/maintenance.ts';
+import { LocalDirectoryStorage, useFileStorage } from '../src/storage/file-storage.ts';
+import { S3Storage } from '../src/storage/s3-storage.ts';
 
 export type App = { express: Express; database: OpenDatabase; close(): Promise<void> };
 
-/** The composition root: the only module that wires the core to Express and Yoga. */
+/** The composition root: wires the core to its two front doors, Express (REST) and Yoga (GraphQL). */
 export async function createApp(config: Config): Promise<App> {
+  logger.level = config.logLevel;
   const database = await openDatabase(config);
   await seedMissingSystemFields();
   useFileStorage(config.s3 ? new S3Storage(config.s3) : new LocalDirectoryStorage(path.join(config.dataDir, 'files')));
-  const stopMaintenance = startMaintenance((error) => console.error('maintenance sweep failed', error));
+  const stopMaintenance = startMaintenance();
   const settings = httpSettings(config);
 
   const yoga = createYoga<{ req: express.Request; res: express.Response }>({
@@ -52,7 +55,7 @@ export async function createApp(config: Config): Promise<App> {
   app.get('/__assets/*key', serveAsset);
   app.use(yoga.graphqlEndpoint, yoga as unknown as RequestHandler);
   app.use(notFoundHandler);
-  app.use(unexpectedErrorHandler);
+  app.use(errorHandler);
 
   return {
     express: app,

@@ -1,10 +1,16 @@
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.ts';
-import { openDatabase, prisma } from '../database/client.ts';
-import { AppError } from '../errors.ts';
-import { ULID_PATTERN } from '../ids.ts';
-import { overrideOrganizationLimits, setOrganizationPlan, toOrganization, type LimitOverrides } from '../orgs/orgs.service.ts';
-import { effectiveLimits, PLAN_NAMES, type PlanName } from '../orgs/plans.ts';
+import { loadConfig } from '../src/config.ts';
+import { openDatabase, prisma } from '../src/database/client.ts';
+import { AppError } from '../src/errors.ts';
+import { ULID_PATTERN } from '../src/ids.ts';
+import { PLAN_NAMES, type PlanName } from '../src/orgs/orgs.schemas.ts';
+import {
+  describeOrganization,
+  listOrganizations,
+  overrideOrganizationLimits,
+  setOrganizationPlan,
+  type LimitOverrides,
+} from '../src/orgs/orgs.service.ts';
 
 /**
  * The operator command of decisions §2: plans and per-organization overrides change here, never
@@ -24,6 +30,8 @@ Commands:
       Override ceilings of one organization; "default" removes the override.
   tcms org show <orgUlid>
       Print the plan, the overrides and the effective limits.
+  tcms org list
+      Print every organization with its plan, members and projects.
   tcms help
       Print this text.
 
@@ -58,7 +66,8 @@ type Command =
   | { kind: 'help' }
   | { kind: 'set-plan'; orgId: string; plan: PlanName }
   | { kind: 'override'; orgId: string; overrides: LimitOverrides }
-  | { kind: 'show'; orgId: string };
+  | { kind: 'show'; orgId: string }
+  | { kind: 'list' };
 
 function parseNumber(flag: string, raw: string): number | null {
   if (raw === 'default') return null;
@@ -95,7 +104,7 @@ export function parseCommand(argv: string[]): Command {
   if (values.help || group === 'help') return { kind: 'help' };
   if (group === undefined) throw new UsageError('Missing command');
   if (group !== 'org') throw new UsageError(`Unknown command "${group}"`);
-  if (action === undefined) throw new UsageError('Missing org command: set-plan, override or show');
+  if (action === undefined) throw new UsageError('Missing org command: list, show, set-plan or override');
 
   const overrideFlags = (Object.keys(OPTIONS) as (keyof typeof OPTIONS)[]).filter(
     (name) => name !== 'help' && values[name] !== undefined,
@@ -132,36 +141,19 @@ export function parseCommand(argv: string[]): Command {
       if (rest.length !== 1) throw new UsageError('Expected: tcms org show <orgUlid>');
       return { kind: 'show', orgId: parseOrgId(rest[0]) };
     }
+    case 'list': {
+      if (rest.length !== 0) throw new UsageError('Expected: tcms org list');
+      return { kind: 'list' };
+    }
     default:
       throw new UsageError(`Unknown org command "${action}"`);
   }
 }
 
-/** What `show` prints, and what set-plan and override print after their change. */
-async function describeOrganization(orgId: string) {
-  const org = await prisma().organization.findUnique({ where: { id: orgId } });
-  if (!org) throw new AppError('not_found', `Organization ${orgId} not found`);
-  const [projects, lockedProjects] = await Promise.all([
-    prisma().project.count({ where: { orgId } }),
-    prisma().project.count({ where: { orgId, lockedAt: { not: null } } }),
-  ]);
-  return {
-    organization: toOrganization(org),
-    plan: org.plan,
-    overrides: {
-      maxProjects: org.maxProjectsOverride,
-      maxSeats: org.maxSeatsOverride,
-      maxResultsPerMonth: org.maxResultsPerMonthOverride,
-      requestsPerMinute: org.requestsPerMinuteOverride,
-      auditExportEnabled: org.auditExportEnabledOverride,
-    },
-    limits: effectiveLimits(org),
-    projects: { total: projects, locked: lockedProjects },
-  };
-}
-
 async function execute(command: Exclude<Command, { kind: 'help' }>) {
   switch (command.kind) {
+    case 'list':
+      return listOrganizations();
     case 'set-plan':
       await setOrganizationPlan(command.orgId, command.plan);
       break;
@@ -216,9 +208,7 @@ export async function runCli(argv: string[], output: CliOutput): Promise<number>
   } catch (error) {
     const message =
       error instanceof AppError
-        ? error.code === 'not_found'
-          ? `Organization ${command.orgId} not found`
-          : error.message
+        ? error.message
         : describeUnexpected(error);
     output.err(`tcms: ${oneLine(message)}`);
     return 1;

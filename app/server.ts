@@ -1,6 +1,6 @@
 import type { Server, ServerResponse } from 'node:http';
 import { createApp } from './app.ts';
-import { loadConfig } from './config.ts';
+import { loadConfig } from '../src/config.ts';
 
 const config = loadConfig();
 const app = await createApp(config);

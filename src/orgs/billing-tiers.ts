@@ -1,12 +1,11 @@
-/** Plan tiers of decisions §2. `null` means unlimited. */
+import type { PlanName } from './orgs.schemas.ts';
+
+/** The billing plans of organizations (decisions §2) and their ceilings. `null` means unlimited. */
 export const PLAN_TIERS = {
   free: { maxProjects: 3, maxSeats: 3, maxResultsPerMonth: 5_000, requestsPerMinute: 60, auditExportEnabled: false },
   team: { maxProjects: 50, maxSeats: 25, maxResultsPerMonth: 100_000, requestsPerMinute: 600, auditExportEnabled: true },
   enterprise: { maxProjects: null, maxSeats: null, maxResultsPerMonth: 5_000_000, requestsPerMinute: 6_000, auditExportEnabled: true },
-} as const;
-
-export type PlanName = keyof typeof PLAN_TIERS;
-export const PLAN_NAMES = Object.keys(PLAN_TIERS) as PlanName[];
+} as const satisfies Record<PlanName, OrganizationLimits>;
 
 export type OrganizationLimits = {
   maxProjects: number | null;

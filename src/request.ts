@@ -1,0 +1,82 @@
+import { assertNotCrossSite, enterOrganization, identify, unauthorized } from './auth/authenticate.ts';
+import type { Identity, RequestContext } from './context.ts';
+import { AppError, notFound } from './errors.ts';
+import { localeOf } from './i18n.ts';
+import { consumeRequest, type RateLimitState } from './rate-limit/rate-limit.service.ts';
+
+/** What a transport read off a request, before anything is decided. */
+export type RequestCredentials = {
+  method: string;
+  /** The raw Authorization header. */
+  authorization?: string | undefined;
+  /** The session cookie's value. */
+  sessionToken?: string | undefined;
+  /** X-Organization-Id. */
+  organizationHeader?: string | undefined;
+  origin?: string | undefined;
+  host?: string | undefined;
+  acceptLanguage?: string | undefined;
+};
+
+/**
+ * Who may make the request:
+ * - `none`: anyone; no credentials are read (health, signup, login).
+ * - `user`: a person signed in with a session, no organization needed.
+ * - `org`: a session or an API token acting in one organization (nearly everything).
+ */
+export type CallerNeeds = {
+  caller: 'none' | 'user' | 'org';
+  /** Session-only routes (decisions §1) refuse API tokens with 401. */
+  sessionOnly?: boolean;
+  /** The organization an `/orgs/{orgUlid}` path names. */
+  orgFromPath?: string | undefined;
+};
+
+/**
+ * The outcome of the request pipeline. A refused request carries the error to answer; a metered
+ * caller's request carries the per-minute ceiling's state either way (REST sends it as headers).
+ */
+export type RequestOutcome =
+  | { kind: 'open'; identity: Identity | null; ctx: RequestContext | undefined; rateLimit: RateLimitState | undefined }
+  | { kind: 'refused'; error: AppError; rateLimit: RateLimitState | undefined };
+
+const refused = (error: AppError, rateLimit?: RateLimitState): RequestOutcome => ({ kind: 'refused', error, rateLimit });
+
+/**
+ * The one request pipeline of both transports: identify the caller (bearer token or session
+ * cookie) → refuse tokens on session-only routes → the CSRF rule for cookie writes → enter the
+ * active organization → count a machine caller against the per-minute ceiling.
+ */
+export async function openRequest(needs: CallerNeeds, credentials: RequestCredentials): Promise<RequestOutcome> {
+  if (needs.caller === 'none') return { kind: 'open', identity: null, ctx: undefined, rateLimit: undefined };
+  try {
+    const identity = await identify(credentials);
+    if (!identity) return refused(unauthorized());
+    if ((needs.sessionOnly || needs.caller === 'user') && identity.kind !== 'session') {
+      return refused(unauthorized('This route needs a session, not an API token'));
+    }
+    assertNotCrossSite({ ...credentials, identity });
+    if (needs.caller === 'user') return { kind: 'open', identity, ctx: undefined, rateLimit: undefined };
+
+    const { orgFromPath } = needs;
+    const { organizationHeader } = credentials;
+    if (orgFromPath !== undefined && organizationHeader !== undefined && organizationHeader !== orgFromPath) {
+      return refused(notFound('Organization'));
+    }
+    const ctx = await enterOrganization(identity, orgFromPath ?? organizationHeader, localeOf(credentials.acceptLanguage));
+    if (!ctx.metered) return { kind: 'open', identity, ctx, rateLimit: undefined };
+    const rateLimit = await consumeRequest(ctx);
+    if (!rateLimit.allowed) {
+      return refused(
+        new AppError('too_many_requests', 'The per-minute API request ceiling was reached', {
+          retryAfterSeconds: rateLimit.retryAfterSeconds,
+        }),
+        rateLimit,
+      );
+    }
+    return { kind: 'open', identity, ctx, rateLimit };
+  } catch (error) {
+    if (error instanceof AppError) return refused(error);
+    throw error;
+  }
+}

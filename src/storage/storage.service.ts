@@ -1,0 +1,28 @@
+import { createHash } from 'node:crypto';
+import { notFound } from '../errors.ts';
+import { assertSafeKey, fileStorage } from './file-storage.ts';
+
+/** One multipart file part as a transport received it. */
+export type UploadedFile = { buffer: Buffer; fileName: string; contentType: string; sha256: string };
+
+const CONTENT_TYPES: Record<string, string> = { webp: 'image/webp', png: 'image/png', jpg: 'image/jpeg' };
+
+/**
+ * A public file (a project avatar) by its key, for anyone: its bytes, type and a strong ETag.
+ * Keys outside the public prefix, unsafe keys and missing objects are all 404.
+ */
+export async function readPublicAsset(key: string) {
+  let data: Buffer | null = null;
+  try {
+    assertSafeKey(key);
+    if (key.startsWith('avatars/')) data = await fileStorage().get(key);
+  } catch {
+    data = null;
+  }
+  if (!data) throw notFound('Asset');
+  return {
+    data,
+    contentType: CONTENT_TYPES[key.split('.').pop() ?? ''] ?? 'application/octet-stream',
+    etag: `"${createHash('sha256').update(data).digest('base64url').slice(0, 27)}"`,
+  };
+}

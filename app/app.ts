@@ -1,4 +1,3 @@
-import path from 'node:path';
 import express, { type Express, type RequestHandler } from 'express';
 import { createYoga } from 'graphql-yoga';
 import swaggerUi from 'swagger-ui-express';
@@ -17,8 +16,7 @@ import { seedMissingSystemFields } from '../src/custom-fields/system-fields.serv
 import { openDatabase, type OpenDatabase } from '../src/database/client.ts';
 import { logger } from '../src/logger.ts';
 import { startMaintenance } from '../src/maintenance.ts';
-import { LocalDirectoryStorage, useFileStorage } from '../src/storage/file-storage.ts';
-import { S3Storage } from '../src/storage/s3-storage.ts';
+import { openFileStorage } from '../src/storage/storage.service.ts';
 
 export type App = { express: Express; database: OpenDatabase; close(): Promise<void> };
 
@@ -27,7 +25,7 @@ export async function createApp(config: Config): Promise<App> {
   logger.level = config.logLevel;
   const database = await openDatabase(config);
   await seedMissingSystemFields();
-  useFileStorage(config.s3 ? new S3Storage(config.s3) : new LocalDirectoryStorage(path.join(config.dataDir, 'files')));
+  openFileStorage(config);
   const stopMaintenance = startMaintenance();
   const settings = httpSettings(config);
 

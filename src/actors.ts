@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { displayName, type Identity } from './context.ts';
 import type { Db } from './database/client.ts';
+import { notFound } from './errors.ts';
 
 /**
  * Who authored a record (a comment, a plan, a run), snapshotted at creation so that it survives
@@ -53,4 +54,9 @@ export async function membersAmong(db: Db, userIds: Array<string | null>): Promi
   if (wanted.length === 0) return new Set();
   const found = await db.membership.findMany({ where: { userId: { in: wanted } }, select: { userId: true } });
   return new Set(found.map((row) => row.userId));
+}
+
+/** 404 unless every user ULID is a member of the active organization. */
+export async function assertMembers(db: Db, userIds: string[]): Promise<void> {
+  if ((await membersAmong(db, userIds)).size !== new Set(userIds).size) throw notFound('User');
 }

@@ -3,8 +3,7 @@ import { prisma } from './database/client.ts';
 import { logger } from './logger.ts';
 import { IDEMPOTENCY_RETENTION_MS } from './idempotency/idempotency.service.ts';
 import { WINDOW_MS } from './rate-limit/rate-limit.service.ts';
-import { fileStorage } from './storage/file-storage.ts';
-import { STAGING_PREFIX, STAGING_TTL_MS } from './test-cases/step-attachments.ts';
+import { sweepStagedUploads } from './test-cases/attachments.service.ts';
 
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
@@ -18,14 +17,6 @@ export async function sweepExpired(now = Date.now()): Promise<void> {
   await client.rateLimitWindow.deleteMany({ where: { windowStart: { lt: new Date(now - 2 * WINDOW_MS) } } });
   await client.session.deleteMany({ where: { lastSeenAt: { lt: new Date(now - SESSION_IDLE_MS) } } });
   await sweepStagedUploads(now);
-}
-
-/** Staged objects are never referenced by a row (a commit copies them), so age alone decides. */
-async function sweepStagedUploads(now: number): Promise<void> {
-  const storage = fileStorage();
-  for await (const object of storage.list(`${STAGING_PREFIX}/`)) {
-    if (object.lastModified.getTime() < now - STAGING_TTL_MS) await storage.delete(object.key);
-  }
 }
 
 /** Runs the sweep now and then every ten minutes; returns the stop function. */

@@ -1,6 +1,7 @@
 import { auditListQuerySchema, auditPageSchema } from '../../src/audit/audit.schemas.ts';
-import { listOrganizationAuditEvents, listRunAuditEvents } from '../../src/audit/audit.service.ts';
+import { listOrganizationAuditEvents } from '../../src/audit/audit.service.ts';
 import { orgPathSchema } from '../../src/orgs/orgs.schemas.ts';
+import { listRunAuditEvents } from '../../src/runs/run-audit.service.ts';
 import { runPathSchema } from '../../src/runs/runs.schemas.ts';
 import { defineRoute } from '../route.ts';
 

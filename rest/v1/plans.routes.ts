@@ -4,8 +4,8 @@ import {
   setExcludedCombinations,
   setPlanConfigurations,
   toPlanConfiguration,
-} from '../../src/plans/plan-configurations.ts';
-import { assignPlanCase, listPlanCases, setPlanCases, toPlanCase } from '../../src/plans/plan-selection.ts';
+} from '../../src/plans/plan-configurations.service.ts';
+import { assignPlanCase, listPlanCases, setPlanCases, toPlanCase } from '../../src/plans/plan-selection.service.ts';
 import {
   assignPlanCaseBodySchema,
   createPlanBodySchema,
@@ -26,9 +26,9 @@ import {
   setPlanConfigurationsBodySchema,
   updatePlanBodySchema,
 } from '../../src/plans/plans.schemas.ts';
-import { createPlan, deletePlan, listPlanRuns, listPlans, planDetail, resolvePlan, toPlan, updatePlan } from '../../src/plans/plans.service.ts';
+import { createPlan, deletePlan, listPlans, planDetail, resolvePlan, toPlan, updatePlan } from '../../src/plans/plans.service.ts';
 import { projectPathSchema } from '../../src/projects/projects.schemas.ts';
-import { toRunResponse } from '../../src/runs/run-response.ts';
+import { listPlanRuns, toRunResponse } from '../../src/runs/runs.service.ts';
 import { defineRoute, Reply } from '../route.ts';
 
 const TAG = 'Test plans';

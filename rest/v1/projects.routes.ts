@@ -1,4 +1,5 @@
 import {
+  AVATAR_MAX_BYTES,
   avatarSchema,
   createProjectBodySchema,
   projectListQuerySchema,
@@ -17,7 +18,6 @@ import {
   toProject,
   updateProject,
 } from '../../src/projects/projects.service.ts';
-import { AVATAR_MAX_BYTES } from '../../src/projects/avatar-image.ts';
 import { defineRoute, Reply } from '../route.ts';
 
 export const projectRoutes = [

@@ -13,9 +13,9 @@ import {
   type BulkResult,
 } from '../../src/runs/run-bulk.schemas.ts';
 import { bulkAssignRunCases, bulkMarkRunCases, bulkRemoveRunCases, bulkRetryRunCases, submitRunResults } from '../../src/runs/run-bulk.service.ts';
-import { toRunCase } from '../../src/runs/run-case-response.ts';
+import { toRunCase } from '../../src/runs/run-cases.service.ts';
 import { addRunCases, reconcileRun } from '../../src/runs/run-membership.service.ts';
-import { toRunResponse } from '../../src/runs/run-response.ts';
+import { toRunResponse } from '../../src/runs/runs.service.ts';
 import { runPathSchema } from '../../src/runs/runs.schemas.ts';
 import { defineRoute } from '../route.ts';
 

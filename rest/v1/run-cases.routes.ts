@@ -1,10 +1,10 @@
-import { runCaseSchema, toRunCase } from '../../src/runs/run-case-response.ts';
 import {
   markRunCaseStepBodySchema,
   runCaseDetailSchema,
   runCaseListQuerySchema,
   runCasePageSchema,
   runCasePathSchema,
+  runCaseSchema,
   runCaseStepPathSchema,
   runResultListQuerySchema,
   runResultPageSchema,
@@ -17,6 +17,7 @@ import {
   listRunResults,
   markRunCaseStep,
   openRunCase,
+  toRunCase,
   updateRunCase,
 } from '../../src/runs/run-cases.service.ts';
 import { runPathSchema } from '../../src/runs/runs.schemas.ts';

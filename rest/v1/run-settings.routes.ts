@@ -5,13 +5,13 @@ import {
   projectRunSettingsSchema,
   updateOrganizationRunSettingsBodySchema,
   updateProjectRunSettingsBodySchema,
-} from '../../src/runs/run-settings.schemas.ts';
+} from '../../src/run-settings/run-settings.schemas.ts';
 import {
   getOrganizationRunSettings,
   getProjectRunSettings,
   updateOrganizationRunSettings,
   updateProjectRunSettings,
-} from '../../src/runs/run-settings.service.ts';
+} from '../../src/run-settings/run-settings.service.ts';
 import { defineRoute } from '../route.ts';
 
 export const runSettingsRoutes = [

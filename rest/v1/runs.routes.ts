@@ -1,7 +1,6 @@
 import { caseValuesResponseSchema, putCaseValuesBodySchema } from '../../src/custom-fields/custom-fields.schemas.ts';
 import { projectPathSchema } from '../../src/projects/projects.schemas.ts';
-import { cloneRun } from '../../src/runs/run-clone.ts';
-import { runDetailSchema, runResponseSchema, toRunResponse, withFieldValues } from '../../src/runs/run-response.ts';
+import { cloneRun } from '../../src/runs/run-clone.service.ts';
 import {
   cloneRunBodySchema,
   createRunBodySchema,
@@ -9,7 +8,9 @@ import {
   projectRunPathSchema,
   runListQuerySchema,
   runPageSchema,
+  runDetailSchema,
   runPathSchema,
+  runResponseSchema,
   updateRunBodySchema,
 } from '../../src/runs/runs.schemas.ts';
 import {
@@ -21,7 +22,9 @@ import {
   listLegacyEnvironments,
   listRuns,
   setRunFieldValues,
+  toRunResponse,
   updateRun,
+  withFieldValues,
 } from '../../src/runs/runs.service.ts';
 import { defineRoute, Reply } from '../route.ts';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ATTACHMENT_MAX_BYTES, ATTACHMENTS_PER_STEP, stagedAttachmentSchema } from '../../src/test-cases/step-attachments.ts';
+import { ATTACHMENT_MAX_BYTES, ATTACHMENTS_PER_STEP, stagedAttachmentSchema } from '../../src/test-cases/attachments.schemas.ts';
 import { deleteAttachment, readAttachment, stageAttachments } from '../../src/test-cases/attachments.service.ts';
 import { ulidSchema } from '../../src/validation.ts';
 import { defineRoute, Reply } from '../route.ts';

@@ -1,6 +1,6 @@
 import { orgPathSchema } from '../../src/orgs/orgs.schemas.ts';
 import { resultUsageSchema } from '../../src/runs/run-cases.schemas.ts';
-import { readResultUsage } from '../../src/runs/result-usage.ts';
+import { readResultUsage } from '../../src/usage/usage.service.ts';
 import { defineRoute } from '../route.ts';
 
 export const usageRoutes = [

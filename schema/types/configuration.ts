@@ -10,11 +10,10 @@ import {
   deleteConfiguration,
   deleteConfigurationGroup,
   findConfigurationGroups,
-  LIVE,
+  LIVE_VALUES,
   resolveConfigurationGroup,
   updateConfiguration,
   updateConfigurationGroup,
-  VALUE_ORDER,
 } from '../../src/configurations/configurations.service.ts';
 import { validate } from '../../src/validation.ts';
 import { builder } from '../builder.ts';
@@ -39,7 +38,7 @@ builder.prismaObject('ConfigurationGroup', {
     projectUlid: t.exposeString('projectId'),
     name: t.exposeString('name'),
     position: t.exposeInt('position'),
-    values: t.relation('values', { description: 'Live values by position, then ULID', query: { where: LIVE, orderBy: VALUE_ORDER } }),
+    values: t.relation('values', { description: 'Live values by position, then ULID', query: LIVE_VALUES }),
     createdAt: t.expose('createdAt', { type: 'Timestamp' }),
     updatedAt: t.expose('updatedAt', { type: 'Timestamp' }),
   }),

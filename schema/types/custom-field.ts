@@ -17,7 +17,7 @@ import {
   resetCustomField,
   updateCustomField,
 } from '../../src/custom-fields/custom-fields.service.ts';
-import type { CustomFieldValue } from '../../src/custom-fields/field-values.ts';
+import type { CustomFieldValue } from '../../src/custom-fields/field-values.service.ts';
 import { localized, type Locale } from '../../src/i18n.ts';
 import { validate } from '../../src/validation.ts';
 import { builder } from '../builder.ts';

@@ -5,9 +5,9 @@ import {
   SELECTED_VALUE,
   setExcludedCombinations,
   setPlanConfigurations,
-} from '../../src/plans/plan-configurations.ts';
-import { readPlanProgress, type PlanProgress, type ProgressBucket } from '../../src/plans/plan-progress.ts';
-import { assignPlanCase, SELECTION_QUERY, setPlanCases } from '../../src/plans/plan-selection.ts';
+} from '../../src/plans/plan-configurations.service.ts';
+import { readPlanProgress, type PlanProgress, type ProgressBucket } from '../../src/plans/plan-progress.service.ts';
+import { assignPlanCase, SELECTION_QUERY, setPlanCases } from '../../src/plans/plan-selection.service.ts';
 import {
   assignPlanCaseBodySchema,
   createPlanBodySchema,
@@ -22,12 +22,12 @@ import {
   deletePlan,
   findPlans,
   LIVE_SELECTION,
-  PLAN_RUN_ORDER,
   resolvePlan,
   updatePlan,
   withSelection,
 } from '../../src/plans/plans.service.ts';
-import { caseDisplayId } from '../../src/projects/display-ids.ts';
+import { RUN_ORDER } from '../../src/runs/runs.service.ts';
+import { caseDisplayId } from '../../src/projects/projects.schemas.ts';
 import { validate } from '../../src/validation.ts';
 import { orUndefined, searchOf } from '../arguments.ts';
 import { builder } from '../builder.ts';
@@ -160,7 +160,7 @@ builder.prismaObject('TestPlan', {
       },
       resolve: (plan) => combinationsOf(plan.configurations, plan.excludedComboKeys),
     }),
-    runs: t.relation('runs', { description: 'Runs generated from the plan, most recent first', query: { orderBy: PLAN_RUN_ORDER } }),
+    runs: t.relation('runs', { description: 'Runs generated from the plan, most recent first', query: { orderBy: RUN_ORDER } }),
     createdAt: t.expose('createdAt', { type: 'Timestamp' }),
     updatedAt: t.expose('updatedAt', { type: 'Timestamp' }),
   }),

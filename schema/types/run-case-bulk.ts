@@ -7,9 +7,9 @@ import {
   type BulkResult,
 } from '../../src/runs/run-bulk.schemas.ts';
 import { bulkAssignRunCases, bulkMarkRunCases, bulkRemoveRunCases, bulkRetryRunCases, submitRunResults } from '../../src/runs/run-bulk.service.ts';
-import type { RunCaseRecord } from '../../src/runs/run-case-response.ts';
+import type { RunCaseRecord } from '../../src/runs/run-cases.service.ts';
 import { addRunCases, reconcileRun } from '../../src/runs/run-membership.service.ts';
-import type { RunRecord } from '../../src/runs/run-response.ts';
+import type { RunRecord } from '../../src/runs/runs.service.ts';
 import { validate } from '../../src/validation.ts';
 import { orUndefined } from '../arguments.ts';
 import { builder } from '../builder.ts';

@@ -1,7 +1,7 @@
 import { toAuthor } from '../../src/actors.ts';
-import { caseDisplayId } from '../../src/projects/display-ids.ts';
-import { readResultUsage } from '../../src/runs/result-usage.ts';
-import type { RunCaseRecord } from '../../src/runs/run-case-response.ts';
+import { caseDisplayId } from '../../src/projects/projects.schemas.ts';
+import { readResultUsage } from '../../src/usage/usage.service.ts';
+import type { RunCaseRecord } from '../../src/runs/run-cases.service.ts';
 import {
   markRunCaseStepBodySchema,
   runCaseListQuerySchema,

@@ -1,17 +1,16 @@
 import { toAuthor } from '../../src/actors.ts';
 import { putCaseValuesBodySchema } from '../../src/custom-fields/custom-fields.schemas.ts';
-import { readFieldValues } from '../../src/custom-fields/field-values.ts';
-import { resolveRun } from '../../src/runs/run-access.ts';
-import { cloneRun } from '../../src/runs/run-clone.ts';
-import { projectedStatus, runCounts, runProgress } from '../../src/runs/run-response.ts';
-import { updateOrganizationRunSettingsBodySchema, updateProjectRunSettingsBodySchema } from '../../src/runs/run-settings.schemas.ts';
+import { readFieldValues } from '../../src/custom-fields/field-values.service.ts';
+import { cloneRun } from '../../src/runs/run-clone.service.ts';
+import { projectedStatus, runCounts, runProgress } from '../../src/runs/runs.schemas.ts';
+import { updateOrganizationRunSettingsBodySchema, updateProjectRunSettingsBodySchema } from '../../src/run-settings/run-settings.schemas.ts';
 import {
   getOrganizationRunSettings,
   getProjectRunSettings,
   updateOrganizationRunSettings,
   updateProjectRunSettings,
-} from '../../src/runs/run-settings.service.ts';
-import type { ResolvedRunSettings, SettingSource } from '../../src/runs/run-settings.ts';
+} from '../../src/run-settings/run-settings.service.ts';
+import type { ResolvedRunSettings, SettingSource } from '../../src/run-settings/run-settings.service.ts';
 import { cloneRunBodySchema, createRunBodySchema, runFilterSchema, updateRunBodySchema } from '../../src/runs/runs.schemas.ts';
 import {
   abortRun,
@@ -19,6 +18,7 @@ import {
   countRuns,
   createRun,
   deleteRun,
+  findRun,
   findRuns,
   setRunFieldValues,
   updateRun,
@@ -106,7 +106,7 @@ builder.queryFields((t) => ({
     description: 'A run by ULID; an unknown one is a not_found error',
     authScopes: { member: true },
     args: { ulid: t.arg.string({ required: true }) },
-    resolve: (_query, _root, args, context) => resolveRun(requestOf(context), args.ulid),
+    resolve: (_query, _root, args, context) => findRun(requestOf(context), args.ulid),
   }),
 }));
 

@@ -1,4 +1,4 @@
-import { suiteDisplayId } from '../../src/projects/display-ids.ts';
+import { suiteDisplayId } from '../../src/projects/projects.schemas.ts';
 import { createSuiteBodySchema, updateSuiteBodySchema } from '../../src/suites/suites.schemas.ts';
 import {
   createSuite,

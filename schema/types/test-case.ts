@@ -1,5 +1,5 @@
-import { readCaseFieldValues } from '../../src/custom-fields/field-values.ts';
-import { caseDisplayId } from '../../src/projects/display-ids.ts';
+import { readCaseFieldValues } from '../../src/custom-fields/field-values.service.ts';
+import { caseDisplayId } from '../../src/projects/projects.schemas.ts';
 import {
   createTestCaseBodySchema,
   putStepsBodySchema,

@@ -3,8 +3,7 @@ import type { Identity, RequestContext } from '../context.ts';
 import { displayName } from '../context.ts';
 import type { Db, Prisma } from '../database/client.ts';
 import { newId } from '../ids.ts';
-import { resolveRun } from '../runs/run-access.ts';
-import { cursorPageOf } from '../validation.ts';
+import { cursorPageOf } from '../pagination.ts';
 import { clipSnapshot } from './clip.ts';
 import type { AuditListQuery } from './audit.schemas.ts';
 
@@ -70,8 +69,8 @@ export function toAuditEventOut(row: AuditRow) {
   };
 }
 
-/** A page of events matching `where`, newest first, ULID-cursor paged. */
-async function auditPage(ctx: RequestContext, where: Prisma.AuditEventWhereInput, query: AuditListQuery) {
+/** A page of events matching `where`, newest first, ULID-cursor paged; callers authorize. */
+export async function pageOfAuditEvents(ctx: RequestContext, where: Prisma.AuditEventWhereInput, query: AuditListQuery) {
   const rows = await ctx.db.auditEvent.findMany({
     where: { ...where, ...(query.cursor ? { id: { lt: query.cursor } } : {}) },
     orderBy: { id: 'desc' },
@@ -84,11 +83,5 @@ async function auditPage(ctx: RequestContext, where: Prisma.AuditEventWhereInput
 /** The organization's audit feed (owner/admin). */
 export async function listOrganizationAuditEvents(ctx: RequestContext, query: AuditListQuery) {
   authorize(ctx, 'audit.read');
-  return auditPage(ctx, {}, query);
-}
-
-/** The audit feed of one run: any member who can read the run; 404 once it is deleted. */
-export async function listRunAuditEvents(ctx: RequestContext, runUlid: string, query: AuditListQuery) {
-  const run = await resolveRun(ctx, runUlid);
-  return auditPage(ctx, { runId: run.id }, query);
+  return pageOfAuditEvents(ctx, {}, query);
 }

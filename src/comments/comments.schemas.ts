@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { authorSchema } from '../actors.ts';
-import { pageQuerySchema, pageSchema, ulidSchema } from '../validation.ts';
+import { ulidSchema } from '../validation.ts';
+import { pageQuerySchema, pageSchema } from '../pagination.ts';
 
 export const COMMENT_BODY_MAX = 10000;
 /** Audit events carry the first 240 characters of a comment's body. */

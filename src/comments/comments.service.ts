@@ -6,9 +6,10 @@ import type { Db, Prisma } from '../database/client.ts';
 import { forbidden, notFound, validationFailed } from '../errors.ts';
 import { epochMsOrNull, newId } from '../ids.ts';
 import { caseLabel, resolveTestCase } from '../test-cases/test-cases.service.ts';
-import { pageOf, pageWindow, type PageQuery } from '../validation.ts';
+import { pageOf, pageWindow, type PageQuery } from '../pagination.ts';
 import { EXCERPT_CHARACTERS, type CreateCommentInput, type UpdateCommentInput } from './comments.schemas.ts';
 import { inTransaction } from '../database/transactions.ts';
+import { lockRow } from '../database/locks.ts';
 
 type CommentRow = Awaited<ReturnType<Db['comment']['findFirstOrThrow']>>;
 
@@ -124,7 +125,7 @@ export async function addComment(ctx: RequestContext, commentable: Commentable, 
     let parentId: string | null = null;
     if (input.parentUlid) {
       // A share lock keeps the parent from being deleted before this reply commits.
-      await tx.$executeRaw`SELECT 1 FROM comments WHERE id = ${input.parentUlid} FOR SHARE`;
+      await lockRow(tx, 'comments', input.parentUlid, { orgId: ctx.org.id, strength: 'share' });
       const parent = await findComment(tx, commentable, owner, input.parentUlid);
       parentId = parent.parentId ?? parent.id;
     }
@@ -177,7 +178,7 @@ export async function deleteComment(ctx: RequestContext, commentable: Commentabl
       throw forbidden('Only the author of a comment, an owner or an admin can delete it');
     }
     // Blocks new replies (they share-lock their parent) until this delete commits.
-    await tx.$executeRaw`SELECT 1 FROM comments WHERE id = ${comment.id} FOR UPDATE`;
+    await lockRow(tx, 'comments', comment.id, { orgId: ctx.org.id });
     const replies = await tx.comment.findMany({ where: { parentId: comment.id }, orderBy: { id: 'asc' } });
     const doomed = [comment, ...replies];
     const { count } = await tx.comment.deleteMany({ where: { id: { in: doomed.map((each) => each.id) } } });

@@ -2,11 +2,11 @@ import { emitAudit } from '../audit/audit.service.ts';
 import { authorize } from '../auth/policy.ts';
 import type { RequestContext } from '../context.ts';
 import type { Db, Prisma } from '../database/client.ts';
-import { conflict, notFound } from '../errors.ts';
+import { notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { changesBetween } from '../audit/clip.ts';
 import { assertProjectUnlocked, resolveProject } from '../projects/projects.service.ts';
-import { pageOf, pageWindow } from '../validation.ts';
+import { pageOf, pageWindow } from '../pagination.ts';
 import type {
   ConfigurationGroupListQuery,
   CreateConfigurationGroupInput,
@@ -15,6 +15,9 @@ import type {
   UpdateConfigurationInput,
 } from './configurations.schemas.ts';
 import { inTransaction } from '../database/transactions.ts';
+import { LIVE, softDelete } from '../soft-delete.ts';
+import { lockRow } from '../database/locks.ts';
+import { uniqueOrConflict } from '../database/constraints.ts';
 
 type ValueRow = Awaited<ReturnType<Db['configuration']['findFirstOrThrow']>>;
 type GroupRow = Awaited<ReturnType<Db['configurationGroup']['findFirstOrThrow']>>;
@@ -39,10 +42,11 @@ export const toConfigurationGroup = (row: GroupRow & { values: ValueRow[] }) => 
   updatedAt: row.updatedAt.getTime(),
 });
 
-export const LIVE = { deletedAt: null } as const;
 export const GROUP_ORDER = [{ position: 'asc' }, { id: 'asc' }] satisfies Prisma.ConfigurationGroupOrderByWithRelationInput[];
 export const VALUE_ORDER = [{ position: 'asc' }, { id: 'asc' }] satisfies Prisma.ConfigurationOrderByWithRelationInput[];
-const WITH_LIVE_VALUES = { values: { where: LIVE, orderBy: VALUE_ORDER } } satisfies Prisma.ConfigurationGroupInclude;
+/** A group's live values in order: what every read of a group includes. */
+export const LIVE_VALUES = { where: LIVE, orderBy: VALUE_ORDER } satisfies Prisma.ConfigurationGroup$valuesArgs;
+const WITH_LIVE_VALUES = { values: LIVE_VALUES } satisfies Prisma.ConfigurationGroupInclude;
 
 /** A live configuration group by ULID with its project and live values (locked project: 403). */
 export async function resolveConfigurationGroup(ctx: RequestContext, groupUlid: string, options: { db?: Db } = {}) {
@@ -69,25 +73,16 @@ async function resolveConfiguration(ctx: RequestContext, db: Db, configurationUl
 
 /**
  * Names are unique, case-insensitively, among the live siblings (groups of a project, values of
- * a group). Callers hold the parent row's lock, so that the check and the write cannot interleave
- * with a concurrent one.
+ * a group): partial unique indexes on lower(name) keep them so, also between concurrent requests.
  */
-function assertNameFree(siblings: Array<{ id: string; name: string }>, name: string | undefined, selfId: string | null, what: string) {
-  if (name === undefined) return;
-  const taken = siblings.some((sibling) => sibling.id !== selfId && sibling.name.toLowerCase() === name.toLowerCase());
-  if (taken) throw conflict(`${what} named ${name} already exists`);
-}
+const uniqueGroupName = <T>(name: string | undefined, write: () => Promise<T>) =>
+  name === undefined ? write() : uniqueOrConflict(write, { field: 'name', message: `A configuration group named ${name} already exists` });
+const uniqueValueName = <T>(name: string | undefined, write: () => Promise<T>) =>
+  name === undefined ? write() : uniqueOrConflict(write, { field: 'name', message: `A configuration of this group named ${name} already exists` });
 
+/** The position after the last live sibling; callers hold the parent's row lock, so two creates cannot take the same. */
 const nextPosition = (siblings: Array<{ position: number }>) =>
   siblings.length === 0 ? 0 : Math.max(...siblings.map((sibling) => sibling.position)) + 1;
-
-const lockProject = (tx: Db, projectId: string) => tx.$executeRaw`SELECT 1 FROM projects WHERE id = ${projectId} FOR UPDATE`;
-const lockGroup = (tx: Db, groupId: string) => tx.$executeRaw`SELECT 1 FROM configuration_groups WHERE id = ${groupId} FOR UPDATE`;
-
-const liveGroupsOf = (tx: Db, projectId: string) =>
-  tx.configurationGroup.findMany({ where: { projectId, ...LIVE }, select: { id: true, name: true, position: true } });
-const liveValuesOf = (tx: Db, groupId: string) =>
-  tx.configuration.findMany({ where: { groupId, ...LIVE }, select: { id: true, name: true, position: true } });
 
 const groupEvent = (group: GroupRow) => ({ entityType: 'configuration_group', entityUlid: group.id, entityLabel: group.name });
 const valueEvent = (group: GroupRow, value: ValueRow) => ({
@@ -98,11 +93,10 @@ const valueEvent = (group: GroupRow, value: ValueRow) => ({
 
 export async function createConfigurationGroup(ctx: RequestContext, projectCode: string, input: CreateConfigurationGroupInput) {
   authorize(ctx, 'planning.write');
-  return inTransaction(ctx.db, async (tx) => {
+  return uniqueGroupName(input.name, () => inTransaction(ctx.db, async (tx) => {
     const project = await resolveProject(ctx, projectCode, { db: tx });
-    await lockProject(tx, project.id);
-    const siblings = await liveGroupsOf(tx, project.id);
-    assertNameFree(siblings, input.name, null, 'A configuration group');
+    await lockRow(tx, 'projects', project.id, { orgId: ctx.org.id });
+    const siblings = await tx.configurationGroup.findMany({ where: { projectId: project.id, ...LIVE }, select: { position: true } });
     const created = await tx.configurationGroup.create({
       data: {
         id: newId(),
@@ -118,7 +112,7 @@ export async function createConfigurationGroup(ctx: RequestContext, projectCode:
       metadata: { name: created.name, position: created.position },
     });
     return { ...created, values: [] };
-  });
+  }));
 }
 
 /** Live groups of a project by position, then ULID, each with its live values. */
@@ -145,12 +139,10 @@ export async function findConfigurationGroups(
 /** Renames or moves a group; unchanged values answer the group as it is and record nothing. */
 export async function updateConfigurationGroup(ctx: RequestContext, groupUlid: string, input: UpdateConfigurationGroupInput) {
   authorize(ctx, 'planning.write');
-  return inTransaction(ctx.db, async (tx) => {
+  return uniqueGroupName(input.name, () => inTransaction(ctx.db, async (tx) => {
     const before = await resolveConfigurationGroup(ctx, groupUlid, { db: tx });
     const changes = changesBetween({ name: before.name, position: before.position }, input);
     if (changes.length === 0) return before;
-    await lockProject(tx, before.projectId);
-    if (input.name !== undefined) assertNameFree(await liveGroupsOf(tx, before.projectId), input.name, before.id, 'A configuration group');
     const updated = await tx.configurationGroup.update({
       where: { id: before.id },
       data: { name: input.name, position: input.position, updatedAt: new Date() },
@@ -158,7 +150,7 @@ export async function updateConfigurationGroup(ctx: RequestContext, groupUlid: s
     });
     await emitAudit(tx, ctx, { action: 'configuration_group.updated', ...groupEvent(updated), metadata: { changes } });
     return updated;
-  });
+  }));
 }
 
 /** Soft-deletes the group and its live values in one event. */
@@ -166,27 +158,22 @@ export async function deleteConfigurationGroup(ctx: RequestContext, groupUlid: s
   authorize(ctx, 'planning.write');
   await inTransaction(ctx.db, async (tx) => {
     const group = await resolveConfigurationGroup(ctx, groupUlid, { db: tx });
-    await lockProject(tx, group.projectId);
-    const now = new Date();
-    const { count } = await tx.configurationGroup.updateMany({ where: { id: group.id, ...LIVE }, data: { deletedAt: now, updatedAt: now } });
-    if (count === 0) throw notFound('Configuration group');
-    await tx.configuration.updateMany({ where: { groupId: group.id, ...LIVE }, data: { deletedAt: now, updatedAt: now } });
-    await emitAudit(tx, ctx, {
+    const deletedAt = await softDelete(tx, ctx, { table: 'configuration_groups', id: group.id, what: 'Configuration group' }, {
       action: 'configuration_group.deleted',
       ...groupEvent(group),
       metadata: { name: group.name, valueCount: group.values.length, values: group.values.map((value) => ({ ulid: value.id, name: value.name })) },
     });
+    await tx.configuration.updateMany({ where: { groupId: group.id, ...LIVE }, data: { deletedAt, updatedAt: deletedAt } });
   });
 }
 
 /** Adds a value after the group's last live value. */
 export async function createConfiguration(ctx: RequestContext, groupUlid: string, input: CreateConfigurationInput) {
   authorize(ctx, 'planning.write');
-  return inTransaction(ctx.db, async (tx) => {
+  return uniqueValueName(input.name, () => inTransaction(ctx.db, async (tx) => {
     const group = await resolveConfigurationGroup(ctx, groupUlid, { db: tx });
-    await lockGroup(tx, group.id);
-    const siblings = await liveValuesOf(tx, group.id);
-    assertNameFree(siblings, input.name, null, 'A configuration of this group');
+    await lockRow(tx, 'configuration_groups', group.id, { orgId: ctx.org.id });
+    const siblings = await tx.configuration.findMany({ where: { groupId: group.id, ...LIVE }, select: { position: true } });
     const created = await tx.configuration.create({
       data: {
         id: newId(),
@@ -203,17 +190,15 @@ export async function createConfiguration(ctx: RequestContext, groupUlid: string
       metadata: { groupUlid: group.id, groupName: group.name, name: created.name, position: created.position },
     });
     return created;
-  });
+  }));
 }
 
 export async function updateConfiguration(ctx: RequestContext, configurationUlid: string, input: UpdateConfigurationInput) {
   authorize(ctx, 'planning.write');
-  return inTransaction(ctx.db, async (tx) => {
+  return uniqueValueName(input.name, () => inTransaction(ctx.db, async (tx) => {
     const before = await resolveConfiguration(ctx, tx, configurationUlid);
     const changes = changesBetween({ name: before.name, position: before.position }, input);
     if (changes.length === 0) return before;
-    await lockGroup(tx, before.groupId);
-    if (input.name !== undefined) assertNameFree(await liveValuesOf(tx, before.groupId), input.name, before.id, 'A configuration of this group');
     const updated = await tx.configuration.update({
       where: { id: before.id },
       data: { name: input.name, position: input.position, updatedAt: new Date() },
@@ -224,7 +209,7 @@ export async function updateConfiguration(ctx: RequestContext, configurationUlid
       metadata: { groupUlid: before.groupId, changes },
     });
     return updated;
-  });
+  }));
 }
 
 /**
@@ -247,9 +232,10 @@ export async function deleteConfiguration(ctx: RequestContext, configurationUlid
       });
       return;
     }
-    const now = new Date();
-    const { count } = await tx.configuration.updateMany({ where: { id: value.id, ...LIVE }, data: { deletedAt: now, updatedAt: now } });
-    if (count === 0) throw notFound('Configuration');
-    await emitAudit(tx, ctx, { action: 'configuration.deleted', ...valueEvent(value.group, value), metadata });
+    await softDelete(tx, ctx, { table: 'configurations', id: value.id, what: 'Configuration' }, {
+      action: 'configuration.deleted',
+      ...valueEvent(value.group, value),
+      metadata,
+    });
   });
 }

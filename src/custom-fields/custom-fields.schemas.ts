@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { customFieldValueSchema, fieldValueInputSchema, PARAGRAPH_MAX } from './field-values.ts';
-import { pageQuerySchema, pageSchema, searchQuerySchema, ulidSchema } from '../validation.ts';
+import { customFieldValueSchema, fieldValueInputSchema, PARAGRAPH_MAX } from './field-values.service.ts';
+import { searchQuerySchema, ulidSchema } from '../validation.ts';
+import { pageQuerySchema, pageSchema } from '../pagination.ts';
 
 export const ENTITIES = ['test_case', 'test_run', 'defect'] as const;
 export type Entity = (typeof ENTITIES)[number];

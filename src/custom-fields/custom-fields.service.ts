@@ -1,3 +1,4 @@
+import { assertMembers } from '../actors.ts';
 import { Prisma as PrismaValues } from '../../prisma/generated/client/client.ts';
 import { emitAudit } from '../audit/audit.service.ts';
 import { change, type Change } from '../audit/clip.ts';
@@ -8,7 +9,8 @@ import { AppError, notFound, validationFailed } from '../errors.ts';
 import { localized, type Locale } from '../i18n.ts';
 import { newId, ULID_PATTERN } from '../ids.ts';
 import { inCaseTransaction } from '../test-cases/test-cases.service.ts';
-import { likeLiteral, pageOf, pageWindow } from '../validation.ts';
+import { likeLiteral } from '../validation.ts';
+import { pageOf, pageWindow } from '../pagination.ts';
 import {
   isOptionType,
   type CreateCustomFieldInput,
@@ -21,7 +23,6 @@ import {
   type ValueType,
 } from './custom-fields.schemas.ts';
 import {
-  assertMembers,
   DEFINITION_ORDER,
   definitionInclude,
   isEmptyValue,
@@ -33,9 +34,10 @@ import {
   type CustomFieldValue,
   type DefinitionRow,
   type FieldValueInput,
-} from './field-values.ts';
+} from './field-values.service.ts';
 import { seedDefaultValue, seedOf } from './system-fields.service.ts';
 import { inTransaction } from '../database/transactions.ts';
+import { lockRow } from '../database/locks.ts';
 
 export type CustomFieldRow = DefinitionRow;
 
@@ -82,7 +84,7 @@ async function findField(db: Db, fieldUlid: string): Promise<CustomFieldRow> {
 /** Reads the field under a row lock, so that concurrent edits of its options serialize. */
 async function lockField(tx: Db, ctx: RequestContext, fieldUlid: string): Promise<CustomFieldRow> {
   if (!ULID_PATTERN.test(fieldUlid)) throw fieldNotFound();
-  await tx.$executeRaw`SELECT 1 FROM custom_fields WHERE id = ${fieldUlid} AND org_id = ${ctx.org.id} FOR UPDATE`;
+  await lockRow(tx, 'custom_fields', fieldUlid, { orgId: ctx.org.id });
   return findField(tx, fieldUlid);
 }
 

@@ -2,6 +2,7 @@ import { prisma, type Db, type Prisma } from '../database/client.ts';
 import { newId } from '../ids.ts';
 import type { ValueType } from './custom-fields.schemas.ts';
 import { inTransaction } from '../database/transactions.ts';
+import { lockRow } from '../database/locks.ts';
 
 export type SeedOption = { key: string; en: string; es: string; icon: string | null; color: string | null };
 
@@ -187,7 +188,7 @@ export async function seedMissingSystemFields(db = prisma()): Promise<number> {
   let seeded = 0;
   for (const { id } of lacking) {
     const created = await inTransaction(db, async (tx) => {
-      await tx.$executeRaw`SELECT 1 FROM organizations WHERE id = ${id} FOR UPDATE`;
+      await lockRow(tx, 'organizations', id);
       const existing = await tx.customField.findMany({
         where: { orgId: id, systemKey: { in: SYSTEM_KEYS } },
         select: { systemKey: true },

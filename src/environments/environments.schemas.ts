@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { someFieldOf } from '../validation.ts';
-import { pageQuerySchema, pageSchema, searchQuerySchema } from '../validation.ts';
+import { searchQuerySchema } from '../validation.ts';
+import { pageQuerySchema, pageSchema } from '../pagination.ts';
 
 export const ENVIRONMENT_NAME_MAX = 100;
 export const SLUG_MAX = 100;

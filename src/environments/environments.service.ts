@@ -2,11 +2,12 @@ import { emitAudit } from '../audit/audit.service.ts';
 import { authorize } from '../auth/policy.ts';
 import type { RequestContext } from '../context.ts';
 import type { Db, Prisma } from '../database/client.ts';
-import { AppError, notFound, validationFailed } from '../errors.ts';
+import { notFound, validationFailed } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { changesBetween } from '../audit/clip.ts';
 import { assertProjectUnlocked, resolveProject } from '../projects/projects.service.ts';
-import { likeLiteral, pageOf, pageWindow } from '../validation.ts';
+import { likeLiteral } from '../validation.ts';
+import { pageOf, pageWindow } from '../pagination.ts';
 import {
   SLUG_MAX,
   type CreateEnvironmentInput,
@@ -14,6 +15,8 @@ import {
   type UpdateEnvironmentInput,
 } from './environments.schemas.ts';
 import { inTransaction } from '../database/transactions.ts';
+import { uniqueOrConflict } from '../database/constraints.ts';
+import { LIVE, softDelete } from '../soft-delete.ts';
 
 type EnvironmentRow = Awaited<ReturnType<Db['environment']['findFirstOrThrow']>>;
 
@@ -40,14 +43,13 @@ export function slugOf(name: string): string {
     .replace(/^-+|-+$/g, '');
 }
 
-export const LIVE_ENVIRONMENTS = { deletedAt: null } satisfies Prisma.EnvironmentWhereInput;
 export const ENVIRONMENT_ORDER = [{ createdAt: 'asc' }, { id: 'asc' }] satisfies Prisma.EnvironmentOrderByWithRelationInput[];
 
 /** A live environment by ULID, with its project (locked project: 403 project_locked). */
 export async function resolveEnvironment(ctx: RequestContext, environmentUlid: string, options: { db?: Db } = {}) {
   authorize(ctx, 'project.read');
   const environment = await (options.db ?? ctx.db).environment.findFirst({
-    where: { id: environmentUlid, ...LIVE_ENVIRONMENTS },
+    where: { id: environmentUlid, ...LIVE },
     include: { project: true },
   });
   if (!environment) throw notFound('Environment');
@@ -55,20 +57,18 @@ export async function resolveEnvironment(ctx: RequestContext, environmentUlid: s
   return environment;
 }
 
-/**
- * Runs a write that may hit the partial unique index environments_live_slug_key (one live
- * environment per slug and project); the violation, also between concurrent requests, is a 409.
- */
-async function guardSlug<T>(slug: string | undefined, write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (error) {
-    if (slug !== undefined && (error as { code?: unknown } | null)?.code === 'P2002') {
-      throw new AppError('conflict', `A live environment with slug ${slug} already exists in this project`, { path: ['slug'] });
-    }
-    throw error;
-  }
+/** A live environment of the project, or 404: how other modules validate an `environmentId` they take. */
+export async function findLiveEnvironmentInProject(db: Db, projectId: string, environmentUlid: string): Promise<EnvironmentRow> {
+  const environment = await db.environment.findFirst({ where: { id: environmentUlid, projectId, ...LIVE } });
+  if (!environment) throw notFound('Environment');
+  return environment;
 }
+
+/** One live environment per slug and project: the partial unique index environments_live_slug_key. */
+const uniqueSlug = <T>(slug: string | undefined, write: () => Promise<T>) =>
+  slug === undefined
+    ? write()
+    : uniqueOrConflict(write, { field: 'slug', message: `A live environment with slug ${slug} already exists in this project` });
 
 const environmentEvent = (environment: EnvironmentRow) => ({
   entityType: 'environment',
@@ -80,7 +80,7 @@ export async function createEnvironment(ctx: RequestContext, projectCode: string
   authorize(ctx, 'planning.write');
   const slug = input.slug ?? slugOf(input.name);
   if (!slug) throw validationFailed('The name holds no letter or digit to derive a slug from: send a slug', { path: ['slug'] });
-  return guardSlug(slug, () =>
+  return uniqueSlug(slug, () =>
     inTransaction(ctx.db, async (tx) => {
       const project = await resolveProject(ctx, projectCode, { db: tx });
       const created = await tx.environment.create({
@@ -108,7 +108,7 @@ export async function environmentForLegacyText(tx: Db, ctx: RequestContext, proj
   const inserted = await tx.$queryRaw<Array<{ id: string }>>`
     INSERT INTO environments (id, org_id, project_id, name, slug) VALUES (${newId()}, ${ctx.org.id}, ${projectId}, ${text}, ${slug})
     ON CONFLICT (project_id, slug) WHERE deleted_at IS NULL DO NOTHING RETURNING id`;
-  const environment = await tx.environment.findFirstOrThrow({ where: { projectId, slug, ...LIVE_ENVIRONMENTS } });
+  const environment = await tx.environment.findFirstOrThrow({ where: { projectId, slug, ...LIVE } });
   if (inserted.length > 0) {
     await emitAudit(tx, ctx, {
       action: 'environment.created',
@@ -121,7 +121,7 @@ export async function environmentForLegacyText(tx: Db, ctx: RequestContext, proj
 
 const environmentSearch = (projectId: string, q: string | undefined): Prisma.EnvironmentWhereInput => ({
   projectId,
-  ...LIVE_ENVIRONMENTS,
+  ...LIVE,
   ...(q
     ? {
         OR: [
@@ -162,7 +162,7 @@ export async function countEnvironments(ctx: RequestContext, project: { id: stri
 /** Renaming keeps the slug; an explicit slug taken by another live environment answers 409. */
 export async function updateEnvironment(ctx: RequestContext, environmentUlid: string, input: UpdateEnvironmentInput) {
   authorize(ctx, 'planning.write');
-  return guardSlug(input.slug, () =>
+  return uniqueSlug(input.slug, () =>
     inTransaction(ctx.db, async (tx) => {
       const before = await resolveEnvironment(ctx, environmentUlid, { db: tx });
       const changes = changesBetween(toEnvironment(before), input);
@@ -182,13 +182,7 @@ export async function deleteEnvironment(ctx: RequestContext, environmentUlid: st
   authorize(ctx, 'planning.write');
   await inTransaction(ctx.db, async (tx) => {
     const environment = await resolveEnvironment(ctx, environmentUlid, { db: tx });
-    const now = new Date();
-    const { count } = await tx.environment.updateMany({
-      where: { id: environment.id, ...LIVE_ENVIRONMENTS },
-      data: { deletedAt: now, updatedAt: now },
-    });
-    if (count === 0) throw notFound('Environment');
-    await emitAudit(tx, ctx, {
+    await softDelete(tx, ctx, { table: 'environments', id: environment.id, what: 'Environment' }, {
       action: 'environment.deleted',
       ...environmentEvent(environment),
       metadata: { name: environment.name, slug: environment.slug },

@@ -6,9 +6,11 @@ import type { Db, Prisma } from '../database/client.ts';
 import { notFound } from '../errors.ts';
 import { epochMsOrNull, newId } from '../ids.ts';
 import { assertProjectUnlocked, resolveProject } from '../projects/projects.service.ts';
-import { likeLiteral, pageOf, pageWindow } from '../validation.ts';
+import { likeLiteral } from '../validation.ts';
+import { pageOf, pageWindow } from '../pagination.ts';
 import type { CreateMilestoneInput, MilestoneListQuery, UpdateMilestoneInput } from './milestones.schemas.ts';
 import { inTransaction } from '../database/transactions.ts';
+import { LIVE, softDelete } from '../soft-delete.ts';
 
 type MilestoneRow = Awaited<ReturnType<Db['milestone']['findFirstOrThrow']>>;
 
@@ -26,8 +28,7 @@ export const toMilestone = (row: MilestoneRow) => ({
 
 const toDate = (ms: number | null | undefined) => (ms === undefined ? undefined : ms === null ? null : new Date(ms));
 
-/** Live milestones (not soft-deleted), oldest first. */
-export const LIVE_MILESTONES = { deletedAt: null } satisfies Prisma.MilestoneWhereInput;
+/** Milestones oldest first. */
 export const MILESTONE_ORDER = [{ createdAt: 'asc' }, { id: 'asc' }] satisfies Prisma.MilestoneOrderByWithRelationInput[];
 
 /**
@@ -37,11 +38,18 @@ export const MILESTONE_ORDER = [{ createdAt: 'asc' }, { id: 'asc' }] satisfies P
 export async function resolveMilestone(ctx: RequestContext, milestoneUlid: string, options: { db?: Db } = {}) {
   authorize(ctx, 'project.read');
   const milestone = await (options.db ?? ctx.db).milestone.findFirst({
-    where: { id: milestoneUlid, ...LIVE_MILESTONES },
+    where: { id: milestoneUlid, ...LIVE },
     include: { project: true },
   });
   if (!milestone) throw notFound('Milestone');
   assertProjectUnlocked(milestone.project);
+  return milestone;
+}
+
+/** A live milestone of the project, or 404: how other modules validate a `milestoneUlid` they take. */
+export async function findLiveMilestoneInProject(db: Db, projectId: string, milestoneUlid: string): Promise<MilestoneRow> {
+  const milestone = await db.milestone.findFirst({ where: { id: milestoneUlid, projectId, ...LIVE } });
+  if (!milestone) throw notFound('Milestone');
   return milestone;
 }
 
@@ -76,7 +84,7 @@ export async function createMilestone(ctx: RequestContext, projectCode: string, 
 
 const milestoneSearch = (projectId: string, q: string | undefined): Prisma.MilestoneWhereInput => ({
   projectId,
-  ...LIVE_MILESTONES,
+  ...LIVE,
   ...(q ? { name: { contains: likeLiteral(q), mode: 'insensitive' } } : {}),
 });
 
@@ -129,10 +137,10 @@ export async function deleteMilestone(ctx: RequestContext, milestoneUlid: string
   authorize(ctx, 'planning.write');
   await inTransaction(ctx.db, async (tx) => {
     const milestone = await resolveMilestone(ctx, milestoneUlid, { db: tx });
-    const now = new Date();
-    // Conditional on still being live, so that of two concurrent deletes only one records an event.
-    const { count } = await tx.milestone.updateMany({ where: { id: milestone.id, ...LIVE_MILESTONES }, data: { deletedAt: now, updatedAt: now } });
-    if (count === 0) throw notFound('Milestone');
-    await emitAudit(tx, ctx, { action: 'milestone.deleted', ...milestoneEvent(milestone), metadata: { name: milestone.name } });
+    await softDelete(tx, ctx, { table: 'milestones', id: milestone.id, what: 'Milestone' }, {
+      action: 'milestone.deleted',
+      ...milestoneEvent(milestone),
+      metadata: { name: milestone.name },
+    });
   });
 }

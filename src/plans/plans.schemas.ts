@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { authorSchema } from '../actors.ts';
-import { runResponseSchema } from '../runs/run-response.ts';
+import { runResponseSchema } from '../runs/runs.schemas.ts';
 import { caseAssigneeSchema } from '../runs/runs.schemas.ts';
-import { distinctArray, pageQuerySchema, pageSchema, searchQuerySchema, someFieldOf, ulidSchema } from '../validation.ts';
+import { distinctArray, searchQuerySchema, someFieldOf, ulidSchema } from '../validation.ts';
+import { pageQuerySchema, pageSchema } from '../pagination.ts';
 
 export const PLAN_NAME_MAX = 200;
 export const PLAN_DESCRIPTION_MAX = 2000;

@@ -4,16 +4,19 @@ import { change, changesBetween, type Change } from '../audit/clip.ts';
 import { authorize } from '../auth/policy.ts';
 import type { RequestContext } from '../context.ts';
 import type { Db, Prisma } from '../database/client.ts';
-import { AppError, notFound } from '../errors.ts';
+import { notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
-import { LIVE_MILESTONES } from '../milestones/milestones.service.ts';
-import { allocateNumber } from '../projects/numbering.ts';
+import { findLiveMilestoneInProject } from '../milestones/milestones.service.ts';
+import { allocateNumber } from '../projects/numbering.service.ts';
 import { assertProjectUnlocked, resolveProject, type ProjectRow } from '../projects/projects.service.ts';
-import { RUN_INCLUDE } from '../runs/run-response.ts';
-import { likeLiteral, pageOf, pageWindow } from '../validation.ts';
-import { readPlanProgress } from './plan-progress.ts';
-import type { CreatePlanInput, PlanListQuery, PlanRunsQuery, PlanStatus, UpdatePlanInput } from './plans.schemas.ts';
+import { likeLiteral } from '../validation.ts';
+import { pageOf, pageWindow } from '../pagination.ts';
+import { readPlanProgress } from './plan-progress.service.ts';
+import type { CreatePlanInput, PlanListQuery, PlanStatus, UpdatePlanInput } from './plans.schemas.ts';
 import { inTransaction } from '../database/transactions.ts';
+import { lockRow } from '../database/locks.ts';
+import { uniqueOrConflict } from '../database/constraints.ts';
+import { LIVE, softDelete } from '../soft-delete.ts';
 
 /** Selection rows whose case is live (not archived): what caseCount, the case list and run seeding see. */
 export const LIVE_SELECTION = { testCase: { archivedAt: null } } satisfies Prisma.TestPlanCaseWhereInput;
@@ -26,10 +29,7 @@ export const PLAN_INCLUDE = {
 
 export type PlanRecord = Prisma.TestPlanGetPayload<{ include: typeof PLAN_INCLUDE }>;
 
-export const LIVE_PLANS = { deletedAt: null } satisfies Prisma.TestPlanWhereInput;
 export const PLAN_ORDER = [{ planNumber: 'asc' }] satisfies Prisma.TestPlanOrderByWithRelationInput[];
-/** Runs of a plan, most recent first. */
-export const PLAN_RUN_ORDER = [{ createdAt: 'desc' }, { id: 'desc' }] satisfies Prisma.TestRunOrderByWithRelationInput[];
 
 /** The plan object of the list (the detail adds `progress`, see planDetail). */
 export const toPlan = (plan: PlanRecord) => ({
@@ -64,7 +64,7 @@ export const planEvent = (plan: { id: string; name: string }) => ({
 export async function resolvePlan(ctx: RequestContext, planUlid: string, options: { db?: Db } = {}) {
   authorize(ctx, 'project.read');
   const plan = await (options.db ?? ctx.db).testPlan.findFirst({
-    where: { id: planUlid, ...LIVE_PLANS },
+    where: { id: planUlid, ...LIVE },
     include: { ...PLAN_INCLUDE, project: true },
   });
   if (!plan) throw notFound('Plan');
@@ -85,32 +85,20 @@ export async function withSelection(ctx: RequestContext, plan: { id: string }, s
  */
 export async function lockPlan(tx: Db, ctx: RequestContext, planUlid: string) {
   authorize(ctx, 'planning.write');
-  // The tenant filter is written out: raw SQL does not pass through the confined client.
-  await tx.$queryRaw`SELECT id FROM test_plans WHERE id = ${planUlid} AND org_id = ${ctx.org.id} FOR NO KEY UPDATE`;
+  await lockRow(tx, 'test_plans', planUlid, { orgId: ctx.org.id, strength: 'no key update' });
   return resolvePlan(ctx, planUlid, { db: tx });
 }
 
 /** A change of the plan's selection (cases, assignees, configurations, exclusions) bumps its updatedAt. */
 export const touchPlan = (tx: Db, plan: { id: string }) => tx.testPlan.update({ where: { id: plan.id }, data: { updatedAt: new Date() } });
 
-/**
- * Runs a write that may hit the partial unique index test_plans_live_name_key (one live plan per
- * name and project); the violation, also between concurrent requests, is a 409.
- */
-async function guardName<T>(name: string | undefined, write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (error) {
-    if (name !== undefined && (error as { code?: unknown } | null)?.code === 'P2002') {
-      throw new AppError('conflict', `A live plan named ${name} already exists in this project`, { path: ['name'] });
-    }
-    throw error;
-  }
-}
+/** One live plan per name and project: the partial unique index test_plans_live_name_key. */
+const uniqueName = <T>(name: string | undefined, write: () => Promise<T>) =>
+  name === undefined ? write() : uniqueOrConflict(write, { field: 'name', message: `A live plan named ${name} already exists in this project` });
 
 export async function createPlan(ctx: RequestContext, projectCode: string, input: CreatePlanInput) {
   authorize(ctx, 'planning.write');
-  return guardName(input.name, () =>
+  return uniqueName(input.name, () =>
     inTransaction(ctx.db, async (tx) => {
       const project = await resolveProject(ctx, projectCode, { db: tx });
       const planNumber = await allocateNumber(tx, project.id, 'plan');
@@ -139,7 +127,7 @@ export async function createPlan(ctx: RequestContext, projectCode: string, input
 
 const planSearch = (projectId: string, q: string | undefined): Prisma.TestPlanWhereInput => ({
   projectId,
-  ...LIVE_PLANS,
+  ...LIVE,
   ...(q ? { name: { contains: likeLiteral(q), mode: 'insensitive' } } : {}),
 });
 
@@ -177,7 +165,7 @@ type LabelledChange = Change & { fromLabel?: string | null; toLabel?: string | n
  */
 export async function updatePlan(ctx: RequestContext, planUlid: string, input: UpdatePlanInput) {
   authorize(ctx, 'planning.write');
-  return guardName(input.name, () =>
+  return uniqueName(input.name, () =>
     inTransaction(ctx.db, async (tx) => {
       const before = await lockPlan(tx, ctx, planUlid);
       const changes: LabelledChange[] = changesBetween(
@@ -185,10 +173,7 @@ export async function updatePlan(ctx: RequestContext, planUlid: string, input: U
         { name: input.name, description: input.description, status: input.status },
       );
       if (input.milestoneId !== undefined && input.milestoneId !== before.milestoneId) {
-        const to = input.milestoneId
-          ? await tx.milestone.findFirst({ where: { id: input.milestoneId, projectId: before.projectId, ...LIVE_MILESTONES } })
-          : null;
-        if (input.milestoneId && !to) throw notFound('Milestone');
+        const to = input.milestoneId ? await findLiveMilestoneInProject(tx, before.projectId, input.milestoneId) : null;
         changes.push({
           ...change('milestoneUlid', before.milestoneId, input.milestoneId),
           fromLabel: before.milestone?.name ?? null,
@@ -218,19 +203,10 @@ export async function deletePlan(ctx: RequestContext, planUlid: string): Promise
   authorize(ctx, 'planning.write');
   await inTransaction(ctx.db, async (tx) => {
     const plan = await lockPlan(tx, ctx, planUlid);
-    const now = new Date();
-    await tx.testPlan.update({ where: { id: plan.id }, data: { deletedAt: now, updatedAt: now } });
-    await emitAudit(tx, ctx, { action: 'plan.deleted', ...planEvent(plan), metadata: { planNumber: plan.planNumber, name: plan.name } });
+    await softDelete(tx, ctx, { table: 'test_plans', id: plan.id, what: 'Plan' }, {
+      action: 'plan.deleted',
+      ...planEvent(plan),
+      metadata: { planNumber: plan.planNumber, name: plan.name },
+    });
   });
-}
-
-/** Runs generated from the plan, most recent first. */
-export async function listPlanRuns(ctx: RequestContext, planUlid: string, query: PlanRunsQuery) {
-  const plan = await resolvePlan(ctx, planUlid);
-  const where = { planId: plan.id };
-  const [items, total] = await Promise.all([
-    ctx.db.testRun.findMany({ where, orderBy: PLAN_RUN_ORDER, include: RUN_INCLUDE, ...pageWindow(query) }),
-    ctx.db.testRun.count({ where }),
-  ]);
-  return pageOf(items, query, total);
 }

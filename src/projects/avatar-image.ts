@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { AppError } from '../errors.ts';
+import { AVATAR_MAX_BYTES } from './projects.schemas.ts';
 
-export const AVATAR_MAX_BYTES = 5 * 1024 * 1024;
 export const AVATAR_SIZE = 256;
 const ACCEPTED_FORMATS = new Set(['png', 'jpeg', 'webp']);
 

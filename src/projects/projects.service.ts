@@ -3,14 +3,18 @@ import { change, type Change } from '../audit/clip.ts';
 import { authorize } from '../auth/policy.ts';
 import type { RequestContext } from '../context.ts';
 import type { Db, Prisma } from '../database/client.ts';
-import { AppError, conflict, notFound, validationFailed } from '../errors.ts';
+import { AppError, notFound, validationFailed } from '../errors.ts';
 import { epochMsOrNull, newId } from '../ids.ts';
 import { applyProjectLocks } from '../orgs/orgs.service.ts';
 import { fileStorage } from '../storage/file-storage.ts';
-import { likeLiteral, pageOf, pageWindow } from '../validation.ts';
+import { likeLiteral } from '../validation.ts';
+import { pageOf, pageWindow } from '../pagination.ts';
 import { normalizeAvatar } from './avatar-image.ts';
 import { PROJECT_CODE_PATTERN, type CreateProjectInput, type ProjectListQuery, type UpdateProjectInput } from './projects.schemas.ts';
 import { inTransaction } from '../database/transactions.ts';
+import { lockRow } from '../database/locks.ts';
+import { LIVE } from '../soft-delete.ts';
+import { uniqueOrConflict } from '../database/constraints.ts';
 
 export type ProjectRow = Awaited<ReturnType<Db['project']['findFirstOrThrow']>>;
 
@@ -55,17 +59,16 @@ export async function resolveProject(
   return project;
 }
 
+/** Creates a project; its code is unique in the organization (the index projects_org_id_code_key). */
 export async function createProject(ctx: RequestContext, input: CreateProjectInput) {
   authorize(ctx, 'project.manage');
-  const project = await inTransaction(ctx.db, async (tx) => {
+  const conflict = { field: 'id', message: `A project with id ${input.id} already exists` };
+  return uniqueOrConflict(() => inTransaction(ctx.db, async (tx) => {
     // Serializes project creation per organization so that the ceiling holds under concurrency.
-    await tx.$executeRaw`SELECT 1 FROM organizations WHERE id = ${ctx.org.id} FOR UPDATE`;
+    await lockRow(tx, 'organizations', ctx.org.id);
     const { maxProjects } = ctx.org.limits;
     if (maxProjects !== null && (await tx.project.count()) >= maxProjects) {
       throw new AppError('project_limit_exceeded', `The ${ctx.org.plan} plan allows ${maxProjects} projects`);
-    }
-    if (await tx.project.findFirst({ where: { code: input.id }, select: { id: true } })) {
-      throw conflict(`A project with id ${input.id} already exists`);
     }
     const created = await tx.project.create({
       data: {
@@ -84,8 +87,7 @@ export async function createProject(ctx: RequestContext, input: CreateProjectInp
       metadata: { id: created.code, name: created.name },
     });
     return created;
-  });
-  return project;
+  }), conflict);
 }
 
 const PROJECT_ORDER = [{ createdAt: 'asc' }, { id: 'asc' }] satisfies Prisma.ProjectOrderByWithRelationInput[];
@@ -119,7 +121,7 @@ function projectListWhere(query: ProjectListQuery): Prisma.ProjectWhereInput {
     filters.push(presence(query.cases, { testCases: { some: { archivedAt: null } } }, { testCases: { none: { archivedAt: null } } }));
   }
   if (query.milestones) {
-    filters.push(presence(query.milestones, { milestones: { some: { deletedAt: null } } }, { milestones: { none: { deletedAt: null } } }));
+    filters.push(presence(query.milestones, { milestones: { some: LIVE } }, { milestones: { none: LIVE } }));
   }
   if (query.runs) {
     const runFilter = { without: { runs: { none: {} } }, active: { runs: { some: { state: 'open' } } }, any: { runs: { some: {} } } };
@@ -148,7 +150,7 @@ const TEAM_PREVIEW = 4;
 async function projectStats(ctx: RequestContext, projectIds: string[]) {
   const [cases, milestones, runs, team, teamCount] = await Promise.all([
     ctx.db.testCase.groupBy({ by: ['projectId'], where: { projectId: { in: projectIds }, archivedAt: null }, _count: { _all: true } }),
-    ctx.db.milestone.groupBy({ by: ['projectId'], where: { projectId: { in: projectIds }, deletedAt: null }, _count: { _all: true } }),
+    ctx.db.milestone.groupBy({ by: ['projectId'], where: { projectId: { in: projectIds }, ...LIVE }, _count: { _all: true } }),
     ctx.db.testRun.groupBy({ by: ['projectId', 'state'], where: { projectId: { in: projectIds } }, _count: { _all: true } }),
     ctx.db.membership.findMany({ orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], take: TEAM_PREVIEW, include: { user: true } }),
     ctx.db.membership.count(),
@@ -222,7 +224,7 @@ export async function updateProject(ctx: RequestContext, code: string, input: Up
 export async function deleteProject(ctx: RequestContext, code: string): Promise<void> {
   authorize(ctx, 'project.manage');
   const deleted = await inTransaction(ctx.db, async (tx) => {
-    await tx.$executeRaw`SELECT 1 FROM organizations WHERE id = ${ctx.org.id} FOR UPDATE`;
+    await lockRow(tx, 'organizations', ctx.org.id);
     const project = await resolveProject(ctx, code, { db: tx, allowLocked: true });
     await tx.project.delete({ where: { id: project.id } });
     await emitAudit(tx, ctx, {

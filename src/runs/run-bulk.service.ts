@@ -1,16 +1,15 @@
+import { assertMembers, userRefs } from '../actors.ts';
 import { emitAudit } from '../audit/audit.service.ts';
-import { userRefs } from '../actors.ts';
 import type { RequestContext } from '../context.ts';
-import { assertMembers } from '../custom-fields/field-values.ts';
 import type { Db } from '../database/client.ts';
 import { AppError } from '../errors.ts';
-import { lockRun, type LockedRun } from './run-access.ts';
-import { caseDisplayIdOf, caseEntry, listedEntries, runEvent, type CaseEntry } from './run-audit.ts';
+import { lockRun, type LockedRun } from './internal/run-access.ts';
+import { caseDisplayIdOf, caseEntry, listedEntries, runEvent, type CaseEntry } from './internal/run-events.ts';
 import type { BulkAssignInput, BulkCasesInput, BulkMarkInput, BulkResult, SubmitResultsInput } from './run-bulk.schemas.ts';
-import { findRunCasesByUlid, type RunCaseRow } from './run-case-response.ts';
-import { applyRunChange } from './run-counters.ts';
-import { isAssigneeLocked, recordResults } from './run-marking.ts';
-import { addTransition, type CaseStatus, type StatusDelta } from './run-status.ts';
+import { findRunCasesByUlid, type RunCaseRow } from './internal/run-case-record.ts';
+import { applyRunChange } from './internal/run-counters.ts';
+import { isAssigneeLocked, recordResults } from './internal/run-marking.ts';
+import { addTransition, type CaseStatus, type StatusDelta } from './internal/run-status.ts';
 import { inTransaction } from '../database/transactions.ts';
 
 /** The one value all of `values` share, or undefined when they differ (or there are none). */

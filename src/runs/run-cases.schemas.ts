@@ -1,8 +1,36 @@
 import { z } from 'zod';
 import { authorSchema } from '../actors.ts';
-import { cursorPageSchema, cursorQuerySchema, pageQuerySchema, pageSchema, searchQuerySchema, someFieldOf, ulidSchema } from '../validation.ts';
-import { runCaseSchema } from './run-case-response.ts';
-import { CASE_STATUSES } from './run-status.ts';
+import { searchQuerySchema, someFieldOf, ulidSchema } from '../validation.ts';
+import { cursorPageSchema, cursorQuerySchema, pageQuerySchema, pageSchema } from '../pagination.ts';
+import { CASE_STATUSES } from './internal/run-status.ts';
+
+export const runCaseSchema = z
+  .object({
+    ulid: z.string(),
+    runUlid: z.string(),
+    caseUlid: z.string().nullable().meta({ description: 'Null once the test case was deleted; the snapshot stays' }),
+    displayId: z.string(),
+    title: z.string(),
+    suiteName: z.string().nullable(),
+    position: z.number().int(),
+    status: z.enum(CASE_STATUSES),
+    assigneeUlid: z.string().nullable(),
+    elapsedMs: z.number().int().nullable(),
+    steps: z.array(
+      z.object({
+        ulid: z.string(),
+        position: z.number().int(),
+        action: z.string(),
+        expectedResult: z.string().nullable(),
+        status: z.enum(CASE_STATUSES),
+        actualResult: z.string().nullable(),
+      }),
+    ),
+    lastResultAt: z.number().int().nullable(),
+    createdAt: z.number().int(),
+    updatedAt: z.number().int(),
+  })
+  .meta({ id: 'RunCase' });
 
 /** The largest elapsedMs a case or result holds (a PostgreSQL integer). */
 export const ELAPSED_MS_MAX = 2_147_483_647;

@@ -1,19 +1,23 @@
-import { toAuthor, userRefs } from '../actors.ts';
+import { assertMembers, toAuthor, userRefs } from '../actors.ts';
 import { emitAudit } from '../audit/audit.service.ts';
 import { change, clipSnapshot } from '../audit/clip.ts';
 import { authorize } from '../auth/policy.ts';
 import type { RequestContext } from '../context.ts';
-import { assertMembers } from '../custom-fields/field-values.ts';
 import type { Db, Prisma } from '../database/client.ts';
 import { AppError, notFound, validationFailed } from '../errors.ts';
-import { cursorPageOf, likeLiteral, pageOf, pageWindow } from '../validation.ts';
-import { lockRun, resolveRun, type LockedRun } from './run-access.ts';
-import { caseSnapshot, runCaseEvent, runCaseStepLabel } from './run-audit.ts';
-import { RUN_CASE_INCLUDE, toRunCase, type RunCaseRecord } from './run-case-response.ts';
+import { epochMsOrNull } from '../ids.ts';
+import { caseDisplayId } from '../projects/projects.schemas.ts';
+import { likeLiteral } from '../validation.ts';
+import { cursorPageOf, pageOf, pageWindow } from '../pagination.ts';
+import { lockRun, resolveRun, type LockedRun } from './internal/run-access.ts';
+import { caseSnapshot, runCaseEvent, runCaseStepLabel } from './internal/run-events.ts';
+import { RUN_CASE_INCLUDE, type RunCaseRecord } from './internal/run-case-record.ts';
 import type { MarkRunCaseStepInput, RunCaseFilter, RunCaseListQuery, RunResultListQuery, UpdateRunCaseInput } from './run-cases.schemas.ts';
-import { isAssigneeLocked, recordResults, singleSource } from './run-marking.ts';
-import { aggregateOfSteps, isOutcome, type CaseStatus } from './run-status.ts';
+import { isAssigneeLocked, recordResults, singleSource } from './internal/run-marking.ts';
+import { aggregateOfSteps, isOutcome, type CaseStatus } from './internal/run-status.ts';
 import { inTransaction } from '../database/transactions.ts';
+
+export type { RunCaseRecord } from './internal/run-case-record.ts';
 
 /**
  * A run case as routes name it: by its ULID, within the run `runUlid` when the path gives one
@@ -291,4 +295,31 @@ export async function findRunResults(ctx: RequestContext, run: { id: string }, r
 export async function countRunResults(ctx: RequestContext, run: { id: string }, runCaseUlid: string | undefined) {
   authorize(ctx, 'project.read');
   return ctx.db.testRunResult.count({ where: resultWhere(run.id, runCaseUlid) });
+}
+
+/** RunCase of decisions §3; `displayId` is `<projectCode>-<caseNumber>` of the snapshotted case. */
+export function toRunCase(runCase: RunCaseRecord, projectCode: string) {
+  return {
+    ulid: runCase.id,
+    runUlid: runCase.runId,
+    caseUlid: runCase.caseId,
+    displayId: caseDisplayId(projectCode, runCase.caseNumber),
+    title: runCase.title,
+    suiteName: runCase.suiteName,
+    position: runCase.position,
+    status: runCase.status,
+    assigneeUlid: runCase.assigneeId,
+    elapsedMs: runCase.elapsedMs,
+    steps: runCase.steps.map((step) => ({
+      ulid: step.id,
+      position: step.position,
+      action: step.action,
+      expectedResult: step.expectedResult,
+      status: step.status,
+      actualResult: step.actualResult,
+    })),
+    lastResultAt: epochMsOrNull(runCase.lastResultAt),
+    createdAt: runCase.createdAt.getTime(),
+    updatedAt: runCase.updatedAt.getTime(),
+  };
 }

@@ -1,17 +1,17 @@
+import { assertMembers, membersAmong, userRefs } from '../actors.ts';
 import { emitAudit } from '../audit/audit.service.ts';
 import type { RequestContext } from '../context.ts';
-import { assertMembers } from '../custom-fields/field-values.ts';
 import type { Db } from '../database/client.ts';
 import { conflict } from '../errors.ts';
-import { membersAmong, userRefs } from '../actors.ts';
-import { lockRun, type LockedRun } from './run-access.ts';
-import { caseEntry, caseSnapshot, listedEntries, runCaseEvent, runEvent } from './run-audit.ts';
+import { lockRun, type LockedRun } from './internal/run-access.ts';
+import { caseEntry, caseSnapshot, listedEntries, runCaseEvent, runEvent } from './internal/run-events.ts';
 import type { AddRunCasesInput } from './run-bulk.schemas.ts';
 import { removeRunCases } from './run-bulk.service.ts';
-import { RUN_CASE_INCLUDE, type RunCaseRecord } from './run-case-response.ts';
-import { RUN_INCLUDE, type RunRecord } from './run-response.ts';
-import { snapshotCases, type CaseSeed } from './run-snapshot.ts';
+import { RUN_CASE_INCLUDE, type RunCaseRecord } from './internal/run-case-record.ts';
+import { RUN_INCLUDE, type RunRecord } from './internal/run-record.ts';
+import { snapshotCases, type CaseSeed } from './internal/run-snapshot.ts';
 import { inTransaction } from '../database/transactions.ts';
+import { LIVE } from '../soft-delete.ts';
 
 /** The position after the run's last case (0 for an empty run). */
 async function nextPosition(tx: Db, runId: string): Promise<number> {
@@ -77,7 +77,7 @@ export function reconcileRun(ctx: RequestContext, runUlid: string): Promise<{ ad
     const run = await lockRun(tx, ctx, runUlid);
     if (!run.planId) throw conflict('Only runs generated from a plan can be reconciled');
     const plan = await tx.testPlan.findFirst({
-      where: { id: run.planId, deletedAt: null },
+      where: { id: run.planId, ...LIVE },
       include: { cases: { where: { testCase: { archivedAt: null } }, orderBy: [{ position: 'asc' }, { id: 'asc' }] } },
     });
     if (!plan) throw conflict('The plan this run was generated from was deleted');

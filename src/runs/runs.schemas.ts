@@ -1,9 +1,100 @@
 import { z } from 'zod';
-import { fieldValueInputSchema } from '../custom-fields/field-values.ts';
+import { authorSchema } from '../actors.ts';
+import { customFieldValueSchema, fieldValueInputSchema } from '../custom-fields/field-values.service.ts';
 import { ULID_PATTERN } from '../ids.ts';
-import { distinctArray, pageQuerySchema, pageSchema, searchQuerySchema, someFieldOf, ulidSchema } from '../validation.ts';
-import { PROJECTED_STATUSES, runResponseSchema } from './run-response.ts';
-import { CASE_STATUSES } from './run-status.ts';
+import { distinctArray, searchQuerySchema, someFieldOf, ulidSchema } from '../validation.ts';
+import { pageQuerySchema, pageSchema } from '../pagination.ts';
+import { CASE_STATUSES } from './internal/run-status.ts';
+
+/** The per-status case counters kept on every run row. */
+export type RunCounters = {
+  countPassed: number;
+  countFailed: number;
+  countBlocked: number;
+  countSkipped: number;
+  countUntested: number;
+  countRetested: number;
+};
+type RunState = { state: string; abortedAt: Date | null };
+
+export const PROJECTED_STATUSES = ['in_progress', 'passed', 'failed'] as const;
+export type ProjectedStatus = (typeof PROJECTED_STATUSES)[number] | 'aborted';
+
+/**
+ * The derived status: an open run is in_progress; a closed run failed when any case failed or is
+ * blocked, else passed; an aborted run is aborted. internal/run-record.ts has the same rule as a filter.
+ */
+export function projectedStatus(run: RunCounters & RunState): ProjectedStatus {
+  if (run.abortedAt) return 'aborted';
+  if (run.state === 'open') return 'in_progress';
+  return run.countFailed + run.countBlocked > 0 ? 'failed' : 'passed';
+}
+
+/** `{ passed, failed, blocked, skipped, untested }`: a case to be retested counts as untested. */
+export const runCounts = (run: RunCounters) => ({
+  passed: run.countPassed,
+  failed: run.countFailed,
+  blocked: run.countBlocked,
+  skipped: run.countSkipped,
+  untested: run.countUntested + run.countRetested,
+});
+
+export const runTotal = (run: RunCounters) =>
+  run.countPassed + run.countFailed + run.countBlocked + run.countSkipped + run.countUntested + run.countRetested;
+
+/** The legacy progress counters: `total`, `executed` (cases with an outcome) and `passRate` (passed ÷ total, a percentage with two decimals). */
+export function runProgress(run: RunCounters) {
+  const total = runTotal(run);
+  return {
+    total,
+    executed: total - runCounts(run).untested,
+    passRate: total === 0 ? 0 : Math.round((run.countPassed / total) * 10000) / 100,
+  };
+}
+
+const countsSchema = z
+  .object({ passed: z.number().int(), failed: z.number().int(), blocked: z.number().int(), skipped: z.number().int(), untested: z.number().int() })
+  .meta({ id: 'StatusCounts', description: 'Cases per status; a case to be retested counts as untested; the sum is total' });
+
+export const runResponseSchema = z
+  .object({
+    ulid: z.string(),
+    projectUlid: z.string(),
+    planUlid: z.string().nullable().meta({ description: 'The plan the run was generated from' }),
+    name: z.string(),
+    description: z.string().nullable(),
+    state: z.enum(['open', 'closed']),
+    status: z.enum([...PROJECTED_STATUSES, 'aborted']).meta({
+      description: 'Derived: in_progress while open; closed runs passed, or failed when a case failed or is blocked; aborted',
+    }),
+    closedAt: z.number().int().nullable(),
+    abortedAt: z.number().int().nullable(),
+    defaultAssigneeUlid: z.string().nullable(),
+    milestoneUlid: z.string().nullable(),
+    milestone: z.object({ ulid: z.string(), name: z.string() }).nullable(),
+    environmentId: z.string().nullable(),
+    environment: z.object({ ulid: z.string(), name: z.string(), slug: z.string() }).nullable(),
+    environmentName: z.string().nullable().meta({ description: 'Deprecated legacy free-text environment' }),
+    comboKey: z.string().meta({ description: "The run's configuration value ULIDs sorted and joined by ':' ('' when none)" }),
+    configurations: z.array(
+      z.object({ ulid: z.string(), configurationUlid: z.string().nullable(), groupName: z.string(), valueName: z.string() }),
+    ),
+    total: z.number().int(),
+    executed: z.number().int().meta({ description: 'Cases with an outcome (total minus untested)' }),
+    passRate: z.number().meta({ description: 'Passed cases as a percentage of total, two decimals; 0 without cases' }),
+    counts: countsSchema,
+    firstResultAt: z.number().int().nullable(),
+    lastResultAt: z.number().int().nullable(),
+    totalDurationMs: z.number().int(),
+    author: authorSchema.nullable(),
+    createdAt: z.number().int(),
+    updatedAt: z.number().int(),
+  })
+  .meta({ id: 'RunResponse' });
+
+export const runDetailSchema = runResponseSchema
+  .extend({ customFieldValues: z.array(customFieldValueSchema) })
+  .meta({ id: 'RunDetail' });
 
 export const RUN_NAME_MAX = 200;
 export const RUN_DESCRIPTION_MAX = 2000;

@@ -1,22 +1,36 @@
-import { authorColumns, membersAmong, userRef, userRefs } from '../actors.ts';
+import { assertMembers, authorColumns, membersAmong, toAuthor, userRef, userRefs } from '../actors.ts';
 import { emitAudit } from '../audit/audit.service.ts';
 import { change, changesBetween, type Change } from '../audit/clip.ts';
 import { authorize } from '../auth/policy.ts';
 import type { RequestContext } from '../context.ts';
-import { assertMembers, readFieldValues, writeValues, type FieldValueInput } from '../custom-fields/field-values.ts';
+import {readFieldValues, writeValues, type CustomFieldValue, type FieldValueInput } from '../custom-fields/field-values.service.ts';
 import type { Db, Prisma } from '../database/client.ts';
-import { environmentForLegacyText } from '../environments/environments.service.ts';
+import { environmentForLegacyText, findLiveEnvironmentInProject } from '../environments/environments.service.ts';
+import { findLiveMilestoneInProject } from '../milestones/milestones.service.ts';
+import type { PlanRunsQuery } from '../plans/plans.schemas.ts';
+import { resolvePlan } from '../plans/plans.service.ts';
 import { conflict, fromValidationIssues, notFound, validationFailed } from '../errors.ts';
 import { epochMsOrNull, newId, ULID_PATTERN } from '../ids.ts';
 import { assertProjectUnlocked, resolveProject, type ProjectRow } from '../projects/projects.service.ts';
-import { likeLiteral, pageOf, pageWindow } from '../validation.ts';
-import { lockRun, resolveRun } from './run-access.ts';
-import { runEvent } from './run-audit.ts';
-import { projectedStatusWhere, RUN_INCLUDE, runAggregates, type RunRecord } from './run-response.ts';
-import { overridesOf } from './run-settings.ts';
-import { snapshotCases, type CaseSeed } from './run-snapshot.ts';
-import type { CreateRunInput, FieldFilter, RunFilter, RunListQuery, UpdateRunInput } from './runs.schemas.ts';
+import { likeLiteral } from '../validation.ts';
+import { pageOf, pageWindow } from '../pagination.ts';
+import { lockRun, resolveRun } from './internal/run-access.ts';
+import { runAggregates, runEvent } from './internal/run-events.ts';
+import { projectedStatusWhere, RUN_INCLUDE, type RunRecord } from './internal/run-record.ts';
+import { overridesOf } from '../run-settings/run-settings.service.ts';
+import { snapshotCases, type CaseSeed } from './internal/run-snapshot.ts';
+import {
+  projectedStatus,
+  runCounts,
+  runProgress,
+  type CreateRunInput,
+  type FieldFilter,
+  type RunFilter,
+  type RunListQuery,
+  type UpdateRunInput,
+} from './runs.schemas.ts';
 import { inTransaction } from '../database/transactions.ts';
+import { LIVE } from '../soft-delete.ts';
 
 /** The audit event fields of a run-level event: the run is the entity, labelled by its name. */
 /** The comboKey of a set of configuration values: their ULIDs sorted ascending, joined by ':'. */
@@ -36,7 +50,7 @@ async function resolveRunConfigurations(
   plan: { excludedComboKeys: string[]; configurations: Array<{ configurationId: string; configuration: { groupId: string } }> } | null,
 ) {
   const values = await tx.configuration.findMany({
-    where: { id: { in: configurationIds }, projectId, deletedAt: null, group: { deletedAt: null } },
+    where: { id: { in: configurationIds }, projectId, ...LIVE, group: LIVE },
     include: { group: true },
   });
   if (values.length !== configurationIds.length) throw notFound('Configuration');
@@ -74,12 +88,12 @@ export async function writeRunConfigurations(tx: Db, ctx: RequestContext, runId:
 
 async function findLivePlan(tx: Db, projectId: string, planUlid: string) {
   const plan = await tx.testPlan.findFirst({
-    where: { id: planUlid, projectId, deletedAt: null },
+    where: { id: planUlid, projectId, ...LIVE },
     include: {
       cases: { where: { testCase: { archivedAt: null } }, orderBy: [{ position: 'asc' }, { id: 'asc' }] },
       // Only live values: a deleted value or group drops out of the plan's combinations.
       configurations: {
-        where: { configuration: { deletedAt: null, group: { deletedAt: null } } },
+        where: { configuration: { ...LIVE, group: LIVE } },
         include: { configuration: { select: { groupId: true } } },
       },
     },
@@ -88,22 +102,11 @@ async function findLivePlan(tx: Db, projectId: string, planUlid: string) {
   return plan;
 }
 
-async function findLiveMilestone(tx: Db, projectId: string, milestoneUlid: string) {
-  const milestone = await tx.milestone.findFirst({ where: { id: milestoneUlid, projectId, deletedAt: null } });
-  if (!milestone) throw notFound('Milestone');
-  return milestone;
-}
-
-async function findLiveEnvironment(tx: Db, projectId: string, environmentUlid: string) {
-  const environment = await tx.environment.findFirst({ where: { id: environmentUlid, projectId, deletedAt: null } });
-  if (!environment) throw notFound('Environment');
-  return environment;
-}
 
 /** The run's environment: environmentId wins (null leaves it unlinked); else the legacy text's. */
 async function runEnvironment(tx: Db, ctx: RequestContext, project: ProjectRow, input: CreateRunInput) {
   if (input.environmentId !== undefined) {
-    return input.environmentId === null ? null : findLiveEnvironment(tx, project.id, input.environmentId);
+    return input.environmentId === null ? null : findLiveEnvironmentInProject(tx, project.id, input.environmentId);
   }
   return input.environment === undefined ? null : environmentForLegacyText(tx, ctx, project.id, input.environment);
 }
@@ -141,7 +144,7 @@ export async function createRun(ctx: RequestContext, projectCode: string, input:
     const plan = input.planUlid ? await findLivePlan(tx, project.id, input.planUlid) : null;
     const configurationIds = input.configurationUlids ?? [];
     const configurations = await resolveRunConfigurations(tx, project.id, configurationIds, plan);
-    const milestone = input.milestoneId ? await findLiveMilestone(tx, project.id, input.milestoneId) : null;
+    const milestone = input.milestoneId ? await findLiveMilestoneInProject(tx, project.id, input.milestoneId) : null;
     const environment = await runEnvironment(tx, ctx, project, input);
 
     const requestedCases = new Set(input.caseUlids ?? plan?.cases.map((each) => each.caseId) ?? []);
@@ -200,6 +203,11 @@ export async function createRun(ctx: RequestContext, projectCode: string, input:
   });
 }
 
+export type { RunRecord } from './internal/run-record.ts';
+
+/** A run the caller may read, without its field values (GraphQL's `run`; REST's GET is getRun). */
+export const findRun = (ctx: RequestContext, runUlid: string) => resolveRun(ctx, runUlid);
+
 /** GET /runs/{runUlid}: the run with its custom field values. */
 export async function getRun(ctx: RequestContext, runUlid: string) {
   const run = await resolveRun(ctx, runUlid);
@@ -207,7 +215,8 @@ export async function getRun(ctx: RequestContext, runUlid: string) {
   return { run, customFieldValues: values.get(run.id) ?? [] };
 }
 
-const RUN_ORDER = [{ createdAt: 'desc' }, { id: 'desc' }] satisfies Prisma.TestRunOrderByWithRelationInput[];
+/** Runs most recent first: project lists and a plan's runs. */
+export const RUN_ORDER = [{ createdAt: 'desc' }, { id: 'desc' }] satisfies Prisma.TestRunOrderByWithRelationInput[];
 
 /** The `cf` token of a run with no stored value for the field. */
 const EMPTY_VALUE = 'empty';
@@ -285,6 +294,17 @@ export async function listRuns(ctx: RequestContext, projectCode: string, query: 
   return pageOf(items, query, total);
 }
 
+/** GET /plans/{planUlid}/runs: the runs generated from a live plan, most recent first. */
+export async function listPlanRuns(ctx: RequestContext, planUlid: string, query: PlanRunsQuery) {
+  const plan = await resolvePlan(ctx, planUlid);
+  const where = { planId: plan.id };
+  const [items, total] = await Promise.all([
+    ctx.db.testRun.findMany({ where, orderBy: RUN_ORDER, include: RUN_INCLUDE, ...pageWindow(query) }),
+    ctx.db.testRun.count({ where }),
+  ]);
+  return pageOf(items, query, total);
+}
+
 /** Runs for a GraphQL connection: `window` carries Pothos's cursor, take/skip and selection. */
 export async function findRuns(ctx: RequestContext, project: Pick<ProjectRow, 'id' | 'lockedAt'>, filter: RunFilter, window: Prisma.TestRunFindManyArgs) {
   authorize(ctx, 'project.read');
@@ -350,13 +370,13 @@ export async function updateRun(ctx: RequestContext, runUlid: string, input: Upd
       data.defaultAssigneeId = assignee;
     }
     if (input.environmentId !== undefined && input.environmentId !== run.environmentId) {
-      const environment = input.environmentId ? await findLiveEnvironment(tx, run.projectId, input.environmentId) : null;
+      const environment = input.environmentId ? await findLiveEnvironmentInProject(tx, run.projectId, input.environmentId) : null;
       changes.push(referenceChange('environment', run.environmentId, input.environmentId, run.environment?.name ?? null, environment?.name ?? null));
       data.environmentId = input.environmentId;
       data.environmentName = null;
     }
     if (input.milestoneId !== undefined && input.milestoneId !== run.milestoneId) {
-      const milestone = input.milestoneId ? await findLiveMilestone(tx, run.projectId, input.milestoneId) : null;
+      const milestone = input.milestoneId ? await findLiveMilestoneInProject(tx, run.projectId, input.milestoneId) : null;
       changes.push(referenceChange('milestoneUlid', run.milestoneId, input.milestoneId, run.milestone?.name ?? null, milestone?.name ?? null));
       data.milestoneId = input.milestoneId;
     }
@@ -432,3 +452,46 @@ export async function setRunFieldValues(ctx: RequestContext, runUlid: string, va
     return (await readFieldValues(ctx, 'test_run', [run], tx)).get(run.id) ?? [];
   });
 }
+
+export function toRunResponse(run: RunRecord) {
+  return {
+    ulid: run.id,
+    projectUlid: run.projectId,
+    planUlid: run.planId,
+    name: run.name,
+    description: run.description,
+    state: run.state as 'open' | 'closed',
+    status: projectedStatus(run),
+    closedAt: epochMsOrNull(run.closedAt),
+    abortedAt: epochMsOrNull(run.abortedAt),
+    defaultAssigneeUlid: run.defaultAssigneeId,
+    milestoneUlid: run.milestoneId,
+    milestone: run.milestone ? { ulid: run.milestone.id, name: run.milestone.name } : null,
+    environmentId: run.environmentId,
+    environment: run.environment ? { ulid: run.environment.id, name: run.environment.name, slug: run.environment.slug } : null,
+    environmentName: run.environmentName,
+    comboKey: run.comboKey,
+    configurations: run.configurations.map((each) => ({
+      ulid: each.id,
+      configurationUlid: each.configurationId,
+      groupName: each.groupName,
+      valueName: each.valueName,
+    })),
+    ...runProgress(run),
+    counts: runCounts(run),
+    firstResultAt: epochMsOrNull(run.firstResultAt),
+    lastResultAt: epochMsOrNull(run.lastResultAt),
+    totalDurationMs: Number(run.totalDurationMs),
+    author: toAuthor(run),
+    createdAt: run.createdAt.getTime(),
+    updatedAt: run.updatedAt.getTime(),
+  };
+}
+
+export type RunResponse = ReturnType<typeof toRunResponse>;
+
+/** The single-run GET: RunResponse with the run's custom field values. */
+export const withFieldValues = (run: RunRecord, customFieldValues: CustomFieldValue[]) => ({
+  ...toRunResponse(run),
+  customFieldValues,
+});

@@ -1,6 +1,14 @@
 import { createHash } from 'node:crypto';
+import path from 'node:path';
+import type { Config } from '../config.ts';
 import { notFound } from '../errors.ts';
-import { assertSafeKey, fileStorage } from './file-storage.ts';
+import { assertSafeKey, fileStorage, LocalDirectoryStorage, useFileStorage } from './file-storage.ts';
+import { S3Storage } from './s3-storage.ts';
+
+/** Files go to the configured S3-compatible bucket, else to `files/` under the data directory. */
+export function openFileStorage(config: Pick<Config, 's3' | 'dataDir'>): void {
+  useFileStorage(config.s3 ? new S3Storage(config.s3) : new LocalDirectoryStorage(path.join(config.dataDir, 'files')));
+}
 
 /** One multipart file part as a transport received it. */
 export type UploadedFile = { buffer: Buffer; fileName: string; contentType: string; sha256: string };

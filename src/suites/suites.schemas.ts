@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { cursorPageSchema, cursorQuerySchema, ulidSchema } from '../validation.ts';
+import { ulidSchema } from '../validation.ts';
+import { cursorPageSchema, cursorQuerySchema } from '../pagination.ts';
 
 const name = z.string().min(1).max(200);
 const description = z.string().max(2000).nullable();

@@ -5,12 +5,13 @@ import type { RequestContext } from '../context.ts';
 import type { Db, Prisma } from '../database/client.ts';
 import { notFound, validationFailed } from '../errors.ts';
 import { newId, ULID_PATTERN } from '../ids.ts';
-import { suiteDisplayId, parseDisplayId } from '../projects/display-ids.ts';
-import { allocateNumber } from '../projects/numbering.ts';
+import { suiteDisplayId, parseDisplayId } from '../projects/projects.schemas.ts';
+import { allocateNumber } from '../projects/numbering.service.ts';
 import { assertProjectUnlocked, resolveProject, type ProjectRow } from '../projects/projects.service.ts';
-import { cursorPageOf, type CursorQuery } from '../validation.ts';
+import { cursorPageOf, type CursorQuery } from '../pagination.ts';
 import type { CreateSuiteInput, UpdateSuiteInput } from './suites.schemas.ts';
 import { inTransaction } from '../database/transactions.ts';
+import { lockRow } from '../database/locks.ts';
 
 export type SuiteRow = Awaited<ReturnType<Db['suite']['findFirstOrThrow']>>;
 
@@ -51,17 +52,15 @@ export async function findLiveSuiteInProject(db: Db, projectId: string, suiteUli
  * Every tree edit (create, move, reorder, delete) of a project holds its row lock until
  * commit, so concurrent edits cannot build a cycle or give two siblings one position.
  */
-async function lockProjectTree(tx: Db, projectId: string): Promise<void> {
-  await tx.$executeRaw`SELECT 1 FROM projects WHERE id = ${projectId} FOR UPDATE`;
+async function lockProjectTree(tx: Db, ctx: RequestContext, projectId: string): Promise<void> {
+  await lockRow(tx, 'projects', projectId, { orgId: ctx.org.id });
 }
 
 /** Locks the project of a suite before the suite is read, so the read sees the latest tree. */
 async function lockTreeOfSuite(tx: Db, ctx: RequestContext, suiteUlid: string): Promise<void> {
   if (!ULID_PATTERN.test(suiteUlid)) return;
-  await tx.$executeRaw`
-    SELECT 1 FROM projects
-    WHERE id = (SELECT project_id FROM suites WHERE id = ${suiteUlid} AND org_id = ${ctx.org.id})
-    FOR UPDATE`;
+  const suite = await tx.suite.findFirst({ where: { id: suiteUlid }, select: { projectId: true } });
+  if (suite) await lockProjectTree(tx, ctx, suite.projectId);
 }
 
 type Placement = { id: string; position: number };
@@ -160,7 +159,7 @@ export async function createSuite(ctx: RequestContext, code: string, input: Crea
   authorize(ctx, 'suite.write');
   return inTransaction(ctx.db, async (tx) => {
     const project = await resolveProject(ctx, code, { db: tx });
-    await lockProjectTree(tx, project.id);
+    await lockProjectTree(tx, ctx, project.id);
     const parentId = input.parentUlid ? (await findLiveSuiteInProject(tx, project.id, input.parentUlid)).id : null;
     const position = await tx.suite.count({ where: { projectId: project.id, parentId } });
     const suiteNumber = await allocateNumber(tx, project.id, 'suite');

@@ -2,10 +2,11 @@ import { emitAudit } from '../audit/audit.service.ts';
 import { authorize } from '../auth/policy.ts';
 import type { RequestContext } from '../context.ts';
 import { AppError, notFound } from '../errors.ts';
-import { caseDisplayId } from '../projects/display-ids.ts';
+import { caseDisplayId } from '../projects/projects.schemas.ts';
 import { fileStorage } from '../storage/file-storage.ts';
 import type { UploadedFile } from '../storage/storage.service.ts';
-import { ATTACHMENTS_PER_STEP, metaKeyOf, stagingKeyOf, type StagedMeta } from './step-attachments.ts';
+import { ATTACHMENTS_PER_STEP } from './attachments.schemas.ts';
+import { metaKeyOf, STAGING_PREFIX, STAGING_TTL_MS, stagingKeyOf, type StagedMeta } from './step-attachments.ts';
 import { resolveTestCase } from './test-cases.service.ts';
 import { afterCommit, inTransaction } from '../database/transactions.ts';
 
@@ -62,4 +63,12 @@ export async function deleteAttachment(ctx: RequestContext, caseUlid: string, at
       });
       afterCommit(tx, () => fileStorage().delete(attachment.storageKey));
   });
+}
+
+/** Staged objects are never referenced by a row (a commit copies them), so age alone decides. */
+export async function sweepStagedUploads(now = Date.now()): Promise<void> {
+  const storage = fileStorage();
+  for await (const object of storage.list(`${STAGING_PREFIX}/`)) {
+    if (object.lastModified.getTime() < now - STAGING_TTL_MS) await storage.delete(object.key);
+  }
 }

@@ -1,47 +1,19 @@
-import { z } from 'zod';
 import type { RequestContext } from '../context.ts';
 import type { Db } from '../database/client.ts';
 import { afterCommit, afterRollback } from '../database/transactions.ts';
 import { AppError, notFound, validationFailed } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { fileStorage } from '../storage/file-storage.ts';
-import { ulidSchema } from '../validation.ts';
+import { ATTACHMENTS_PER_STEP, type AttachmentRef } from './attachments.schemas.ts';
 
-export const ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
-/** Files per stage request and attachments per step. */
-export const ATTACHMENTS_PER_STEP = 10;
 /** Staged objects nobody committed are swept after this long. */
 export const STAGING_TTL_MS = 24 * 60 * 60 * 1000;
 
 export const STAGING_PREFIX = 'staging';
-const STAGING_KEY = /^staging\/[0-9A-HJKMNP-TV-Z]{26}\/[0-9A-HJKMNP-TV-Z]{26}$/;
 export const stagingKeyOf = (orgId: string) => `${STAGING_PREFIX}/${orgId}/${newId()}`;
 /** Name, type and size of a staged upload live beside it until it is committed. */
 export const metaKeyOf = (key: string) => `${key}.meta.json`;
 export type StagedMeta = { fileName: string; contentType: string; sizeBytes: number };
-
-/** A step's attachment in a steps body: a committed one by `ulid`, or a staged upload by `key`. */
-export const attachmentRefSchema = z
-  .union([
-    z.strictObject({ ulid: ulidSchema }),
-    z.strictObject({ key: z.string().regex(STAGING_KEY, 'must be a key returned by step-attachments:stage') }),
-  ])
-  .meta({ id: 'StepAttachmentRef', description: '`{ ulid }` keeps a committed attachment; `{ key }` commits a staged upload' });
-export type AttachmentRef = z.output<typeof attachmentRefSchema>;
-
-export const stepAttachmentSchema = z
-  .object({
-    ulid: z.string(),
-    fileName: z.string(),
-    contentType: z.string(),
-    sizeBytes: z.number().int(),
-    createdAt: z.number().int(),
-  })
-  .meta({ id: 'StepAttachment' });
-
-export const stagedAttachmentSchema = z
-  .object({ key: z.string(), fileName: z.string(), contentType: z.string(), sizeBytes: z.number().int() })
-  .meta({ id: 'StagedAttachment' });
 
 type AttachmentRow = Awaited<ReturnType<Db['stepAttachment']['findFirstOrThrow']>>;
 

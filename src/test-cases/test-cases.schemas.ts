@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { customFieldValueSchema, fieldValueInputSchema } from '../custom-fields/field-values.ts';
-import { cursorPageSchema, cursorQuerySchema, pageQuerySchema, pageSchema, searchQuerySchema, ulidSchema } from '../validation.ts';
-import { attachmentRefSchema, stepAttachmentSchema } from './step-attachments.ts';
+import { customFieldValueSchema, fieldValueInputSchema } from '../custom-fields/field-values.service.ts';
+import { searchQuerySchema, ulidSchema } from '../validation.ts';
+import { cursorPageSchema, cursorQuerySchema, pageQuerySchema, pageSchema } from '../pagination.ts';
+import { attachmentRefSchema, stepAttachmentSchema } from './attachments.schemas.ts';
 
 export const TITLE_MAX = 500;
 export const DESCRIPTION_MAX = 10000;

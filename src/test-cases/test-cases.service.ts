@@ -2,15 +2,16 @@ import { emitAudit } from '../audit/audit.service.ts';
 import { change, type Change } from '../audit/clip.ts';
 import { authorize } from '../auth/policy.ts';
 import type { RequestContext } from '../context.ts';
-import { readCaseFieldValues, writeCaseFieldValues, type CustomFieldChange, type CustomFieldValue } from '../custom-fields/field-values.ts';
+import { readCaseFieldValues, writeCaseFieldValues, type CustomFieldChange, type CustomFieldValue } from '../custom-fields/field-values.service.ts';
 import type { Db, Prisma } from '../database/client.ts';
 import { notFound, validationFailed } from '../errors.ts';
 import { epochMsOrNull, newId, ULID_PATTERN } from '../ids.ts';
-import { caseDisplayId, parseDisplayId } from '../projects/display-ids.ts';
-import { allocateNumber } from '../projects/numbering.ts';
+import { caseDisplayId, parseDisplayId } from '../projects/projects.schemas.ts';
+import { allocateNumber } from '../projects/numbering.service.ts';
 import { assertProjectUnlocked, resolveProject, type ProjectRow } from '../projects/projects.service.ts';
 import { findLiveSuiteInProject } from '../suites/suites.service.ts';
-import { cursorPageOf, likeLiteral, pageOf, pageWindow, type PageQuery } from '../validation.ts';
+import { likeLiteral } from '../validation.ts';
+import { cursorPageOf, pageOf, pageWindow, type PageQuery } from '../pagination.ts';
 import { releaseAttachmentsOf, toStepAttachment } from './step-attachments.ts';
 import { saveSteps, type StepsChange } from './steps.ts';
 import type {
@@ -23,6 +24,7 @@ import type {
 } from './test-cases.schemas.ts';
 import { lockRow } from '../database/locks.ts';
 import { inTransaction } from '../database/transactions.ts';
+import { findLiveMilestoneInProject } from '../milestones/milestones.service.ts';
 
 export type TestCaseRow = Awaited<ReturnType<Db['testCase']['findFirstOrThrow']>>;
 
@@ -118,12 +120,6 @@ export async function getTestCaseByDisplayId(ctx: RequestContext, projectCode: s
   return record;
 }
 
-/** A live (not deleted) milestone of the project, or 404. */
-async function findLiveMilestone(db: Db, projectId: string, milestoneUlid: string) {
-  const milestone = await db.milestone.findFirst({ where: { id: milestoneUlid, projectId, deletedAt: null } });
-  if (!milestone) throw notFound('Milestone');
-  return milestone;
-}
 
 const auditOf = (record: CaseRecord) => ({
   entityType: 'test_case',
@@ -136,7 +132,7 @@ export async function createTestCase(ctx: RequestContext, projectCode: string, i
   return inTransaction(ctx.db, async (tx) => {
       const project = await resolveProject(ctx, projectCode, { db: tx });
       if (input.suiteUlid) await findLiveSuiteInProject(tx, project.id, input.suiteUlid);
-      if (input.milestoneUlid) await findLiveMilestone(tx, project.id, input.milestoneUlid);
+      if (input.milestoneUlid) await findLiveMilestoneInProject(tx, project.id, input.milestoneUlid);
       const caseNumber = await allocateNumber(tx, project.id, 'case');
       const created = await tx.testCase.create({
         data: {
@@ -316,7 +312,7 @@ async function scalarChanges(tx: Db, testCase: TestCaseRow, patch: CaseScalarPat
     changes.push({ ...change('suiteUlid', testCase.suiteId, patch.suiteUlid), fromLabel: from?.name ?? null, toLabel: to?.name ?? null });
   }
   if (patch.milestoneUlid !== undefined && patch.milestoneUlid !== testCase.milestoneId) {
-    const to = patch.milestoneUlid ? await findLiveMilestone(tx, testCase.projectId, patch.milestoneUlid) : null;
+    const to = patch.milestoneUlid ? await findLiveMilestoneInProject(tx, testCase.projectId, patch.milestoneUlid) : null;
     const from = testCase.milestoneId ? await tx.milestone.findFirst({ where: { id: testCase.milestoneId }, select: { name: true } }) : null;
     data.milestoneId = patch.milestoneUlid;
     changes.push({

@@ -1,8 +1,8 @@
-import { authorColumns } from '../actors.ts';
-import type { RequestContext } from '../context.ts';
-import type { Db } from '../database/client.ts';
-import { newId } from '../ids.ts';
-import { chargeMachineResults } from './result-usage.ts';
+import { authorColumns } from '../../actors.ts';
+import type { RequestContext } from '../../context.ts';
+import type { Db } from '../../database/client.ts';
+import { newId } from '../../ids.ts';
+import { chargeMachineResults } from '../../usage/usage.service.ts';
 import type { LockedRun } from './run-access.ts';
 import { applyRunChange } from './run-counters.ts';
 import { addTransition, type CaseStatus, type StatusDelta } from './run-status.ts';

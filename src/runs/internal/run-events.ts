@@ -1,6 +1,7 @@
-import type { UserRef } from '../actors.ts';
-import { clipSnapshot } from '../audit/clip.ts';
-import { caseDisplayId } from '../projects/display-ids.ts';
+import type { UserRef } from '../../actors.ts';
+import { clipSnapshot } from '../../audit/clip.ts';
+import { caseDisplayId } from '../../projects/projects.schemas.ts';
+import { projectedStatus, runCounts, type RunCounters } from '../runs.schemas.ts';
 
 /** What audit entries of run cases need: the run's project code and the case's snapshot. */
 type RunOfCase = { id?: string; project: { code: string } };
@@ -67,4 +68,18 @@ export const caseEntry = (run: RunOfCase, runCase: SnapshotCase, details: Partia
 export function listedEntries(entries: CaseEntry[]) {
   const omitted = entries.length - AUDIT_CASE_ENTRIES_MAX;
   return { cases: entries.slice(0, AUDIT_CASE_ENTRIES_MAX), ...(omitted > 0 ? { omittedCount: omitted } : {}) };
+}
+
+/** `runAggregates` of run.closed, run.aborted and run.deleted. */
+export function runAggregates(run: RunCounters & { state: string; abortedAt: Date | null; totalDurationMs: bigint }) {
+  const counts = runCounts(run);
+  return {
+    countPassed: counts.passed,
+    countFailed: counts.failed,
+    countBlocked: counts.blocked,
+    countSkipped: counts.skipped,
+    countUntested: counts.untested,
+    totalDurationMs: Number(run.totalDurationMs),
+    projectedStatus: projectedStatus(run),
+  };
 }

@@ -1,8 +1,8 @@
-import { emitAudit } from '../audit/audit.service.ts';
-import type { RequestContext } from '../context.ts';
-import type { Db, Prisma } from '../database/client.ts';
-import { runEvent } from './run-audit.ts';
-import { runAggregates, runTotal } from './run-response.ts';
+import { emitAudit } from '../../audit/audit.service.ts';
+import type { RequestContext } from '../../context.ts';
+import type { Db, Prisma } from '../../database/client.ts';
+import { runAggregates, runEvent } from './run-events.ts';
+import { runTotal } from '../runs.schemas.ts';
 import { COUNTER_OF, type StatusDelta } from './run-status.ts';
 
 type TestRunRow = Awaited<ReturnType<Db['testRun']['findFirstOrThrow']>>;

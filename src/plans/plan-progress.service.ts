@@ -1,5 +1,5 @@
 import type { RequestContext } from '../context.ts';
-import { runCounts } from '../runs/run-response.ts';
+import { runCounts } from '../runs/runs.schemas.ts';
 
 type Counts = ReturnType<typeof runCounts>;
 

@@ -2,12 +2,56 @@ import { emitAudit } from '../audit/audit.service.ts';
 import { change, type Change } from '../audit/clip.ts';
 import { authorize } from '../auth/policy.ts';
 import type { RequestContext } from '../context.ts';
-import { assertMembers } from '../custom-fields/field-values.ts';
+import { assertMembers } from '../actors.ts';
 import type { Db, Prisma } from '../database/client.ts';
 import { resolveProject } from '../projects/projects.service.ts';
 import type { RunSettingsPatch } from './run-settings.schemas.ts';
-import { overridesOf, PROJECT_ONLY_SETTINGS, resolveRunSettings, RUN_SETTING_KEYS, type Overrides, type ResolvedRunSettings } from './run-settings.ts';
 import { inTransaction } from '../database/transactions.ts';
+import { lockRow } from '../database/locks.ts';
+
+/**
+ * The run settings of decisions §6 with their code defaults. Each resolves project → organization
+ * → default, except `defaultAssigneeUserId`, which exists only on projects.
+ */
+export const RUN_SETTING_DEFAULTS = {
+  allowResultsInClosedRuns: true,
+  assigneeResultLock: false,
+  timeTracking: 'optional' as 'off' | 'optional' | 'required',
+  defaultAssigneeUserId: null as string | null,
+  requireCommentOnNegativeResult: false,
+};
+
+export type RunSettings = typeof RUN_SETTING_DEFAULTS;
+export type RunSettingKey = keyof RunSettings;
+export const RUN_SETTING_KEYS = Object.keys(RUN_SETTING_DEFAULTS) as RunSettingKey[];
+export const PROJECT_ONLY_SETTINGS: readonly RunSettingKey[] = ['defaultAssigneeUserId'];
+
+export type SettingSource = 'project' | 'organization' | 'default';
+export type ResolvedRunSettings = { [K in RunSettingKey]: { value: RunSettings[K]; source: SettingSource } };
+
+export type Overrides = Partial<Record<RunSettingKey, unknown>>;
+
+/** The overrides stored in a `run_settings` JSON column. */
+export const overridesOf = (stored: unknown): Overrides => (stored && typeof stored === 'object' ? (stored as Overrides) : {});
+
+/** Each setting with the level it comes from; `organization` is null for the organization's own view. */
+export function resolveRunSettings(organization: unknown, project: unknown | null): ResolvedRunSettings {
+  const org = overridesOf(organization);
+  const own = project === null ? {} : overridesOf(project);
+  const resolved = {} as Record<RunSettingKey, { value: unknown; source: SettingSource }>;
+  for (const key of RUN_SETTING_KEYS) {
+    if (own[key] !== undefined && own[key] !== null) resolved[key] = { value: own[key], source: 'project' };
+    else if (!PROJECT_ONLY_SETTINGS.includes(key) && org[key] !== undefined && org[key] !== null) {
+      resolved[key] = { value: org[key], source: 'organization' };
+    } else resolved[key] = { value: RUN_SETTING_DEFAULTS[key], source: 'default' };
+  }
+  return resolved as ResolvedRunSettings;
+}
+
+/** Just the values, as the run services consult them. */
+export function settingValues(resolved: ResolvedRunSettings): RunSettings {
+  return Object.fromEntries(RUN_SETTING_KEYS.map((key) => [key, resolved[key].value])) as RunSettings;
+}
 
 const organizationOverrides = async (db: Db, ctx: RequestContext) =>
   (await db.organization.findUniqueOrThrow({ where: { id: ctx.org.id }, select: { runSettings: true } })).runSettings;
@@ -57,9 +101,9 @@ export async function updateProjectRunSettings(ctx: RequestContext, projectCode:
   return inTransaction(ctx.db, async (tx) => {
     const project = await resolveProject(ctx, projectCode, { db: tx });
     if (patch.defaultAssigneeUserId) await assertMembers(tx, [patch.defaultAssigneeUserId]);
-    const [locked] = await tx.$queryRaw<Array<{ run_settings: unknown }>>`
-      SELECT run_settings FROM projects WHERE id = ${project.id} AND org_id = ${ctx.org.id} FOR UPDATE`;
-    const { next, changes } = applyPatch(locked!.run_settings, patch);
+    await lockRow(tx, 'projects', project.id, { orgId: ctx.org.id });
+    const locked = await tx.project.findUniqueOrThrow({ where: { id: project.id }, select: { runSettings: true } });
+    const { next, changes } = applyPatch(locked.runSettings, patch);
     if (changes.length > 0) {
       await tx.project.update({ where: { id: project.id }, data: { runSettings: next as Prisma.InputJsonObject } });
       await emitAudit(tx, ctx, {
@@ -78,16 +122,16 @@ export async function updateProjectRunSettings(ctx: RequestContext, projectCode:
 export async function updateOrganizationRunSettings(ctx: RequestContext, patch: RunSettingsPatch) {
   authorize(ctx, 'settings.manage');
   return inTransaction(ctx.db, async (tx) => {
-    const [locked] = await tx.$queryRaw<Array<{ run_settings: unknown; name: string }>>`
-      SELECT run_settings, name FROM organizations WHERE id = ${ctx.org.id} FOR UPDATE`;
-    const { next, changes } = applyPatch(locked!.run_settings, patch);
+    await lockRow(tx, 'organizations', ctx.org.id);
+    const locked = await tx.organization.findUniqueOrThrow({ where: { id: ctx.org.id }, select: { runSettings: true, name: true } });
+    const { next, changes } = applyPatch(locked.runSettings, patch);
     if (changes.length > 0) {
       await tx.organization.update({ where: { id: ctx.org.id }, data: { runSettings: next as Prisma.InputJsonObject } });
       await emitAudit(tx, ctx, {
         action: 'run_settings.updated',
         entityType: 'organization',
         entityUlid: ctx.org.id,
-        entityLabel: locked!.name,
+        entityLabel: locked.name,
         metadata: { scope: 'organization', changes },
       });
     }

@@ -1,7 +1,7 @@
-import type { RequestContext } from '../context.ts';
-import type { Db, Prisma } from '../database/client.ts';
-import { notFound } from '../errors.ts';
-import { newId } from '../ids.ts';
+import type { RequestContext } from '../../context.ts';
+import type { Db, Prisma } from '../../database/client.ts';
+import { notFound } from '../../errors.ts';
+import { newId } from '../../ids.ts';
 import { applyRunChange } from './run-counters.ts';
 
 /** A case to snapshot into a run, with the assignee it starts with. */

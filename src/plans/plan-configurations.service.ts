@@ -7,8 +7,9 @@ import { comboKeyOf } from '../runs/runs.service.ts';
 import { PLAN_COMBINATIONS_MAX, type ExcludedCombinationsInput, type SetPlanConfigurationsInput } from './plans.schemas.ts';
 import { lockPlan, planEvent, resolvePlan, touchPlan } from './plans.service.ts';
 import { inTransaction } from '../database/transactions.ts';
+import { LIVE } from '../soft-delete.ts';
 
-const LIVE_VALUE = { deletedAt: null, group: { deletedAt: null } } satisfies Prisma.ConfigurationWhereInput;
+const LIVE_VALUE = { ...LIVE, group: LIVE } satisfies Prisma.ConfigurationWhereInput;
 
 /** What a selected value reads: the value and its group's name. */
 export const SELECTED_VALUE = {

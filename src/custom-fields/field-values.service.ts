@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { Prisma as PrismaValues } from '../../prisma/generated/client/client.ts';
-import { membersAmong } from '../actors.ts';
+import { assertMembers } from '../actors.ts';
 import { clipSnapshot } from '../audit/clip.ts';
 import type { RequestContext } from '../context.ts';
 import type { Db, Prisma } from '../database/client.ts';
@@ -8,6 +7,7 @@ import { AppError, notFound, validationFailed } from '../errors.ts';
 import { localized, type Locale } from '../i18n.ts';
 import { ULID_PATTERN } from '../ids.ts';
 import { ulidSchema } from '../validation.ts';
+import { lockRows } from '../database/locks.ts';
 
 /** Longest paragraph value. */
 export const PARAGRAPH_MAX = 10000;
@@ -192,11 +192,6 @@ export function normalizeFieldValue(definition: DefinitionRow, value: unknown, p
   return checked.value;
 }
 
-/** 404 unless every user ULID is a member of the active organization. */
-export async function assertMembers(db: Db, userIds: string[]): Promise<void> {
-  if ((await membersAmong(db, userIds)).size !== new Set(userIds).size) throw notFound('User');
-}
-
 /** An audit entry `{ fieldUlid, fieldLabel, from, to }` with string snapshots clipped. */
 export function fieldChange(definition: Pick<DefinitionRow, 'id' | 'titleEn'>, from: unknown, to: unknown): CustomFieldChange {
   let truncated = false;
@@ -266,10 +261,7 @@ export async function writeValues(
   // The caller holds the case's row lock (inCaseTransaction, or a case created in this
   // transaction); a definition whose options are being edited (FOR UPDATE in the custom-fields
   // service) is not read half-way.
-  if (values.length > 0) {
-    const ids = PrismaValues.join(values.map((entry) => entry.fieldUlid));
-    await tx.$executeRaw`SELECT 1 FROM custom_fields WHERE org_id = ${ctx.org.id} AND id IN (${ids}) FOR SHARE`;
-  }
+  await lockRows(tx, 'custom_fields', values.map((entry) => entry.fieldUlid), { orgId: ctx.org.id, strength: 'share' });
   const definitions = await loadDefinitions(tx, owner.entity);
   const visible = definitions.filter((definition) => isVisibleIn(definition, owner.projectId));
   const byId = new Map(visible.map((definition) => [definition.id, definition]));

@@ -1,10 +1,11 @@
-import { authorize, type Capability } from '../auth/policy.ts';
-import type { RequestContext } from '../context.ts';
-import type { Db, Prisma } from '../database/client.ts';
-import { conflict, notFound } from '../errors.ts';
-import { assertProjectUnlocked } from '../projects/projects.service.ts';
-import { RUN_INCLUDE } from './run-response.ts';
-import { settingValues, resolveRunSettings, type RunSettings } from './run-settings.ts';
+import { authorize, type Capability } from '../../auth/policy.ts';
+import type { RequestContext } from '../../context.ts';
+import type { Db, Prisma } from '../../database/client.ts';
+import { conflict, notFound } from '../../errors.ts';
+import { assertProjectUnlocked } from '../../projects/projects.service.ts';
+import { RUN_INCLUDE } from './run-record.ts';
+import { settingValues, resolveRunSettings, type RunSettings } from '../../run-settings/run-settings.service.ts';
+import { lockRow } from '../../database/locks.ts';
 
 /** A run with what reads and mutations of it need: its project (code, lock, run settings). */
 const ACCESS_INCLUDE = {
@@ -38,10 +39,7 @@ export async function lockRun(
   options: { capability?: Capability; allowClosed?: 'by-setting' | 'always'; allowAborted?: boolean } = {},
 ): Promise<LockedRun> {
   authorize(ctx, options.capability ?? 'result.execute');
-  // The tenant filter is written out: raw SQL does not pass through the confined client.
-  const locked = await tx.$queryRaw<Array<{ id: string }>>`
-    SELECT id FROM test_runs WHERE id = ${runUlid} AND org_id = ${ctx.org.id} FOR NO KEY UPDATE`;
-  if (locked.length === 0) throw notFound('Run');
+  if (!(await lockRow(tx, 'test_runs', runUlid, { orgId: ctx.org.id, strength: 'no key update' }))) throw notFound('Run');
   const run = await resolveRun(ctx, runUlid, { db: tx });
   const settings = settingValues(resolveRunSettings(run.project.org.runSettings, run.project.runSettings));
   if (run.abortedAt && !options.allowAborted) throw conflict('The run was aborted; it accepts no further changes');

@@ -1,12 +1,11 @@
+import { assertMembers, userRefs } from '../actors.ts';
 import { emitAudit } from '../audit/audit.service.ts';
 import { authorize } from '../auth/policy.ts';
 import type { RequestContext } from '../context.ts';
-import { assertMembers } from '../custom-fields/field-values.ts';
 import type { Db, Prisma } from '../database/client.ts';
 import { notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
-import { caseDisplayId } from '../projects/display-ids.ts';
-import { userRefs } from '../actors.ts';
+import { caseDisplayId } from '../projects/projects.schemas.ts';
 import type { AssignPlanCaseInput, SetPlanCasesInput } from './plans.schemas.ts';
 import { LIVE_SELECTION, lockPlan, planEvent, resolvePlan, touchPlan } from './plans.service.ts';
 import { inTransaction } from '../database/transactions.ts';

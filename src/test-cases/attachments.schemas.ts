@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { ulidSchema } from '../validation.ts';
+
+export const ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
+/** Files per stage request and attachments per step. */
+export const ATTACHMENTS_PER_STEP = 10;
+
+const STAGING_KEY = /^staging\/[0-9A-HJKMNP-TV-Z]{26}\/[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/** A step's attachment in a steps body: a committed one by `ulid`, or a staged upload by `key`. */
+export const attachmentRefSchema = z
+  .union([
+    z.strictObject({ ulid: ulidSchema }),
+    z.strictObject({ key: z.string().regex(STAGING_KEY, 'must be a key returned by step-attachments:stage') }),
+  ])
+  .meta({ id: 'StepAttachmentRef', description: '`{ ulid }` keeps a committed attachment; `{ key }` commits a staged upload' });
+export type AttachmentRef = z.output<typeof attachmentRefSchema>;
+
+export const stepAttachmentSchema = z
+  .object({
+    ulid: z.string(),
+    fileName: z.string(),
+    contentType: z.string(),
+    sizeBytes: z.number().int(),
+    createdAt: z.number().int(),
+  })
+  .meta({ id: 'StepAttachment' });
+
+export const stagedAttachmentSchema = z
+  .object({ key: z.string(), fileName: z.string(), contentType: z.string(), sizeBytes: z.number().int() })
+  .meta({ id: 'StagedAttachment' });

@@ -27,6 +27,15 @@ const environmentSchema = z.object({
     .transform((value) => value === 'true'),
 });
 
+/**
+ * A problem with how the service was configured or where it runs (a bad variable, a data
+ * directory that cannot be used, a database that cannot be reached): the process reports its
+ * message as one line and exits, never with a stack.
+ */
+export class ConfigurationError extends Error {
+  override readonly name = 'ConfigurationError';
+}
+
 export type Config = {
   port: number;
   databaseUrl: string | undefined;

@@ -7,6 +7,7 @@ const onPostgresServer = Boolean(process.env.DATABASE_URL);
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/support/build.ts'],
     exclude: onPostgresServer ? [] : ['test/postgres/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

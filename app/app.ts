@@ -1,5 +1,7 @@
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import cors from 'cors';
 import express, { type Express, type RequestHandler } from 'express';
-import { createYoga } from 'graphql-yoga';
+import { createYoga, useExecutionCancellation } from 'graphql-yoga';
 import swaggerUi from 'swagger-ui-express';
 import { serveAsset } from '../rest/assets.ts';
 import { errorHandler, notFoundHandler } from '../rest/errors.ts';
@@ -11,14 +13,29 @@ import { v1Routes } from '../rest/v1/index.ts';
 import { createGraphQLContext } from '../schema/context.ts';
 import { contractCodesForRequestErrors, maskGraphQLError } from '../schema/errors.ts';
 import { schema } from '../schema/index.ts';
+import { graphqlLimits } from '../schema/limits.ts';
+import { graphqlOutcomeLog } from '../schema/request-log.ts';
 import type { Config } from '../src/config.ts';
 import { seedMissingSystemFields } from '../src/custom-fields/system-fields.service.ts';
 import { openDatabase, type OpenDatabase } from '../src/database/client.ts';
+import { AppError } from '../src/errors.ts';
 import { logger } from '../src/logger.ts';
 import { startMaintenance } from '../src/maintenance.ts';
 import { openFileStorage } from '../src/storage/storage.service.ts';
+import { createMetrics } from './metrics.ts';
 
 export type App = { express: Express; database: OpenDatabase; close(): Promise<void> };
+
+/** Headers a browser on an allowed origin may read. */
+const EXPOSED_HEADERS = ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Idempotency-Replayed'];
+
+/** Names the route a request reached, for the metrics (REST routes name themselves). */
+const routeLabel =
+  (label: string): RequestHandler =>
+  (_req, res, next) => {
+    res.locals.route = label;
+    next();
+  };
 
 /** The composition root: wires the core to its two front doors, Express (REST) and Yoga (GraphQL). */
 export async function createApp(config: Config): Promise<App> {
@@ -28,30 +45,47 @@ export async function createApp(config: Config): Promise<App> {
   openFileStorage(config);
   const stopMaintenance = startMaintenance();
   const settings = httpSettings(config);
+  const metrics = createMetrics(database);
 
   const yoga = createYoga<{ req: express.Request; res: express.Response }>({
     schema,
     graphqlEndpoint: '/graphql',
+    // GraphiQL's page and assets come from the installed package: it works offline.
     graphiql: config.development,
+    renderGraphiQL,
     landingPage: false,
     logging: false,
-    context: ({ request }) => createGraphQLContext(request, (cookie) => readSessionCookie(cookie, settings)),
+    // CORS is the app's (one allowlist for REST and GraphQL), not Yoga's reflect-any-origin default.
+    cors: false,
+    batching: false,
+    context: async ({ request, res }) => {
+      const context = await createGraphQLContext(request, (cookie) => readSessionCookie(cookie, settings));
+      if (context.caller) res.locals.orgId = context.caller.org.id;
+      return context;
+    },
     maskedErrors: { maskError: maskGraphQLError },
-    plugins: [contractCodesForRequestErrors],
+    plugins: [...graphqlLimits({ production: config.production }), useExecutionCancellation(), contractCodesForRequestErrors, graphqlOutcomeLog],
   });
 
   const openApiDocument = buildOpenApiDocument(v1Routes);
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', false);
-  app.use(requestLog(config.logRequests));
+  app.set('trust proxy', config.trustProxy);
+  app.use(requestLog(config.logRequests), metrics.measure);
+  if (config.corsOrigins.length > 0) app.use(cors({ origin: config.corsOrigins, credentials: true, exposedHeaders: EXPOSED_HEADERS }));
+  app.get('/metrics', routeLabel('/metrics'), async (req, res) => {
+    if (config.metricsToken && req.get('authorization') !== `Bearer ${config.metricsToken}`) {
+      throw new AppError('unauthorized', 'GET /metrics needs Authorization: Bearer <TCMS_METRICS_TOKEN>');
+    }
+    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
   app.use('/api/v1', restRouter(v1Routes, settings));
-  app.get('/openapi/v1.json', (_req, res) => {
+  app.get('/openapi/v1.json', routeLabel('/openapi/v1.json'), (_req, res) => {
     res.json(openApiDocument);
   });
-  app.use('/docs', swaggerUi.serve, swaggerUi.setup(undefined, { swaggerOptions: { url: '/openapi/v1.json' } }));
-  app.get('/__assets/*key', serveAsset);
-  app.use(yoga.graphqlEndpoint, yoga as unknown as RequestHandler);
+  app.use('/docs', routeLabel('/docs'), swaggerUi.serve, swaggerUi.setup(undefined, { swaggerOptions: { url: '/openapi/v1.json' } }));
+  app.get('/__assets/*key', routeLabel('/__assets/{key}'), serveAsset);
+  app.use(yoga.graphqlEndpoint, routeLabel('/graphql'), yoga as unknown as RequestHandler);
   app.use(notFoundHandler);
   app.use(errorHandler);
 

@@ -1,44 +1,89 @@
 import type { Server, ServerResponse } from 'node:http';
-import { createApp } from './app.ts';
-import { loadConfig } from '../src/config.ts';
+import { ConfigurationError, loadConfig, type Config } from '../src/config.ts';
+import { logger } from '../src/logger.ts';
+import { createApp, type App } from './app.ts';
+import { createHttpServer } from './http-server.ts';
 
-const config = loadConfig();
-const app = await createApp(config);
-const server: Server = app.express.listen(config.port, () => {
+const LISTEN_ERRORS: Record<string, (port: number) => string> = {
+  EADDRINUSE: (port) => `port ${port} is already in use (set PORT to another one)`,
+  EACCES: (port) => `no permission to listen on port ${port} (set PORT to one above 1023)`,
+  EADDRNOTAVAIL: (port) => `cannot listen on port ${port}: the address is not available`,
+};
+
+/** A start-up failure as one line, then exit 1: never a stack (it goes to the debug level). */
+function failStart(error: unknown, config?: Config): never {
+  const code = String((error as { code?: unknown } | null)?.code);
+  const message =
+    error instanceof ConfigurationError
+      ? error.message
+      : config && LISTEN_ERRORS[code]
+        ? LISTEN_ERRORS[code](config.port)
+        : `start-up failed: ${error instanceof Error ? error.message : String(error)}`;
+  logger.debug({ err: error }, 'start-up failure');
+  logger.fatal(`tcms cannot start: ${message}`);
+  process.exit(1);
+}
+
+async function start(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    failStart(error);
+  }
+  logger.level = config.logLevel;
+  const app = await createApp(config).catch((error: unknown) => failStart(error, config));
+  const server = createHttpServer(app);
+  await new Promise<void>((resolve) => {
+    server.once('error', (error) => {
+      void app.close().finally(() => failStart(error, config));
+    });
+    server.listen(config.port, resolve);
+  });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  console.log(`tcms listening on http://localhost:${port} (REST /api/v1, GraphQL /graphql, docs /docs)`);
-  console.log(
+  logger.info(`tcms listening on http://localhost:${port} (REST /api/v1, GraphQL /graphql, docs /docs)`);
+  logger.info(
     app.database.engine === 'pglite'
       ? `database: embedded PostgreSQL (PGlite) in ${app.database.location}`
       : `database: PostgreSQL server at ${app.database.location}`,
   );
+  drainOnSignals(server, app);
+}
+
+/** SIGTERM/SIGINT: stop accepting, let in-flight requests finish, then close the database and exit 0. */
+function drainOnSignals(server: Server, app: App): void {
+  let stopping = false;
+  // While draining, responses close their connection: a keep-alive client that goes on sending
+  // requests on it would otherwise keep the server (and so the process) up indefinitely.
+  const unanswered = new Set<ServerResponse>();
+  const closeConnectionAfter = (response: ServerResponse) => {
+    if (!response.headersSent) response.setHeader('Connection', 'close');
+  };
+  server.on('request', (_request, response: ServerResponse) => {
+    if (stopping) return closeConnectionAfter(response);
+    unanswered.add(response);
+    response.once('close', () => unanswered.delete(response));
+  });
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info(`${signal} received: draining requests`);
+    for (const response of unanswered) closeConnectionAfter(response);
+    server.close(async () => {
+      await app.close();
+      logger.info('stopped');
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+process.on('uncaughtException', (error) => {
+  logger.fatal({ err: error }, 'uncaught exception: the process stops');
+  process.exit(1);
 });
 
-/** SIGTERM/SIGINT: stop accepting, let in-flight requests finish, then close the database. */
-let stopping = false;
-// While draining, responses close their connection: a keep-alive client that goes on sending
-// requests on it would otherwise keep the server (and so the process) up indefinitely.
-const unanswered = new Set<ServerResponse>();
-const closeConnectionAfter = (response: ServerResponse) => {
-  if (!response.headersSent) response.setHeader('Connection', 'close');
-};
-server.on('request', (_request, response: ServerResponse) => {
-  if (stopping) return closeConnectionAfter(response);
-  unanswered.add(response);
-  response.once('close', () => unanswered.delete(response));
-});
-async function shutdown(signal: string) {
-  if (stopping) return;
-  stopping = true;
-  console.log(`${signal} received: draining requests`);
-  for (const response of unanswered) closeConnectionAfter(response);
-  server.close(async () => {
-    await app.close();
-    console.log('stopped');
-    process.exit(0);
-  });
-  server.closeIdleConnections();
-}
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
-process.on('SIGINT', () => void shutdown('SIGINT'));
+await start();

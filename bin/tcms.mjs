@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// The operator command (decisions §2). The code is TypeScript, so tsx is registered first.
-import { register } from 'tsx/esm/api';
+// The operator command (decisions §2), run from the build in dist/ (made by `npm install`; made
+// again here only when the sources changed since).
+import { ensureBuilt } from '../scripts/build.mjs';
 
-register();
-const { runCli } = await import(new URL('../app/tcms.ts', import.meta.url).href);
+await ensureBuilt();
+const { runCli } = await import('../dist/tcms.mjs');
 const exitCode = await runCli(process.argv.slice(2), {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),

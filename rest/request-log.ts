@@ -6,6 +6,15 @@ import { logger } from '../src/logger.ts';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
+const pathOf = (req: IncomingMessage) => ((req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '').split('?')[0];
+const summary = (req: IncomingMessage, res: ServerResponse) => `${req.method} ${pathOf(req)} ${res.statusCode}`;
+
+/** What the handlers noted on the response: the organization, and for GraphQL its error count. */
+function outcomeOf(res: ServerResponse) {
+  const locals = (res as ServerResponse & { locals?: { orgId?: string; graphql?: unknown } }).locals;
+  return { org: locals?.orgId ?? null, ...(locals?.graphql ? { graphql: locals.graphql } : {}) };
+}
+
 /**
  * Every request gets an id (a well-formed incoming X-Request-Id, else a new UUID), echoed in the
  * response and bound to `req.log`, so a 500's stack can be found by the id the client saw. With
@@ -22,14 +31,17 @@ export function requestLog(logRequests: boolean): RequestHandler {
       res.setHeader('X-Request-Id', id);
       return id;
     },
+    // req.log binds only the request id, so that every line about a request (a 500's stack) has it.
+    quietReqLogger: true,
     customAttributeKeys: { reqId: 'requestId', responseTime: 'durationMs' },
     serializers: {
-      req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split('?')[0] }),
+      req: (req: IncomingMessage) => ({ method: req.method, path: pathOf(req) }),
       res: (res: { statusCode: number }) => ({ status: res.statusCode }),
     },
-    customProps: (_req, res) => ({ org: ((res as ServerResponse & { locals?: { orgId?: string } }).locals?.orgId) ?? null }),
+    customSuccessObject: (_req, res, line) => ({ ...line, ...outcomeOf(res) }),
+    customErrorObject: (_req, res, _error, line) => ({ ...line, ...outcomeOf(res) }),
     customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
-    customSuccessMessage: (req, res) => `${req.method} ${(req.url ?? '').split('?')[0]} ${res.statusCode}`,
-    customErrorMessage: (req, res) => `${req.method} ${(req.url ?? '').split('?')[0]} ${res.statusCode}`,
+    customSuccessMessage: (req, res) => summary(req, res),
+    customErrorMessage: (req, res) => summary(req, res),
   }) as unknown as RequestHandler;
 }

@@ -36,6 +36,8 @@ export type RouteInput<P, Q, B> = {
   ctx: RequestContext;
   /** The transaction a request with an Idempotency-Key runs in (on `org` routes it is also `ctx.db`). */
   db: Db | undefined;
+  /** The client's address (behind a proxy, as TCMS_TRUST_PROXY lets Express read it). */
+  ip: string;
 };
 
 /** What a handler may answer besides a plain JSON body. */
@@ -147,6 +149,7 @@ const credentialsOf = (req: Request, settings: HttpSettings) => ({
  */
 export function routeHandler(route: RouteDefinition, settings: HttpSettings): RequestHandler {
   return async (req, res) => {
+    res.locals.route = `${req.baseUrl}${route.path}`;
     let reply: Reply;
     try {
       const outcome = await openRequest(
@@ -196,6 +199,7 @@ async function execute(
     identity: outcome.identity as Identity,
     ctx: ctx as RequestContext,
     db: tx,
+    ip: req.ip ?? req.socket.remoteAddress ?? 'unknown',
   });
   return result instanceof Reply ? result : new Reply(route.success.status, result);
 }

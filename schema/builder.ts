@@ -18,14 +18,14 @@ export const builder = new SchemaBuilder<{
   defaultFieldNullability: false,
   plugins: [ScopeAuthPlugin, PrismaPlugin, RelayPlugin, DataloaderPlugin],
   scopeAuth: {
-    authScopes: (context) => ({ member: context.request !== null }),
+    authScopes: (context) => ({ member: context.caller !== null }),
     // The reason authentication failed (401, 404 organization, 429…) is the error of every field.
     unauthorizedError: (_parent, context) => context.authError ?? 'Not authorized',
   },
   prisma: {
     // Relations that Pothos loads by itself stay inside the caller's organization. GraphQL never
     // runs inside a request transaction, so the context's client is a whole (tenant) client.
-    client: (context) => (context.request?.db ?? prisma()) as PrismaClient,
+    client: (context) => (context.caller?.db ?? prisma()) as PrismaClient,
     dmmf: getDatamodel(),
     filterConnectionTotalCount: true,
     // The contract's page bounds: 50 by default, at most 200 (larger `first`/`last` are capped).

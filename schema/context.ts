@@ -4,9 +4,10 @@ import { openRequest } from '../src/request.ts';
 
 /**
  * The caller in their active organization, or why the request pipeline refused it (every
- * protected field then answers with that error).
+ * protected field then answers with that error). Named `caller`, not `request`: Yoga's own
+ * context keeps the HTTP request there (its abort signal cancels execution when the client goes).
  */
-export type GraphQLContext = { request: RequestContext; authError: null } | { request: null; authError: AppError };
+export type GraphQLContext = { caller: RequestContext; authError: null } | { caller: null; authError: AppError };
 
 /**
  * Opens a GraphQL request through the core's request pipeline, exactly like a REST one (bearer
@@ -30,12 +31,12 @@ export async function createGraphQLContext(
       acceptLanguage: header('accept-language'),
     },
   );
-  if (outcome.kind === 'refused') return { request: null, authError: outcome.error };
-  return { request: outcome.ctx as RequestContext, authError: null };
+  if (outcome.kind === 'refused') return { caller: null, authError: outcome.error };
+  return { caller: outcome.ctx as RequestContext, authError: null };
 }
 
 /** The authenticated context of a resolver guarded by `authScopes: { member: true }`. */
 export function requestOf(context: GraphQLContext): RequestContext {
-  if (context.request === null) throw context.authError;
-  return context.request;
+  if (context.caller === null) throw context.authError;
+  return context.caller;
 }

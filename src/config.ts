@@ -1,18 +1,43 @@
 import path from 'node:path';
 import { z } from 'zod';
 
-const environmentSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  DATABASE_URL: z
+const flag = (fallback: 'true' | 'false') =>
+  z
+    .enum(['true', 'false'])
+    .default(fallback)
+    .transform((value) => value === 'true');
+
+const milliseconds = (fallback: number) =>
+  z
     .string()
-    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// address')
-    .optional(),
+    .regex(/^\d+$/, 'must be a whole number of milliseconds')
+    .transform(Number)
+    .default(fallback);
+
+const postgresUrl = z.string().refine((value) => {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'postgres:' || url.protocol === 'postgresql:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}, 'must be a postgres://user@host:port/database address');
+
+const environmentSchema = z.object({
+  PORT: z
+    .string()
+    .regex(/^\d{1,5}$/, 'must be a port number from 0 to 65535')
+    .transform(Number)
+    .pipe(z.number().max(65535, 'must be a port number from 0 to 65535'))
+    .default(3000),
+  DATABASE_URL: postgresUrl.optional(),
   TCMS_DATA_DIR: z.string().min(1).default('./data'),
   TCMS_DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
-  TCMS_LOG_REQUESTS: z
-    .enum(['true', 'false'])
-    .default('true')
-    .transform((value) => value === 'true'),
+  // How long start-up keeps trying to reach a database that refuses or does not exist yet.
+  TCMS_DB_CONNECT_TIMEOUT_MS: milliseconds(30_000),
+  // The longest one SQL statement may run on a PostgreSQL server (PGlite cannot interrupt one).
+  TCMS_STATEMENT_TIMEOUT_MS: milliseconds(30_000),
+  TCMS_LOG_REQUESTS: flag('true'),
   TCMS_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   // Files go to an S3-compatible bucket when TCMS_S3_BUCKET is set, else under TCMS_DATA_DIR/files.
@@ -21,10 +46,17 @@ const environmentSchema = z.object({
   TCMS_S3_REGION: z.string().min(1).default('us-east-1'),
   TCMS_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   TCMS_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
-  TCMS_S3_FORCE_PATH_STYLE: z
-    .enum(['true', 'false'])
-    .default('true')
-    .transform((value) => value === 'true'),
+  TCMS_S3_FORCE_PATH_STYLE: flag('true'),
+  // Origins allowed to call the API from a browser (CORS), comma-separated; none by default.
+  TCMS_CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
+    .pipe(z.array(z.url().refine((origin) => new URL(origin).origin === origin, 'must be an origin such as https://app.example.com'))),
+  // Express's `trust proxy`: behind a load balancer, which hops may set X-Forwarded-For.
+  TCMS_TRUST_PROXY: z.string().default('false'),
+  // When set, GET /metrics needs `Authorization: Bearer <this token>`.
+  TCMS_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 });
 
 /**
@@ -41,11 +73,16 @@ export type Config = {
   databaseUrl: string | undefined;
   dataDir: string;
   poolSize: number;
+  dbConnectTimeoutMs: number;
+  statementTimeoutMs: number;
   logRequests: boolean;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   production: boolean;
   development: boolean;
   s3: S3Settings | undefined;
+  corsOrigins: string[];
+  trustProxy: boolean | number | string;
+  metricsToken: string | undefined;
 };
 
 export type S3Settings = {
@@ -56,13 +93,24 @@ export type S3Settings = {
   forcePathStyle: boolean;
 };
 
+/** `TCMS_TRUST_PROXY` as Express reads it: true/false, a hop count, or addresses and subnets. */
+const trustProxyOf = (value: string) => (value === 'true' ? true : value === 'false' ? false : /^\d+$/.test(value) ? Number(value) : value);
+
+/** The configuration from the environment; a bad variable is a ConfigurationError naming it. */
 export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = environmentSchema.parse(environment);
+  const result = environmentSchema.safeParse(environment);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`);
+    throw new ConfigurationError(`invalid configuration: ${problems.join('; ')}`);
+  }
+  const parsed = result.data;
   return {
     port: parsed.PORT,
     databaseUrl: parsed.DATABASE_URL,
     dataDir: path.resolve(parsed.TCMS_DATA_DIR),
     poolSize: parsed.TCMS_DB_POOL_SIZE,
+    dbConnectTimeoutMs: parsed.TCMS_DB_CONNECT_TIMEOUT_MS,
+    statementTimeoutMs: parsed.TCMS_STATEMENT_TIMEOUT_MS,
     logRequests: parsed.TCMS_LOG_REQUESTS,
     logLevel: parsed.TCMS_LOG_LEVEL,
     production: parsed.NODE_ENV === 'production',
@@ -79,5 +127,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
           forcePathStyle: parsed.TCMS_S3_FORCE_PATH_STYLE,
         }
       : undefined,
+    corsOrigins: parsed.TCMS_CORS_ORIGINS,
+    trustProxy: trustProxyOf(parsed.TCMS_TRUST_PROXY),
+    metricsToken: parsed.TCMS_METRICS_TOKEN,
   };
 }

@@ -19,9 +19,9 @@ export const authRoutes = [
     auth: 'none',
     body: signupBodySchema,
     success: { status: 201, description: 'Created (200 when an existing account was repaired); sets the session cookie', schema: signupResponseSchema },
-    errors: [409],
-    handle: async ({ body }) => {
-      const result = await signup(body);
+    errors: [409, 429],
+    handle: async ({ body, ip }) => {
+      const result = await signup(body, { ip });
       return new Reply(result.created ? 201 : 200, result.body, {}, { token: result.sessionToken });
     },
   }),
@@ -33,8 +33,9 @@ export const authRoutes = [
     auth: 'none',
     body: loginBodySchema,
     success: { status: 200, description: 'Signed in; sets the session cookie', schema: sessionSchema },
-    handle: async ({ body }) => {
-      const result = await login(body);
+    errors: [429],
+    handle: async ({ body, ip }) => {
+      const result = await login(body, { ip });
       return new Reply(200, result.body, {}, { token: result.sessionToken });
     },
   }),
@@ -45,8 +46,8 @@ export const authRoutes = [
     tag: 'Identity',
     auth: 'user',
     success: { status: 204, description: 'Signed out' },
-    handle: async ({ identity }) => {
-      await logout(identity);
+    handle: async ({ identity, db }) => {
+      await logout(identity, db);
       return new Reply(204, undefined, {}, { token: null });
     },
   }),
@@ -67,7 +68,7 @@ export const authRoutes = [
     auth: 'user',
     body: createOrganizationBodySchema,
     success: { status: 201, description: 'The organization', schema: organizationSchema },
-    handle: async ({ identity, body }) => toOrganization(await createOrganization(identity, body)),
+    handle: async ({ identity, body, db }) => toOrganization(await createOrganization(identity, body, db)),
   }),
   defineRoute({
     method: 'get',

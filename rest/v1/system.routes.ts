@@ -1,14 +1,27 @@
-import { z } from 'zod';
-import { defineRoute } from '../route.ts';
+import { livenessSchema, readinessSchema } from '../../src/health/health.schemas.ts';
+import { checkReadiness } from '../../src/health/health.service.ts';
+import { defineRoute, Reply } from '../route.ts';
 
 export const systemRoutes = [
   defineRoute({
     method: 'get',
     path: '/health',
-    summary: 'Health probe; 200 once the database is ready',
+    summary: 'Liveness probe: 200 while the process serves requests',
     tag: 'System',
     auth: 'none',
-    success: { status: 200, description: 'The service is up', schema: z.object({ status: z.literal('ok') }) },
+    success: { status: 200, description: 'The service is up', schema: livenessSchema },
     handle: async () => ({ status: 'ok' }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/health/ready',
+    summary: 'Readiness probe: 200 when the database answers, 503 while it does not',
+    tag: 'System',
+    auth: 'none',
+    success: { status: 200, description: 'Ready to serve; 503 with status unavailable otherwise', schema: readinessSchema },
+    handle: async () => {
+      const readiness = await checkReadiness();
+      return new Reply(readiness.ready ? 200 : 503, { status: readiness.ready ? 'ready' : 'unavailable', checks: readiness.checks });
+    },
   }),
 ];

@@ -37,7 +37,7 @@ export const JsonScalar = builder.addScalarType(
   }),
 );
 
-const localeOf = (context: GraphQLContext): Locale => context.request?.locale ?? 'en';
+const localeOf = (context: GraphQLContext): Locale => context.caller?.locale ?? 'en';
 
 type LocalizedShape = { en: string | null; es: string | null };
 

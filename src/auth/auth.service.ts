@@ -6,6 +6,7 @@ import { newId } from '../ids.ts';
 import { createOrganizationFor, toOrganization } from '../orgs/orgs.service.ts';
 import type { LoginInput, SignupInput } from './auth.schemas.ts';
 import { unauthorized } from './authenticate.ts';
+import { assertSignInAllowed, clearSignInFailures, recordSignInFailure } from './sign-in-throttle.ts';
 import { decoyPasswordHash, hashPassword, newSecret, verifyPassword } from './secrets.ts';
 import { inTransaction } from '../database/transactions.ts';
 
@@ -41,12 +42,16 @@ async function startSession(tx: Db, userId: string): Promise<string> {
  * they own; a known email with the right password signs in and creates an organization only if
  * the user belongs to none; a known email with another password is a conflict.
  */
-export async function signup(input: SignupInput) {
+export async function signup(input: SignupInput, client: { ip: string }) {
   const email = normalizeEmail(input.email);
+  const attempt = { email, ip: client.ip };
+  await assertSignInAllowed(attempt);
   const existing = await prisma().user.findUnique({ where: { email } });
   if (existing && !(await verifyPassword(existing.passwordHash, input.password))) {
+    await recordSignInFailure(attempt);
     throw conflict('An account with this email already exists');
   }
+  if (existing) await clearSignInFailures(attempt);
   const passwordHash = existing ? existing.passwordHash : await hashPassword(input.password);
   const organizationName = input.organizationName ?? `${input.firstName}'s organization`;
 
@@ -76,18 +81,28 @@ export async function signup(input: SignupInput) {
   };
 }
 
-/** Unknown email and wrong password answer the same 401, after the same amount of work. */
-export async function login(input: LoginInput) {
-  const user = await prisma().user.findUnique({ where: { email: normalizeEmail(input.email) } });
+/**
+ * Unknown email and wrong password answer the same 401, after the same amount of work, and count
+ * alike towards the sign-in throttle.
+ */
+export async function login(input: LoginInput, client: { ip: string }) {
+  const attempt = { email: normalizeEmail(input.email), ip: client.ip };
+  await assertSignInAllowed(attempt);
+  const user = await prisma().user.findUnique({ where: { email: attempt.email } });
   const valid = await verifyPassword(user?.passwordHash ?? (await decoyPasswordHash()), input.password);
-  if (!user || !valid) throw unauthorized('Invalid email or password');
+  if (!user || !valid) {
+    await recordSignInFailure(attempt);
+    throw unauthorized('Invalid email or password');
+  }
+  await clearSignInFailures(attempt);
   const sessionToken = await startSession(prisma(), user.id);
   return { sessionToken, body: { user: toUser(user), organizations: await organizationsOf(user.id) } };
 }
 
-export async function logout(identity: Identity): Promise<void> {
+/** POST /auth/logout; `db` is the request's transaction when it runs in one. */
+export async function logout(identity: Identity, db: Db = prisma()): Promise<void> {
   if (identity.kind !== 'session') throw unauthorized('Logout needs a session');
-  await prisma().session.deleteMany({ where: { id: identity.sessionId } });
+  await db.session.deleteMany({ where: { id: identity.sessionId } });
 }
 
 export async function currentSession(identity: Identity) {

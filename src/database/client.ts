@@ -5,7 +5,10 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../../prisma/generated/client/client.ts';
 import type { Config } from '../config.ts';
+import pg from 'pg';
+import { logger } from '../logger.ts';
 import { migrate } from './migrator.ts';
+import { untilReachable } from './reachability.ts';
 import { openPgConnection, pgliteConnection, type SqlConnection } from './sql-connection.ts';
 
 export type { Prisma } from '../../prisma/generated/client/client.ts';
@@ -61,10 +64,14 @@ export function prisma(): PrismaClient {
   return client;
 }
 
+export type PoolUsage = { total: number; idle: number; waiting: number };
+
 export type OpenDatabase = {
   engine: 'postgres' | 'pglite';
   /** Where the data lives, for the start-up line (never includes a password). */
   location: string;
+  /** Connections of a PostgreSQL server's pool; null on the embedded database (one in-process session). */
+  poolUsage(): PoolUsage | null;
   /** A raw SQL session on the same database (the migrator and the schema-drift test use it). */
   openSqlConnection(): Promise<SqlConnection>;
   close(): Promise<void>;
@@ -72,19 +79,23 @@ export type OpenDatabase = {
 
 /** Opens the configured database, applies pending migrations and sets the process client. */
 export async function openDatabase(config: Config): Promise<OpenDatabase> {
-  const opened = config.databaseUrl
-    ? await openPostgres(config.databaseUrl, config.poolSize)
-    : await openPglite(path.join(config.dataDir, 'pgdata'));
-  const connection = await opened.openSqlConnection();
+  const opened = config.databaseUrl ? openPostgres(config.databaseUrl, config) : await openPglite(path.join(config.dataDir, 'pgdata'));
   try {
-    await migrate(connection);
-  } finally {
-    await connection.close();
+    const connection = await untilReachable(opened.openSqlConnection, opened.location, config.dbConnectTimeoutMs);
+    try {
+      await migrate(connection);
+    } finally {
+      await connection.close();
+    }
+  } catch (error) {
+    await opened.closeEngine();
+    throw error;
   }
   client = opened.client;
   return {
     engine: opened.engine,
     location: opened.location,
+    poolUsage: opened.poolUsage,
     openSqlConnection: opened.openSqlConnection,
     close: async () => {
       await opened.client.$disconnect();
@@ -94,15 +105,26 @@ export async function openDatabase(config: Config): Promise<OpenDatabase> {
   };
 }
 
-async function openPostgres(databaseUrl: string, poolSize: number) {
+function openPostgres(databaseUrl: string, config: Pick<Config, 'poolSize' | 'statementTimeoutMs'>) {
   const url = new URL(databaseUrl);
   url.password = url.password ? '***' : '';
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: config.poolSize,
+    // No statement (a runaway query a client gave up on, say) holds a connection longer than this.
+    statement_timeout: config.statementTimeoutMs,
+    connectionTimeoutMillis: 10_000,
+  });
+  // A connection that breaks while idle (the server restarted) is dropped from the pool; unheard,
+  // the error would end the process.
+  pool.on('error', (error) => logger.warn({ err: error }, 'an idle database connection failed'));
   return {
     engine: 'postgres' as const,
     location: url.toString(),
-    client: newClient(new PrismaPg({ connectionString: databaseUrl, max: poolSize })),
+    client: newClient(new PrismaPg(pool)),
+    poolUsage: (): PoolUsage => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     openSqlConnection: () => openPgConnection(databaseUrl),
-    closeEngine: async () => {},
+    closeEngine: () => pool.end(),
   };
 }
 
@@ -113,6 +135,7 @@ async function openPglite(directory: string) {
     engine: 'pglite' as const,
     location: directory,
     client: newClient(new PrismaPGlite(database)),
+    poolUsage: () => null,
     openSqlConnection: async () => pgliteConnection(database),
     closeEngine: () => database.close(),
   };

@@ -1,10 +1,20 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SqlConnection } from './sql-connection.ts';
 
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../../prisma/migrations', import.meta.url));
+/** The package's prisma/migrations, found upwards from this module: from src/ or from the dist/ bundle. */
+function findMigrationsDir(): string {
+  for (let dir = path.dirname(fileURLToPath(import.meta.url)); ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'prisma', 'migrations');
+    if (existsSync(candidate)) return candidate;
+    if (path.dirname(dir) === dir) throw new Error('prisma/migrations not found above the service code');
+  }
+}
+
+export const MIGRATIONS_DIR = findMigrationsDir();
 
 // Any constant shared by every process of the service; pg_advisory_lock serializes migrators.
 const MIGRATION_LOCK_KEY = 7_202_611;

@@ -14,13 +14,14 @@ export type TestApp = { app: App; http: TestAgent; dataDir: string };
 /**
  * Starts the real app once per test file: on the PostgreSQL server named by DATABASE_URL, or
  * else on a fresh embedded database in a temporary directory. Files never share state except
- * the server database, where every test works in organizations of its own.
+ * the server database, where every test works in organizations of its own. `env` adds to (or
+ * overrides) the environment the app is configured from.
  */
-export function useTestApp(): TestApp {
+export function useTestApp(env: NodeJS.ProcessEnv = {}): TestApp {
   const handle = {} as TestApp;
   beforeAll(async () => {
     handle.dataDir = await mkdtemp(path.join(os.tmpdir(), 'tcms-test-'));
-    handle.app = await createApp(loadConfig({ ...process.env, TCMS_DATA_DIR: handle.dataDir, NODE_ENV: 'test' }));
+    handle.app = await createApp(loadConfig({ ...process.env, TCMS_DATA_DIR: handle.dataDir, NODE_ENV: 'test', ...env }));
     handle.http = request(handle.app.express);
   });
   afterAll(async () => {

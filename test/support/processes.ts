@@ -151,15 +151,18 @@ export type ServerOptions = {
   limitMs?: number;
 };
 
-/** The line `app/server.ts` prints once it accepts connections. */
+/** The line the server logs once it accepts connections. */
 const LISTENING = /listening on http:\/\/localhost:(\d+)/;
 
+/** The server as `npm start` runs it: the build in dist/ (made by the tests' global setup). */
+export const SERVER_ENTRY = ['--enable-source-maps', 'dist/server.mjs'];
+
 /**
- * `app/server.ts` as it runs in production, in a process of its own, on an ephemeral port
- * (PORT=0). Returns at once; `untilListening` waits for it to accept connections.
+ * The server as it runs in production, in a process of its own, on an ephemeral port (PORT=0).
+ * Returns at once; `untilListening` waits for it to accept connections.
  */
 export function spawnServer({ dataDir, env = {}, limitMs = 120_000 }: ServerOptions): WatchedProcess {
-  return spawnTsx(['app/server.ts'], {
+  return spawnWatched(process.execPath, SERVER_ENTRY, {
     env: { PORT: '0', TCMS_DATA_DIR: dataDir, NODE_ENV: 'test', TCMS_LOG_REQUESTS: 'false', TCMS_LOG_LEVEL: 'info', ...env },
     limitMs,
   });
@@ -187,4 +190,16 @@ export async function startServer(options: ServerOptions & { listenTimeoutMs?: n
     await killNow(server);
     throw error;
   }
+}
+
+/** The `msg` of every JSON log line in `output` (the service logs with pino), in order. */
+export function logMessages(output: string): string[] {
+  return output.split('\n').flatMap((line) => {
+    try {
+      const entry = JSON.parse(line) as { msg?: unknown };
+      return typeof entry.msg === 'string' ? [entry.msg] : [];
+    } catch {
+      return [];
+    }
+  });
 }

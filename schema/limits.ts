@@ -1,0 +1,120 @@
+import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-field-suggestions';
+import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
+import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
+import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
+import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
+import {
+  GraphQLError,
+  Kind,
+  type ASTNode,
+  type GraphQLField,
+  type GraphQLNamedType,
+  type GraphQLOutputType,
+  type SelectionSetNode,
+  type ValidationContext,
+  type ValidationRule,
+} from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+
+/**
+ * The limits a public GraphQL API needs, checked before anything executes (so a refusal costs
+ * microseconds and no SQL). Every refusal is a GraphQL validation error, which
+ * `contractCodesForRequestErrors` (schema/errors.ts) answers as `validation_failed`.
+ */
+export const GRAPHQL_LIMITS = {
+  /** Tokens of one document: bounds the parser's work on a huge query. */
+  tokens: 2_000,
+  /** Nesting of selections; three Relay connections (edges/node) and their leaves fit. */
+  depth: 12,
+  /** Aliases in one operation: a thousand aliases of one field is a thousand executions. */
+  aliases: 30,
+  directives: 20,
+  /**
+   * graphql-armor's cost: objects 2, scalars 1, each level weighing 1.5 times its parent, and a
+   * connection's `first`/`last` multiplying its selection; one page of 200 rows of about forty
+   * fields fits, a page of pages does not.
+   */
+  cost: 20_000,
+} as const;
+
+// The rules below read types structurally, without graphql's instanceof checks: under the test
+// runner the schema and this module can hold two copies of `graphql` (see schema/errors.ts).
+const namedTypeOf = (type: GraphQLOutputType): GraphQLNamedType => ('ofType' in type ? namedTypeOf(type.ofType) : type);
+const isListField = (type: GraphQLOutputType): boolean =>
+  String(type).replace(/!$/, '').startsWith('[') || namedTypeOf(type).name.endsWith('Connection');
+const fieldsOf = (type: GraphQLNamedType | null | undefined): Record<string, GraphQLField<unknown, unknown>> =>
+  type && 'getFields' in type && typeof type.getFields === 'function' ? (type.getFields() as Record<string, GraphQLField<unknown, unknown>>) : {};
+
+/** Selections the walk below visits at most (fragments expand where they are spread). */
+const MAX_VISITED_SELECTIONS = 10_000;
+
+/**
+ * A list (or connection) field may not be selected again below itself. Back-references make
+ * cycles (`suite { cases { suite { cases … } } }`) whose result grows as a power of the data
+ * size however shallow the query; no legitimate read needs to re-enter the list it is in.
+ * Fragments count where they are spread, so a cycle cannot hide in one.
+ */
+const noNestedRepeatOfAList: ValidationRule = (context: ValidationContext) => ({
+  OperationDefinition(operation) {
+    const schema = context.getSchema();
+    let visited = 0;
+    const refuse = (message: string, node: ASTNode) => {
+      context.reportError(new GraphQLError(message, { nodes: [node] }));
+      return false;
+    };
+    const walk = (selectionSet: SelectionSetNode, parentType: GraphQLNamedType | undefined | null, listsAbove: string[]): boolean => {
+      for (const selection of selectionSet.selections) {
+        if (++visited > MAX_VISITED_SELECTIONS) return refuse('The query selects too many fields', selection);
+        if (selection.kind === Kind.FIELD) {
+          const field = fieldsOf(parentType)[selection.name.value];
+          if (!field || !selection.selectionSet) continue;
+          const coordinate = isListField(field.type) ? `${parentType!.name}.${field.name}` : null;
+          if (coordinate && listsAbove.includes(coordinate)) {
+            return refuse(`${coordinate} may not be selected inside itself: query it at one level and follow references by ULID`, selection);
+          }
+          if (!walk(selection.selectionSet, namedTypeOf(field.type), coordinate ? [...listsAbove, coordinate] : listsAbove)) return false;
+        } else {
+          const fragment = selection.kind === Kind.FRAGMENT_SPREAD ? context.getFragment(selection.name.value) : selection;
+          if (!fragment) continue;
+          const type = fragment.typeCondition ? schema.getType(fragment.typeCondition.name.value) : parentType;
+          if (!walk(fragment.selectionSet, type, listsAbove)) return false;
+        }
+      }
+      return true;
+    };
+    walk(operation.selectionSet, schema.getRootType(operation.operation), []);
+  },
+});
+
+/** Introspection (`__schema`, `__type`) is refused; `__typename` stays. */
+const noIntrospection: ValidationRule = (context: ValidationContext) => ({
+  Field(node) {
+    if (node.name.value === '__schema' || node.name.value === '__type') {
+      context.reportError(new GraphQLError('Introspection is disabled on this server', { nodes: [node] }));
+    }
+  },
+});
+
+/** A plugin adding validation rules to every operation. */
+const validationRules = (rules: ValidationRule[]): Plugin => ({
+  onValidate({ addValidationRule }) {
+    for (const rule of rules) addValidationRule(rule);
+  },
+});
+
+/**
+ * The GraphQL limits as Yoga plugins. In production, introspection is refused and "did you mean"
+ * suggestions are masked: the schema is not a map handed to anonymous callers.
+ */
+export function graphqlLimits(options: { production: boolean }): Plugin[] {
+  return [
+    maxTokensPlugin({ n: GRAPHQL_LIMITS.tokens }),
+    maxDepthPlugin({ n: GRAPHQL_LIMITS.depth, ignoreIntrospection: true, flattenFragments: true }),
+    maxAliasesPlugin({ n: GRAPHQL_LIMITS.aliases }),
+    maxDirectivesPlugin({ n: GRAPHQL_LIMITS.directives }),
+    costLimitPlugin({ maxCost: GRAPHQL_LIMITS.cost, ignoreIntrospection: true, flattenFragments: true }),
+    validationRules([noNestedRepeatOfAList, ...(options.production ? [noIntrospection] : [])]),
+    ...(options.production ? [blockFieldSuggestionsPlugin()] : []),
+  ] as Plugin[];
+}

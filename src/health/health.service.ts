@@ -1,0 +1,18 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { prisma } from '../database/client.ts';
+
+/** How long readiness waits for the database before calling it unreachable. */
+const DATABASE_CHECK_TIMEOUT_MS = 2_000;
+
+export type Readiness = { ready: boolean; checks: { database: 'up' | 'down' } };
+
+/** Readiness: the database answers a query within two seconds (liveness is GET /health). */
+export async function checkReadiness(): Promise<Readiness> {
+  const database = await Promise.race([
+    prisma()
+      .$queryRaw`SELECT 1`.then(() => 'up' as const)
+      .catch(() => 'down' as const),
+    sleep(DATABASE_CHECK_TIMEOUT_MS, 'down' as const, { ref: false }),
+  ]);
+  return { ready: database === 'up', checks: { database } };
+}

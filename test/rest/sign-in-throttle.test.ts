@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { prisma } from '../../src/database/client.ts';
+import { SIGN_IN_FAILURES, SIGN_IN_WINDOW_SECONDS } from '../../src/auth/sign-in-throttle.ts';
+import { expectError, signUp, uniqueEmail, useTestApp } from '../support/app.ts';
+
+/**
+ * Guessing passwords is throttled: 10 failed sign-ins within 15 minutes for one address, or from
+ * one client address, answer 429 with Retry-After — for an account that exists exactly as for one
+ * that does not.
+ */
+
+const t = useTestApp({ TCMS_TRUST_PROXY: 'true' });
+const PASSWORD = 'correct horse battery';
+
+/** Requests from one client address (the app trusts X-Forwarded-For in this file). */
+const from = (ip: string) => ({ 'X-Forwarded-For': ip });
+let nextIp = 1;
+const freshIp = () => `203.0.113.${nextIp++}`;
+
+const login = (email: string, password: string, ip: string) =>
+  t.http.post('/api/v1/auth/login').set(from(ip)).send({ email, password });
+
+async function failTimes(email: string, ip: (attempt: number) => string, times = SIGN_IN_FAILURES) {
+  for (let attempt = 0; attempt < times; attempt += 1) {
+    expectError(await login(email, 'wrong password!', ip(attempt)), 401, 'unauthorized');
+  }
+}
+
+function expectThrottled(response: Awaited<ReturnType<typeof login>>) {
+  expectError(response, 429, 'too_many_requests');
+  const retryAfter = Number(response.headers['retry-after']);
+  expect(retryAfter).toBeGreaterThan(0);
+  expect(retryAfter).toBeLessThanOrEqual(SIGN_IN_WINDOW_SECONDS);
+  return response.body.error as { code: string; message: string };
+}
+
+describe('sign-in throttling per address', () => {
+  it('answers 429 after 10 failures, even with the right password, and the same for an unknown address', async () => {
+    const user = await signUp(t.http);
+    const unknown = uniqueEmail('nobody');
+    // Each failure from another client address: only the address counter fills up.
+    await failTimes(user.email, () => freshIp());
+    await failTimes(unknown, () => freshIp());
+
+    const known = expectThrottled(await login(user.email, PASSWORD, freshIp()));
+    const missing = expectThrottled(await login(unknown, PASSWORD, freshIp()));
+    // Nothing tells an existing account from a missing one.
+    expect({ code: missing.code, message: missing.message }).toEqual({ code: known.code, message: known.message });
+    // Signing up again with the address is a sign-in attempt too.
+    expectThrottled(await t.http.post('/api/v1/auth/signup').set(from(freshIp())).send({ email: user.email, password: PASSWORD, firstName: 'A', lastName: 'B' }));
+  });
+
+  it('lets nine failures pass, and a success clears the address', async () => {
+    const user = await signUp(t.http);
+    await failTimes(user.email, () => freshIp(), SIGN_IN_FAILURES - 1);
+    expect((await login(user.email, PASSWORD, freshIp())).status).toBe(200);
+    await failTimes(user.email, () => freshIp(), SIGN_IN_FAILURES - 1);
+    expect((await login(user.email, PASSWORD, freshIp())).status).toBe(200);
+  });
+
+  it('counts a signup with an existing address and another password as a failure', async () => {
+    const user = await signUp(t.http);
+    for (let attempt = 0; attempt < SIGN_IN_FAILURES; attempt += 1) {
+      const response = await t.http
+        .post('/api/v1/auth/signup')
+        .set(from(freshIp()))
+        .send({ email: user.email, password: 'another passphrase', firstName: 'A', lastName: 'B' });
+      expectError(response, 409, 'conflict');
+    }
+    expectThrottled(await login(user.email, PASSWORD, freshIp()));
+  });
+
+  it('opens again once the 15-minute window has passed', async () => {
+    const user = await signUp(t.http);
+    await failTimes(user.email, () => freshIp());
+    expectThrottled(await login(user.email, PASSWORD, freshIp()));
+    await prisma().loginThrottle.updateMany({ where: { key: `sign-in:email:${user.email}` }, data: { expire: new Date(Date.now() - 1000) } });
+    expect((await login(user.email, PASSWORD, freshIp())).status).toBe(200);
+  });
+});
+
+describe('sign-in throttling per client address', () => {
+  it('answers 429 to every address from an IP with 10 failures, while other IPs sign in', async () => {
+    const ip = freshIp();
+    await failTimes(uniqueEmail('guess'), () => ip, 3);
+    await failTimes(uniqueEmail('guess'), () => ip, 3);
+    await failTimes(uniqueEmail('guess'), () => ip, SIGN_IN_FAILURES - 6);
+    const user = await signUp(t.http);
+    expectThrottled(await login(user.email, PASSWORD, ip));
+    expect((await login(user.email, PASSWORD, freshIp())).status).toBe(200);
+  });
+});

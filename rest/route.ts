@@ -52,6 +52,8 @@ export type RouteDefinition<P extends Schema | undefined = Schema | undefined, Q
   method: Method;
   /** OpenAPI-style path below /api/v1, e.g. `/projects/{projectId}`. */
   path: string;
+  /** Unique camelCase verb + resource (`listProjects`): the method name of generated clients. */
+  operationId: string;
   summary: string;
   tag: string;
   auth: AuthMode;

@@ -5,6 +5,7 @@ export const systemRoutes = [
   defineRoute({
     method: 'get',
     path: '/health',
+    operationId: 'getHealth',
     summary: 'Health probe; 200 once the database is ready',
     tag: 'System',
     auth: 'none',

@@ -1,94 +1,166 @@
 import { OpenApiGeneratorV31, OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
+import { ERROR_CODES } from '../src/errors.ts';
+import { ulidSchema } from '../src/validation.ts';
+import { JSON_BODY_LIMIT } from './http-settings.ts';
 import type { RouteDefinition } from './route.ts';
 
 const errorSchema = z
   .object({
     error: z.object({
-      code: z.string().meta({ example: 'validation_failed' }),
+      code: z.enum(ERROR_CODES).meta({ description: 'The contract code; `details.code` may refine it', example: 'validation_failed' }),
       message: z.string().min(1),
       details: z.unknown().optional(),
     }),
   })
   .meta({ id: 'Error' });
 
-const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'Bad request (invalid Idempotency-Key, display ID of another project)',
-  401: 'Missing or invalid credentials',
-  403: 'The role lacks the permission, or the project is locked',
-  404: 'Unknown resource, or one of another organization',
-  409: 'Conflict (duplicate, ceiling reached, Idempotency-Key in flight)',
-  413: 'File too large',
-  415: 'Unsupported media type',
-  422: 'Validation failed',
-  429: 'Per-minute request ceiling reached',
+/** The error answers every route shares, by status: the name of their response component and what they mean. */
+const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
+  400: { name: 'BadRequest', description: 'Bad request (malformed JSON, invalid Idempotency-Key, display ID of another project)' },
+  401: { name: 'Unauthorized', description: 'Missing or invalid credentials' },
+  403: { name: 'Forbidden', description: 'The role lacks the permission, or the project is locked' },
+  404: { name: 'NotFound', description: 'Unknown resource, or one of another organization' },
+  409: { name: 'Conflict', description: 'Conflict (duplicate, ceiling reached, Idempotency-Key in flight)' },
+  413: { name: 'ContentTooLarge', description: 'File or body too large' },
+  415: { name: 'UnsupportedMediaType', description: 'Unsupported media type' },
+  422: { name: 'ValidationFailed', description: 'Validation failed' },
+  429: { name: 'TooManyRequests', description: 'Per-minute request ceiling reached' },
+  502: { name: 'BadGateway', description: 'An upstream provider failed (e-mail delivery)' },
+  503: { name: 'ServiceUnavailable', description: 'The service or one of its providers is not available' },
 };
 
-const uploadPartSchema = ({ description, maxFiles }: NonNullable<RouteDefinition['upload']>) => {
-  const part = z.string().meta({ format: 'binary', description });
-  return maxFiles ? z.array(part).max(maxFiles) : part;
-};
+const mebibytes = (bytes: number) => `${+(bytes / 2 ** 20).toFixed(2)} MiB`;
 
-const IDEMPOTENCY_HEADER = z.object({
-  'Idempotency-Key': z.string().min(1).max(255).optional().meta({ description: 'Replays the first response for 24 hours' }),
+function uploadBody({ description, maxBytes, maxFiles }: NonNullable<RouteDefinition['upload']>) {
+  const part = z.string().meta({ format: 'binary', description: `${description}, at most ${mebibytes(maxBytes)}` });
+  const limits = maxFiles ? `1 to ${maxFiles} \`file\` parts of at most ${mebibytes(maxBytes)} each` : `One \`file\` part of at most ${mebibytes(maxBytes)}`;
+  return {
+    description: `multipart/form-data: ${limits}`,
+    required: true,
+    content: { 'multipart/form-data': { schema: z.object({ file: maxFiles ? z.array(part).min(1).max(maxFiles) : part }) } },
+  };
+}
+
+/** A JSON body is required when an empty object would not do. */
+const jsonBody = (schema: z.ZodType) => ({
+  description: `JSON, at most ${JSON_BODY_LIMIT} (larger bodies answer 413)`,
+  required: !schema.safeParse({}).success,
+  content: { 'application/json': { schema } },
 });
+
+const IDEMPOTENCY_KEY = {
+  'Idempotency-Key': z.string().min(1).max(255).optional().meta({ description: 'Replays the first response for 24 hours', example: 'deploy-4711' }),
+};
+const ORGANIZATION_HEADER = {
+  'X-Organization-Id': ulidSchema.optional().meta({
+    description: 'Session callers: the organization to act in (default: the oldest membership); API tokens carry their own',
+  }),
+};
+
+/** The response headers of the contract, as components the responses refer to. */
+function registerHeaders(registry: OpenAPIRegistry) {
+  const integerHeader = (name: string, description: string) =>
+    registry.registerComponent('headers', name, { description, schema: { type: 'integer', minimum: 0 } }).ref;
+  return {
+    rateLimit: {
+      'X-RateLimit-Limit': integerHeader('X-RateLimit-Limit', 'Requests allowed per 60-second window (API-token callers)'),
+      'X-RateLimit-Remaining': integerHeader('X-RateLimit-Remaining', 'Requests left in the current window (API-token callers)'),
+      'X-RateLimit-Reset': integerHeader('X-RateLimit-Reset', 'When the window rolls, in epoch seconds (API-token callers)'),
+    },
+    retryAfter: integerHeader('Retry-After', 'Whole seconds to wait: with 429, and with 409 when the same Idempotency-Key is still in flight'),
+    replayed: registry.registerComponent('headers', 'Idempotency-Replayed', {
+      description: 'Present on the replay of an earlier response to the same Idempotency-Key',
+      schema: { type: 'string', enum: ['true'] },
+    }).ref,
+  };
+}
+
+type HeaderRefs = Record<string, { $ref: string }>;
+const withHeaders = (headers: HeaderRefs) => (Object.keys(headers).length > 0 ? { headers } : {});
+
+/**
+ * The error answer of a status, as a response component registered on first use: those of
+ * metered routes (`Metered…`) carry the rate-limit headers, 409 and 429 carry Retry-After.
+ */
+function errorResponses(registry: OpenAPIRegistry, headers: ReturnType<typeof registerHeaders>) {
+  const references = new Map<string, { $ref: string }>();
+  return (status: number, metered: boolean) => {
+    const { name, description } = ERROR_RESPONSES[status] ?? { name: `Status${status}`, description: 'Error' };
+    const component = `${metered ? 'Metered' : ''}${name}`;
+    let reference = references.get(component);
+    if (!reference) {
+      reference = registry.registerComponent('responses', component, {
+        description,
+        ...withHeaders({ ...(metered ? headers.rateLimit : {}), ...(status === 409 || status === 429 ? { 'Retry-After': headers.retryAfter } : {}) }),
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      }).ref;
+      references.set(component, reference);
+    }
+    return reference;
+  };
+}
 
 /** The OpenAPI 3.1 contract, generated from the zod schemas that validate each route. */
 export function buildOpenApiDocument(routes: RouteDefinition[]) {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', description: 'API token (tcms_…)' });
   registry.registerComponent('securitySchemes', 'session', { type: 'apiKey', in: 'cookie', name: 'tcms_session' });
+  const headers = registerHeaders(registry);
+  const errorResponse = errorResponses(registry, headers);
 
   for (const route of routes) {
+    const keyed = route.method !== 'get' && route.auth !== 'none';
+    const metered = route.auth === 'org';
     const statuses = new Set(route.errors ?? []);
     if (route.auth !== 'none') statuses.add(401);
-    if (route.params || route.query || route.body || route.upload) statuses.add(422);
-    if (route.auth === 'org') statuses.add(429);
-    const unsafe = route.method !== 'get';
+    if (route.params || route.query || route.body || route.upload || keyed) statuses.add(422);
+    if (route.body) [400, 413].forEach((status) => statuses.add(status));
+    if (route.upload) [413, 415].forEach((status) => statuses.add(status));
+    if (keyed) [400, 409].forEach((status) => statuses.add(status));
+    if (metered) statuses.add(429);
+
+    const requestHeaders = { ...(metered ? ORGANIZATION_HEADER : {}), ...(keyed ? IDEMPOTENCY_KEY : {}) };
+
     registry.registerPath({
       method: route.method,
       path: `/api/v1${route.path}`,
+      operationId: route.operationId,
       summary: route.summary,
       tags: [route.tag],
       security: route.auth === 'none' ? [] : route.sessionOnly || route.auth === 'user' ? [{ session: [] }] : [{ bearer: [] }, { session: [] }],
       request: {
         ...(route.params ? { params: route.params as z.ZodObject } : {}),
         ...(route.query ? { query: route.query as z.ZodObject } : {}),
-        ...(unsafe && route.auth !== 'none' ? { headers: IDEMPOTENCY_HEADER } : {}),
-        ...(route.body ? { body: { content: { 'application/json': { schema: route.body } } } } : {}),
-        ...(route.upload
-          ? {
-              body: {
-                content: {
-                  'multipart/form-data': {
-                    schema: z.object({ file: uploadPartSchema(route.upload) }),
-                  },
-                },
-              },
-            }
-          : {}),
+        ...(Object.keys(requestHeaders).length > 0 ? { headers: z.object(requestHeaders) } : {}),
+        ...(route.body ? { body: jsonBody(route.body) } : {}),
+        ...(route.upload ? { body: uploadBody(route.upload) } : {}),
       },
       responses: {
         [route.success.status]: {
           description: route.success.description,
+          ...withHeaders({ ...(metered ? headers.rateLimit : {}), ...(keyed ? { 'Idempotency-Replayed': headers.replayed } : {}) }),
           ...(route.success.schema ? { content: { 'application/json': { schema: route.success.schema } } } : {}),
         },
+        ...Object.fromEntries([...statuses].sort().map((status) => [status, errorResponse(status, metered)])),
         ...Object.fromEntries(
-          [...statuses].sort().map((status) => [
+          Object.entries(route.otherResponses ?? {}).map(([status, { description, schema }]) => [
             status,
-            { description: ERROR_DESCRIPTIONS[status] ?? 'Error', content: { 'application/json': { schema: errorSchema } } },
+            { description, content: { 'application/json': { schema } } },
           ]),
         ),
       },
     });
   }
 
-  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+  return new OpenApiGeneratorV31([...registry.definitions, { type: 'schema', schema: errorSchema }]).generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'tcms REST API',
       version: '1.0.0',
       description: 'Test case management: organizations, projects, plans and runs. Every route lives under /api/v1.',
+      license: { name: 'MIT', identifier: 'MIT' },
     },
+    servers: [{ url: '/', description: 'This server: the paths carry the /api/v1 prefix' }],
   });
 }

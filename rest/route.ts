@@ -54,6 +54,8 @@ export type RouteDefinition<P extends Schema | undefined = Schema | undefined, Q
   method: Method;
   /** OpenAPI-style path below /api/v1, e.g. `/projects/{projectId}`. */
   path: string;
+  /** Unique camelCase verb + resource (`listProjects`): the method name of generated clients. */
+  operationId: string;
   summary: string;
   tag: string;
   auth: AuthMode;
@@ -70,6 +72,8 @@ export type RouteDefinition<P extends Schema | undefined = Schema | undefined, Q
    */
   upload?: { maxBytes: number; description: string; maxFiles?: number };
   success: { status: number; description: string; schema?: Schema };
+  /** Answers that are neither the success nor an error envelope (readiness's 503). */
+  otherResponses?: Record<number, { description: string; schema: Schema }>;
   /** Documented error statuses beyond 401/422 that every authenticated route may answer. */
   errors?: number[];
   handle(input: RouteInput<P, Q, B>): Promise<unknown>;

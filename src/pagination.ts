@@ -6,8 +6,11 @@ export const MAX_PAGE_SIZE = 200;
 /** `page`/`pageSize` of the contract's page pagination (pageSize default 50, plan list 20). */
 export const pageQuerySchema = (defaultPageSize = 50) =>
   z.object({
-    page: queryInteger(1, Number.MAX_SAFE_INTEGER).optional().default(1),
-    pageSize: queryInteger(1, MAX_PAGE_SIZE).optional().default(defaultPageSize),
+    page: queryInteger(1, Number.MAX_SAFE_INTEGER).optional().default(1).meta({ description: 'Page number, from 1' }),
+    pageSize: queryInteger(1, MAX_PAGE_SIZE)
+      .optional()
+      .default(defaultPageSize)
+      .meta({ description: `Items per page, 1..${MAX_PAGE_SIZE}` }),
   });
 
 export type PageQuery = { page: number; pageSize: number };
@@ -28,7 +31,7 @@ export const pageSchema = <T extends z.ZodType>(item: T) =>
 
 /** `limit`/`cursor` of the contract's cursor pagination (limit default 50, max 200). */
 export const cursorQuerySchema = z.object({
-  limit: queryInteger(1, MAX_PAGE_SIZE).optional().default(50).meta({ description: 'Page size, 1..200, default 50' }),
+  limit: queryInteger(1, MAX_PAGE_SIZE).optional().default(50).meta({ description: `Items per page, 1..${MAX_PAGE_SIZE}` }),
   cursor: ulidSchema.optional().meta({ description: 'The nextCursor of the previous page' }),
 });
 export type CursorQuery = z.output<typeof cursorQuerySchema>;

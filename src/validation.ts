@@ -11,13 +11,15 @@ export const distinctArray = <T extends z.ZodType>(item: T, max: number) =>
     .max(max)
     .refine((entries) => new Set(entries).size === entries.length, { message: 'must not repeat an entry' });
 
-/** A positive integer carried in a query string: "2" yes; "2.0", "1e1", "" no. */
+/**
+ * A positive integer carried in a query string: "2" yes; "2.0", "1e1", "" no. Only digit strings
+ * become numbers before the check, which OpenAPI documents as the integer it is.
+ */
 export const queryInteger = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, 'must be an integer')
-    .transform(Number)
-    .pipe(z.number().int().min(min).max(max));
+  z.preprocess(
+    (value) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value),
+    z.int({ error: (issue) => (issue.code === 'invalid_type' ? 'must be an integer' : undefined) }).min(min).max(max),
+  );
 
 export const searchQuerySchema = z.object({
   q: z.string().max(200).optional().meta({ description: 'Case-insensitive substring search' }),

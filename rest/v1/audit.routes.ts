@@ -9,6 +9,7 @@ export const auditRoutes = [
   defineRoute({
     method: 'get',
     path: '/orgs/{orgUlid}/audit-events',
+    operationId: 'listOrganizationAuditEvents',
     summary: 'Audit log of the organization, newest first (owner/admin)',
     tag: 'Audit',
     auth: 'org',
@@ -22,6 +23,7 @@ export const auditRoutes = [
   defineRoute({
     method: 'get',
     path: '/runs/{runUlid}/audit-events',
+    operationId: 'listRunAuditEvents',
     summary: 'Audit log of one run, newest first (any member who can read the run)',
     tag: 'Audit',
     auth: 'org',

@@ -14,6 +14,7 @@ export const authRoutes = [
   defineRoute({
     method: 'post',
     path: '/auth/signup',
+    operationId: 'signUp',
     summary: 'Sign up, or repair an account whose password matches',
     tag: 'Identity',
     auth: 'none',
@@ -28,6 +29,7 @@ export const authRoutes = [
   defineRoute({
     method: 'post',
     path: '/auth/login',
+    operationId: 'logIn',
     summary: 'Sign in with email and password',
     tag: 'Identity',
     auth: 'none',
@@ -42,6 +44,7 @@ export const authRoutes = [
   defineRoute({
     method: 'post',
     path: '/auth/logout',
+    operationId: 'logOut',
     summary: 'Destroy the session',
     tag: 'Identity',
     auth: 'user',
@@ -54,6 +57,7 @@ export const authRoutes = [
   defineRoute({
     method: 'get',
     path: '/auth/session',
+    operationId: 'getSession',
     summary: 'The signed-in user and their organizations',
     tag: 'Identity',
     auth: 'user',
@@ -63,6 +67,7 @@ export const authRoutes = [
   defineRoute({
     method: 'post',
     path: '/orgs',
+    operationId: 'createOrganization',
     summary: 'Create an organization owned by the caller',
     tag: 'Organizations',
     auth: 'user',
@@ -73,6 +78,7 @@ export const authRoutes = [
   defineRoute({
     method: 'get',
     path: '/orgs/{orgUlid}',
+    operationId: 'getOrganization',
     summary: 'An organization the caller belongs to',
     tag: 'Organizations',
     auth: 'org',

@@ -22,6 +22,7 @@ const pinRoute = (pinned: boolean) =>
   defineRoute({
     method: 'post',
     path: `/test-cases/{caseUlid}/comments/{commentUlid}/${pinned ? 'pin' : 'unpin'}`,
+    operationId: pinned ? 'pinTestCaseComment' : 'unpinTestCaseComment',
     summary: pinned
       ? 'Pin a top-level comment (already pinned: 200, no event; a reply: 422)'
       : 'Unpin a top-level comment (not pinned: 200, no event; a reply: 422)',
@@ -38,6 +39,7 @@ export const commentRoutes = [
   defineRoute({
     method: 'get',
     path: '/test-cases/{caseUlid}/comments',
+    operationId: 'listTestCaseComments',
     summary: 'Comments of a test case: pinned first, then oldest first; replies carry parentUlid',
     tag: 'Comments',
     auth: 'org',
@@ -53,6 +55,7 @@ export const commentRoutes = [
   defineRoute({
     method: 'post',
     path: '/test-cases/{caseUlid}/comments',
+    operationId: 'createTestCaseComment',
     summary: 'Comment on a test case, or reply to one of its comments',
     tag: 'Comments',
     auth: 'org',
@@ -65,6 +68,7 @@ export const commentRoutes = [
   defineRoute({
     method: 'patch',
     path: '/test-cases/{caseUlid}/comments/{commentUlid}',
+    operationId: 'updateTestCaseComment',
     summary: 'Edit a comment (its author only)',
     tag: 'Comments',
     auth: 'org',
@@ -78,6 +82,7 @@ export const commentRoutes = [
   defineRoute({
     method: 'delete',
     path: '/test-cases/{caseUlid}/comments/{commentUlid}',
+    operationId: 'deleteTestCaseComment',
     summary: 'Delete a comment and its replies (its author, an owner or an admin)',
     tag: 'Comments',
     auth: 'org',

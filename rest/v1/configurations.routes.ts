@@ -30,6 +30,7 @@ export const configurationRoutes = [
   defineRoute({
     method: 'get',
     path: '/projects/{projectId}/configuration-groups',
+    operationId: 'listConfigurationGroups',
     summary: 'Live configuration groups of a project (by position, then ULID) with their live values',
     tag: 'Configurations',
     auth: 'org',
@@ -45,6 +46,7 @@ export const configurationRoutes = [
   defineRoute({
     method: 'post',
     path: '/projects/{projectId}/configuration-groups',
+    operationId: 'createConfigurationGroup',
     summary: 'Create a configuration group (name unique among live groups of the project)',
     tag: 'Configurations',
     auth: 'org',
@@ -57,6 +59,7 @@ export const configurationRoutes = [
   defineRoute({
     method: 'get',
     path: '/configuration-groups/{groupUlid}',
+    operationId: 'getConfigurationGroup',
     summary: 'One live configuration group with its live values',
     tag: 'Configurations',
     auth: 'org',
@@ -68,6 +71,7 @@ export const configurationRoutes = [
   defineRoute({
     method: 'patch',
     path: '/configuration-groups/{groupUlid}',
+    operationId: 'updateConfigurationGroup',
     summary: 'Rename or move a configuration group',
     tag: 'Configurations',
     auth: 'org',
@@ -80,6 +84,7 @@ export const configurationRoutes = [
   defineRoute({
     method: 'delete',
     path: '/configuration-groups/{groupUlid}',
+    operationId: 'deleteConfigurationGroup',
     summary: 'Delete a configuration group and its values (soft delete)',
     tag: 'Configurations',
     auth: 'org',
@@ -94,6 +99,7 @@ export const configurationRoutes = [
   defineRoute({
     method: 'post',
     path: '/configuration-groups/{groupUlid}/values',
+    operationId: 'createConfiguration',
     summary: 'Add a value after the last one (name unique among live values of the group)',
     tag: 'Configurations',
     auth: 'org',
@@ -106,6 +112,7 @@ export const configurationRoutes = [
   defineRoute({
     method: 'patch',
     path: '/configurations/{configurationUlid}',
+    operationId: 'updateConfiguration',
     summary: 'Rename or move a configuration value',
     tag: 'Configurations',
     auth: 'org',
@@ -118,6 +125,7 @@ export const configurationRoutes = [
   defineRoute({
     method: 'delete',
     path: '/configurations/{configurationUlid}',
+    operationId: 'deleteConfiguration',
     summary: 'Delete a configuration value (soft); `?purge=true` hard-deletes it (owner/admin)',
     tag: 'Configurations',
     auth: 'org',

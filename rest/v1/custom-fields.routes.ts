@@ -41,6 +41,7 @@ export const customFieldRoutes = [
   defineRoute({
     method: 'get',
     path: '/orgs/{orgUlid}/custom-fields',
+    operationId: 'listCustomFields',
     summary: 'Custom field definitions of the organization (any member)',
     tag: TAG,
     auth: 'org',
@@ -57,6 +58,7 @@ export const customFieldRoutes = [
   defineRoute({
     method: 'post',
     path: '/orgs/{orgUlid}/custom-fields',
+    operationId: 'createCustomField',
     summary: 'Create a custom field (owner/admin)',
     tag: TAG,
     auth: 'org',
@@ -71,6 +73,7 @@ export const customFieldRoutes = [
   defineRoute({
     method: 'get',
     path: '/orgs/{orgUlid}/custom-fields/{fieldUlid}',
+    operationId: 'getCustomField',
     summary: 'One custom field definition (any member)',
     tag: TAG,
     auth: 'org',
@@ -84,6 +87,7 @@ export const customFieldRoutes = [
   defineRoute({
     method: 'patch',
     path: '/orgs/{orgUlid}/custom-fields/{fieldUlid}',
+    operationId: 'updateCustomField',
     summary: 'Update a custom field and its options (owner/admin)',
     tag: TAG,
     auth: 'org',
@@ -99,6 +103,7 @@ export const customFieldRoutes = [
   defineRoute({
     method: 'delete',
     path: '/orgs/{orgUlid}/custom-fields/{fieldUlid}',
+    operationId: 'deleteCustomField',
     summary: 'Delete a custom field without values (owner/admin); system fields cannot be deleted',
     tag: TAG,
     auth: 'org',
@@ -114,6 +119,7 @@ export const customFieldRoutes = [
   defineRoute({
     method: 'post',
     path: '/orgs/{orgUlid}/custom-fields/{fieldUlid}/reset',
+    operationId: 'resetCustomField',
     summary: 'Restore a system field to its seed state (owner/admin)',
     tag: TAG,
     auth: 'org',
@@ -128,6 +134,7 @@ export const customFieldRoutes = [
   defineRoute({
     method: 'put',
     path: '/test-cases/{caseUlid}/custom-field-values',
+    operationId: 'replaceTestCaseCustomFieldValues',
     summary: 'Replace the custom field values of a test case (no audit event of its own)',
     tag: TAG,
     auth: 'org',
@@ -142,6 +149,7 @@ export const customFieldRoutes = [
   defineRoute({
     method: 'patch',
     path: '/test-cases/{caseUlid}/custom-field-values/{fieldUlid}',
+    operationId: 'setTestCaseCustomFieldValue',
     summary: 'Set one custom field value of a test case',
     tag: TAG,
     auth: 'org',

@@ -21,6 +21,7 @@ export const environmentRoutes = [
   defineRoute({
     method: 'get',
     path: '/projects/{projectId}/environments',
+    operationId: 'listEnvironments',
     summary: 'Live environments of a project, oldest first',
     tag: 'Environments',
     auth: 'org',
@@ -36,6 +37,7 @@ export const environmentRoutes = [
   defineRoute({
     method: 'post',
     path: '/projects/{projectId}/environments',
+    operationId: 'createEnvironment',
     summary: 'Create an environment; the slug is derived from the name when absent and unique among live environments',
     tag: 'Environments',
     auth: 'org',
@@ -48,6 +50,7 @@ export const environmentRoutes = [
   defineRoute({
     method: 'get',
     path: '/environments/{environmentUlid}',
+    operationId: 'getEnvironment',
     summary: 'One live environment',
     tag: 'Environments',
     auth: 'org',
@@ -59,6 +62,7 @@ export const environmentRoutes = [
   defineRoute({
     method: 'patch',
     path: '/environments/{environmentUlid}',
+    operationId: 'updateEnvironment',
     summary: 'Rename an environment or change its slug',
     tag: 'Environments',
     auth: 'org',
@@ -71,6 +75,7 @@ export const environmentRoutes = [
   defineRoute({
     method: 'delete',
     path: '/environments/{environmentUlid}',
+    operationId: 'deleteEnvironment',
     summary: 'Delete an environment (soft delete; its slug becomes free)',
     tag: 'Environments',
     auth: 'org',

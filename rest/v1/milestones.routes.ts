@@ -21,6 +21,7 @@ export const milestoneRoutes = [
   defineRoute({
     method: 'get',
     path: '/projects/{projectId}/milestones',
+    operationId: 'listMilestones',
     summary: 'Live milestones of a project, oldest first',
     tag: 'Milestones',
     auth: 'org',
@@ -36,6 +37,7 @@ export const milestoneRoutes = [
   defineRoute({
     method: 'post',
     path: '/projects/{projectId}/milestones',
+    operationId: 'createMilestone',
     summary: 'Create a milestone',
     tag: 'Milestones',
     auth: 'org',
@@ -48,6 +50,7 @@ export const milestoneRoutes = [
   defineRoute({
     method: 'get',
     path: '/milestones/{milestoneUlid}',
+    operationId: 'getMilestone',
     summary: 'One live milestone',
     tag: 'Milestones',
     auth: 'org',
@@ -59,6 +62,7 @@ export const milestoneRoutes = [
   defineRoute({
     method: 'patch',
     path: '/milestones/{milestoneUlid}',
+    operationId: 'updateMilestone',
     summary: 'Rename, describe, reschedule or complete a milestone',
     tag: 'Milestones',
     auth: 'org',
@@ -71,6 +75,7 @@ export const milestoneRoutes = [
   defineRoute({
     method: 'delete',
     path: '/milestones/{milestoneUlid}',
+    operationId: 'deleteMilestone',
     summary: 'Delete a milestone (soft delete: it is no longer live)',
     tag: 'Milestones',
     auth: 'org',

@@ -37,6 +37,7 @@ export const planRoutes = [
   defineRoute({
     method: 'get',
     path: '/projects/{projectId}/plans',
+    operationId: 'listPlans',
     summary: 'Live plans of a project by planNumber (without progress)',
     tag: TAG,
     auth: 'org',
@@ -52,6 +53,7 @@ export const planRoutes = [
   defineRoute({
     method: 'post',
     path: '/projects/{projectId}/plans',
+    operationId: 'createPlan',
     summary: 'Create a plan',
     tag: TAG,
     auth: 'org',
@@ -64,6 +66,7 @@ export const planRoutes = [
   defineRoute({
     method: 'get',
     path: '/plans/{planUlid}',
+    operationId: 'getPlan',
     summary: 'One live plan with its progress',
     tag: TAG,
     auth: 'org',
@@ -75,6 +78,7 @@ export const planRoutes = [
   defineRoute({
     method: 'patch',
     path: '/plans/{planUlid}',
+    operationId: 'updatePlan',
     summary: 'Rename, describe, change the status or the milestone of a plan',
     tag: TAG,
     auth: 'org',
@@ -87,6 +91,7 @@ export const planRoutes = [
   defineRoute({
     method: 'delete',
     path: '/plans/{planUlid}',
+    operationId: 'deletePlan',
     summary: 'Delete a plan (soft delete: its name is free again, its runs stay)',
     tag: TAG,
     auth: 'org',
@@ -101,6 +106,7 @@ export const planRoutes = [
   defineRoute({
     method: 'get',
     path: '/plans/{planUlid}/cases',
+    operationId: 'listPlanCases',
     summary: "The plan's case selection by position",
     tag: TAG,
     auth: 'org',
@@ -112,6 +118,7 @@ export const planRoutes = [
   defineRoute({
     method: 'put',
     path: '/plans/{planUlid}/cases',
+    operationId: 'replacePlanCases',
     summary: "Replace the plan's case selection and its assignees",
     tag: TAG,
     auth: 'org',
@@ -124,6 +131,7 @@ export const planRoutes = [
   defineRoute({
     method: 'patch',
     path: '/plans/{planUlid}/cases/{planCaseUlid}',
+    operationId: 'assignPlanCase',
     summary: 'Assign a case of the selection (runs already generated are not changed)',
     tag: TAG,
     auth: 'org',
@@ -136,6 +144,7 @@ export const planRoutes = [
   defineRoute({
     method: 'get',
     path: '/plans/{planUlid}/configurations',
+    operationId: 'listPlanConfigurations',
     summary: "The plan's configuration selection",
     tag: TAG,
     auth: 'org',
@@ -147,6 +156,7 @@ export const planRoutes = [
   defineRoute({
     method: 'put',
     path: '/plans/{planUlid}/configurations',
+    operationId: 'replacePlanConfigurations',
     summary: "Replace the plan's configuration selection",
     tag: TAG,
     auth: 'org',
@@ -161,6 +171,7 @@ export const planRoutes = [
   defineRoute({
     method: 'put',
     path: '/plans/{planUlid}/excluded-combinations',
+    operationId: 'replacePlanExcludedCombinations',
     summary: "Replace the comboKeys left out of the plan's combinations",
     tag: TAG,
     auth: 'org',
@@ -173,6 +184,7 @@ export const planRoutes = [
   defineRoute({
     method: 'get',
     path: '/plans/{planUlid}/combinations',
+    operationId: 'listPlanCombinations',
     summary: 'The combinations of the configuration selection, one value per group',
     tag: TAG,
     auth: 'org',
@@ -184,6 +196,7 @@ export const planRoutes = [
   defineRoute({
     method: 'get',
     path: '/plans/{planUlid}/runs',
+    operationId: 'listPlanRuns',
     summary: 'Runs generated from the plan, most recent first',
     tag: TAG,
     auth: 'org',

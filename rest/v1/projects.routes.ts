@@ -24,6 +24,7 @@ export const projectRoutes = [
   defineRoute({
     method: 'post',
     path: '/projects',
+    operationId: 'createProject',
     summary: 'Create a project (owner/admin)',
     tag: 'Projects',
     auth: 'org',
@@ -35,6 +36,7 @@ export const projectRoutes = [
   defineRoute({
     method: 'get',
     path: '/projects',
+    operationId: 'listProjects',
     summary: 'Projects of the organization',
     tag: 'Projects',
     auth: 'org',
@@ -45,6 +47,7 @@ export const projectRoutes = [
   defineRoute({
     method: 'get',
     path: '/projects/{projectId}',
+    operationId: 'getProject',
     summary: 'One project',
     tag: 'Projects',
     auth: 'org',
@@ -56,6 +59,7 @@ export const projectRoutes = [
   defineRoute({
     method: 'patch',
     path: '/projects/{projectId}',
+    operationId: 'updateProject',
     summary: 'Rename or describe a project (owner/admin)',
     tag: 'Projects',
     auth: 'org',
@@ -68,6 +72,7 @@ export const projectRoutes = [
   defineRoute({
     method: 'delete',
     path: '/projects/{projectId}',
+    operationId: 'deleteProject',
     summary: 'Delete a project (owner/admin); also served by a locked project',
     tag: 'Projects',
     auth: 'org',
@@ -82,6 +87,7 @@ export const projectRoutes = [
   defineRoute({
     method: 'post',
     path: '/projects/{projectId}/avatar',
+    operationId: 'uploadProjectAvatar',
     summary: 'Upload the project avatar (PNG, JPEG or WebP up to 5 MiB; stored as 256×256 WebP)',
     tag: 'Projects',
     auth: 'org',
@@ -94,6 +100,7 @@ export const projectRoutes = [
   defineRoute({
     method: 'delete',
     path: '/projects/{projectId}/avatar',
+    operationId: 'deleteProjectAvatar',
     summary: 'Remove the project avatar',
     tag: 'Projects',
     auth: 'org',

@@ -22,6 +22,7 @@ import { defineRoute } from '../route.ts';
 /** POST /runs/{runUlid}/cases/<operation>: a bulk operation answering `{ affected, unchanged }`. */
 function bulkOperation<B extends z.ZodType>(
   operation: string,
+  operationId: string,
   summary: string,
   body: B,
   apply: (ctx: RequestContext, runUlid: string, input: z.output<B>) => Promise<BulkResult>,
@@ -29,6 +30,7 @@ function bulkOperation<B extends z.ZodType>(
   return defineRoute({
     method: 'post',
     path: `/runs/{runUlid}/cases/${operation}`,
+    operationId,
     summary,
     tag: 'Runs',
     auth: 'org',
@@ -44,6 +46,7 @@ export const runCaseBulkRoutes = [
   defineRoute({
     method: 'post',
     path: '/runs/{runUlid}/cases',
+    operationId: 'addRunCases',
     summary: 'Add live cases of the project to a run (cases already in it are skipped)',
     tag: 'Runs',
     auth: 'org',
@@ -56,13 +59,14 @@ export const runCaseBulkRoutes = [
       return { items: items.map((runCase) => toRunCase(runCase, projectCode)), added };
     },
   }),
-  bulkOperation('bulk-mark', 'Mark cases with one outcome (atomic; one result per case whose status changes)', bulkMarkBodySchema, bulkMarkRunCases),
-  bulkOperation('bulk-assign', 'Assign cases to a member, or unassign them (atomic)', bulkAssignBodySchema, bulkAssignRunCases),
-  bulkOperation('bulk-retry', 'Reset cases and their steps to untested (atomic; no result is appended)', bulkCasesBodySchema, bulkRetryRunCases),
-  bulkOperation('bulk-remove', 'Remove cases from a run (atomic; their results stay in the history)', bulkCasesBodySchema, bulkRemoveRunCases),
+  bulkOperation('bulk-mark', 'bulkMarkRunCases', 'Mark cases with one outcome (atomic; one result per case whose status changes)', bulkMarkBodySchema, bulkMarkRunCases),
+  bulkOperation('bulk-assign', 'bulkAssignRunCases', 'Assign cases to a member, or unassign them (atomic)', bulkAssignBodySchema, bulkAssignRunCases),
+  bulkOperation('bulk-retry', 'bulkRetryRunCases', 'Reset cases and their steps to untested (atomic; no result is appended)', bulkCasesBodySchema, bulkRetryRunCases),
+  bulkOperation('bulk-remove', 'bulkRemoveRunCases', 'Remove cases from a run (atomic; their results stay in the history)', bulkCasesBodySchema, bulkRemoveRunCases),
   defineRoute({
     method: 'post',
     path: '/runs/{runUlid}/results/bulk',
+    operationId: 'submitRunResults',
     summary: 'Submit results in bulk: every entry appends one result (all or nothing)',
     tag: 'Runs',
     auth: 'org',
@@ -75,6 +79,7 @@ export const runCaseBulkRoutes = [
   defineRoute({
     method: 'post',
     path: '/runs/{runUlid}/reconcile',
+    operationId: 'reconcileRun',
     summary: "Bring a plan-generated run in line with the plan's current selection and assignees",
     tag: 'Runs',
     auth: 'org',

@@ -27,6 +27,7 @@ export const runCaseRoutes = [
   defineRoute({
     method: 'get',
     path: '/runs/{runUlid}/cases',
+    operationId: 'listRunCases',
     summary: "A page of the run's cases in position order",
     tag: 'Runs',
     auth: 'org',
@@ -39,6 +40,7 @@ export const runCaseRoutes = [
   defineRoute({
     method: 'get',
     path: '/runs/{runUlid}/cases/{runCaseUlid}',
+    operationId: 'getRunCase',
     summary: 'One run case with the defects linked to its results',
     tag: 'Runs',
     auth: 'org',
@@ -54,6 +56,7 @@ export const runCaseRoutes = [
   defineRoute({
     method: 'patch',
     path: '/runs/{runUlid}/cases/{runCaseUlid}',
+    operationId: 'markRunCase',
     summary: 'Mark, assign or time a run case (a changed status appends a result)',
     tag: 'Runs',
     auth: 'org',
@@ -69,6 +72,7 @@ export const runCaseRoutes = [
   defineRoute({
     method: 'post',
     path: '/runs/{runUlid}/cases/{runCaseUlid}/open',
+    operationId: 'openRunCase',
     summary: 'Open a run case: an unassigned case is assigned to the caller',
     tag: 'Runs',
     auth: 'org',
@@ -83,6 +87,7 @@ export const runCaseRoutes = [
   defineRoute({
     method: 'patch',
     path: '/runs/{runUlid}/cases/{runCaseUlid}/steps/{stepUlid}',
+    operationId: 'markRunCaseStep',
     summary: "Mark one step; the case takes the aggregate of its steps' statuses",
     tag: 'Runs',
     auth: 'org',
@@ -98,6 +103,7 @@ export const runCaseRoutes = [
   defineRoute({
     method: 'get',
     path: '/runs/{runUlid}/results',
+    operationId: 'listRunResults',
     summary: 'The append-only results history of the run, oldest first',
     tag: 'Runs',
     auth: 'org',

@@ -18,6 +18,7 @@ export const runSettingsRoutes = [
   defineRoute({
     method: 'get',
     path: '/projects/{projectId}/run-settings',
+    operationId: 'getProjectRunSettings',
     summary: 'Run settings in force for a project, each with its source (project, organization, default)',
     tag: 'Run settings',
     auth: 'org',
@@ -29,6 +30,7 @@ export const runSettingsRoutes = [
   defineRoute({
     method: 'patch',
     path: '/projects/{projectId}/run-settings',
+    operationId: 'updateProjectRunSettings',
     summary: 'Set or remove (null) project overrides of run settings (owner/admin)',
     tag: 'Run settings',
     auth: 'org',
@@ -41,6 +43,7 @@ export const runSettingsRoutes = [
   defineRoute({
     method: 'get',
     path: '/orgs/{orgUlid}/run-settings',
+    operationId: 'getOrganizationRunSettings',
     summary: 'Organization-wide run settings, each with its source (organization, default)',
     tag: 'Run settings',
     auth: 'org',
@@ -53,6 +56,7 @@ export const runSettingsRoutes = [
   defineRoute({
     method: 'patch',
     path: '/orgs/{orgUlid}/run-settings',
+    operationId: 'updateOrganizationRunSettings',
     summary: 'Set or remove (null) organization-wide run settings (owner/admin)',
     tag: 'Run settings',
     auth: 'org',

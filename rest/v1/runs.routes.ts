@@ -32,6 +32,7 @@ export const runRoutes = [
   defineRoute({
     method: 'post',
     path: '/projects/{projectId}/runs',
+    operationId: 'createRun',
     summary: 'Create a run from cases or from a plan (one request, one run)',
     tag: 'Runs',
     auth: 'org',
@@ -44,6 +45,7 @@ export const runRoutes = [
   defineRoute({
     method: 'get',
     path: '/projects/{projectId}/runs',
+    operationId: 'listRuns',
     summary: 'Runs of a project, most recent first, with filters',
     tag: 'Runs',
     auth: 'org',
@@ -59,6 +61,7 @@ export const runRoutes = [
   defineRoute({
     method: 'get',
     path: '/projects/{projectId}/runs/environments',
+    operationId: 'listLegacyRunEnvironments',
     summary: 'Deprecated: the distinct legacy free-text environments of the runs, ascending',
     tag: 'Runs',
     auth: 'org',
@@ -70,6 +73,7 @@ export const runRoutes = [
   defineRoute({
     method: 'get',
     path: '/runs/{runUlid}',
+    operationId: 'getRun',
     summary: 'One run with its custom field values',
     tag: 'Runs',
     auth: 'org',
@@ -84,6 +88,7 @@ export const runRoutes = [
   defineRoute({
     method: 'patch',
     path: '/runs/{runUlid}',
+    operationId: 'updateRun',
     summary: 'Rename, describe, reassign, relink environment, milestone or configurations of a run',
     tag: 'Runs',
     auth: 'org',
@@ -96,6 +101,7 @@ export const runRoutes = [
   defineRoute({
     method: 'delete',
     path: '/runs/{runUlid}',
+    operationId: 'deleteRun',
     summary: 'Delete a run with its cases and results (owner/admin); its audit events stay',
     tag: 'Runs',
     auth: 'org',
@@ -110,6 +116,7 @@ export const runRoutes = [
   defineRoute({
     method: 'post',
     path: '/runs/{runUlid}/close',
+    operationId: 'closeRun',
     summary: 'Close an open run early (untested cases may remain)',
     tag: 'Runs',
     auth: 'org',
@@ -121,6 +128,7 @@ export const runRoutes = [
   defineRoute({
     method: 'post',
     path: '/runs/{runUlid}/abort',
+    operationId: 'abortRun',
     summary: 'Abort an open run: closed with abortedAt, frozen from then on',
     tag: 'Runs',
     auth: 'org',
@@ -132,6 +140,7 @@ export const runRoutes = [
   defineRoute({
     method: 'post',
     path: '/projects/{projectId}/runs/{runUlid}/clone',
+    operationId: 'cloneRun',
     summary: 'A new open run from the case snapshots of a run, optionally filtered by status',
     tag: 'Runs',
     auth: 'org',
@@ -144,6 +153,7 @@ export const runRoutes = [
   defineRoute({
     method: 'put',
     path: '/runs/{runUlid}/custom-field-values',
+    operationId: 'replaceRunCustomFieldValues',
     summary: 'Replace the custom field values of a run',
     tag: 'Runs',
     auth: 'org',

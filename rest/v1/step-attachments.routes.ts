@@ -11,6 +11,7 @@ export const stepAttachmentRoutes = [
   defineRoute({
     method: 'post',
     path: '/test-cases/{caseUlid}/step-attachments:stage',
+    operationId: 'stageStepAttachments',
     summary: `Stage step attachments (up to ${ATTACHMENTS_PER_STEP} \`file\` parts of at most 10 MiB); list their keys in a step's attachments to commit them`,
     tag: 'Test cases',
     auth: 'org',
@@ -27,6 +28,7 @@ export const stepAttachmentRoutes = [
   defineRoute({
     method: 'get',
     path: '/test-cases/{caseUlid}/step-attachments/{attachmentUlid}',
+    operationId: 'downloadStepAttachment',
     summary: 'Download one committed step attachment',
     tag: 'Test cases',
     auth: 'org',
@@ -45,6 +47,7 @@ export const stepAttachmentRoutes = [
   defineRoute({
     method: 'delete',
     path: '/test-cases/{caseUlid}/step-attachments/{attachmentUlid}',
+    operationId: 'deleteStepAttachment',
     summary: 'Remove one committed step attachment',
     tag: 'Test cases',
     auth: 'org',

@@ -23,6 +23,7 @@ export const suiteRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'post',
     path: '/projects/{projectId}/suites',
+    operationId: 'createSuite',
     summary: 'Create a suite, last among its siblings (owner/admin/member)',
     tag: 'Suites',
     auth: 'org',
@@ -35,6 +36,7 @@ export const suiteRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'get',
     path: '/projects/{projectId}/suites',
+    operationId: 'listSuites',
     summary: 'The suite tree, depth-first in position order',
     tag: 'Suites',
     auth: 'org',
@@ -50,6 +52,7 @@ export const suiteRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'get',
     path: '/projects/{projectId}/suites/by-display-id/{displayId}',
+    operationId: 'getSuiteByDisplayId',
     summary: 'One suite by its display ID (`<projectCode>-S<number>`)',
     tag: 'Suites',
     auth: 'org',
@@ -61,6 +64,7 @@ export const suiteRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'get',
     path: '/suites/{suiteUlid}',
+    operationId: 'getSuite',
     summary: 'One suite',
     tag: 'Suites',
     auth: 'org',
@@ -72,6 +76,7 @@ export const suiteRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'patch',
     path: '/suites/{suiteUlid}',
+    operationId: 'updateSuite',
     summary: 'Rename, move or reorder a suite (owner/admin/member)',
     tag: 'Suites',
     auth: 'org',
@@ -84,6 +89,7 @@ export const suiteRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'delete',
     path: '/suites/{suiteUlid}',
+    operationId: 'deleteSuite',
     summary: 'Delete a suite; its child suites and cases move to its parent (owner/admin/member)',
     tag: 'Suites',
     auth: 'org',

@@ -6,6 +6,7 @@ export const systemRoutes = [
   defineRoute({
     method: 'get',
     path: '/health',
+    operationId: 'getHealth',
     summary: 'Liveness probe: 200 while the process serves requests',
     tag: 'System',
     auth: 'none',
@@ -15,10 +16,12 @@ export const systemRoutes = [
   defineRoute({
     method: 'get',
     path: '/health/ready',
+    operationId: 'getReadiness',
     summary: 'Readiness probe: 200 when the database answers, 503 while it does not',
     tag: 'System',
     auth: 'none',
-    success: { status: 200, description: 'Ready to serve; 503 with status unavailable otherwise', schema: readinessSchema },
+    success: { status: 200, description: 'Ready to serve', schema: readinessSchema },
+    otherResponses: { 503: { description: 'A dependency (the database) does not answer', schema: readinessSchema } },
     handle: async () => {
       const readiness = await checkReadiness();
       return new Reply(readiness.ready ? 200 : 503, { status: readiness.ready ? 'ready' : 'unavailable', checks: readiness.checks });

@@ -33,6 +33,7 @@ export const testCaseRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'post',
     path: '/projects/{projectId}/test-cases',
+    operationId: 'createTestCase',
     summary: 'Create a test case (owner/admin/member)',
     tag,
     auth: 'org',
@@ -45,6 +46,7 @@ export const testCaseRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'get',
     path: '/projects/{projectId}/test-cases',
+    operationId: 'listTestCases',
     summary: 'Active (or, with archived=true, archived) test cases by ULID ascending',
     tag,
     auth: 'org',
@@ -60,6 +62,7 @@ export const testCaseRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'get',
     path: '/projects/{projectId}/test-cases/archived',
+    operationId: 'listArchivedTestCases',
     summary: 'Archived test cases, most recently archived first',
     tag,
     auth: 'org',
@@ -75,6 +78,7 @@ export const testCaseRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'get',
     path: '/projects/{projectId}/test-cases/by-display-id/{displayId}',
+    operationId: 'getTestCaseByDisplayId',
     summary: 'A test case by display ID (<projectCode>-<number>)',
     tag,
     auth: 'org',
@@ -86,6 +90,7 @@ export const testCaseRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'get',
     path: '/test-cases/{caseUlid}',
+    operationId: 'getTestCase',
     summary: 'One test case',
     tag,
     auth: 'org',
@@ -97,6 +102,7 @@ export const testCaseRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'patch',
     path: '/test-cases/{caseUlid}',
+    operationId: 'updateTestCase',
     summary: 'Update scalars, steps and custom field values at once (one audit event)',
     tag,
     auth: 'org',
@@ -109,6 +115,7 @@ export const testCaseRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'put',
     path: '/test-cases/{caseUlid}/steps',
+    operationId: 'replaceTestCaseSteps',
     summary: 'Replace the steps of a test case (no audit event of its own)',
     tag,
     auth: 'org',
@@ -121,6 +128,7 @@ export const testCaseRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'post',
     path: '/test-cases/{caseUlid}/archive',
+    operationId: 'archiveTestCase',
     summary: 'Archive a test case (archived cases are not live); archiving again changes nothing',
     tag,
     auth: 'org',
@@ -132,6 +140,7 @@ export const testCaseRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'post',
     path: '/test-cases/{caseUlid}/restore',
+    operationId: 'restoreTestCase',
     summary: 'Restore an archived test case; restoring an active one changes nothing',
     tag,
     auth: 'org',
@@ -143,6 +152,7 @@ export const testCaseRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'delete',
     path: '/test-cases/{caseUlid}',
+    operationId: 'deleteTestCase',
     summary: 'Delete a test case with its steps, attachments, values and comments',
     tag,
     auth: 'org',

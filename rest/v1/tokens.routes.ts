@@ -12,6 +12,7 @@ export const tokenRoutes = [
   defineRoute({
     method: 'get',
     path: '/me/api-tokens',
+    operationId: 'listApiTokens',
     summary: "The caller's live API tokens in the active organization",
     tag: 'Identity',
     auth: 'org',
@@ -22,6 +23,7 @@ export const tokenRoutes = [
   defineRoute({
     method: 'post',
     path: '/me/api-tokens',
+    operationId: 'createApiToken',
     summary: 'Create an API token; the secret is shown once',
     tag: 'Identity',
     auth: 'org',
@@ -34,6 +36,7 @@ export const tokenRoutes = [
   defineRoute({
     method: 'delete',
     path: '/me/api-tokens/{tokenUlid}',
+    operationId: 'revokeApiToken',
     summary: 'Revoke an API token',
     tag: 'Identity',
     auth: 'org',

@@ -7,6 +7,7 @@ export const usageRoutes = [
   defineRoute({
     method: 'get',
     path: '/orgs/{orgUlid}/api-result-usage',
+    operationId: 'getApiResultUsage',
     summary: 'Machine-authored results of this calendar month against the monthly ceiling',
     tag: 'Usage',
     auth: 'org',

@@ -13,7 +13,16 @@ export const signupBodySchema = z
     lastName: z.string().trim().min(1).max(100),
     organizationName: z.string().trim().min(1).max(200).optional(),
   })
-  .meta({ id: 'SignupRequest' });
+  .meta({
+    id: 'SignupRequest',
+    example: {
+      email: 'ada@example.com',
+      password: 'correct horse battery staple',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      organizationName: 'Analytical Engines',
+    },
+  });
 export type SignupInput = z.output<typeof signupBodySchema>;
 
 export const loginBodySchema = z

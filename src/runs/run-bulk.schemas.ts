@@ -49,7 +49,10 @@ const resultEntrySchema = z
     message: 'give exactly one of runCaseUlid and caseUlid',
     path: ['runCaseUlid'],
   })
-  .meta({ id: 'RunResultEntry' });
+  .meta({
+    id: 'RunResultEntry',
+    example: { runCaseUlid: '01JD3Z8Q4V5W6X7Y8Z9A0B1C2D', status: 'passed', elapsedMs: 1250, comment: 'Green on staging' },
+  });
 export type ResultEntryInput = z.output<typeof resultEntrySchema>;
 
 export const submitResultsBodySchema = z

@@ -6,9 +6,9 @@ export const createTokenBodySchema = z
   .strictObject({
     name: z.string().trim().min(1).max(100),
     role: z.enum(TOKEN_ROLES).optional(),
-    expiresAt: z.number().int().positive().optional().meta({ description: 'Epoch ms; must be in the future' }),
+    expiresAt: z.number().int().positive().optional().meta({ description: 'Epoch ms; must be in the future', example: 1893456000000 }),
   })
-  .meta({ id: 'CreateApiTokenRequest' });
+  .meta({ id: 'CreateApiTokenRequest', example: { name: 'CI pipeline', role: 'member', expiresAt: 1893456000000 } });
 export type CreateTokenInput = z.output<typeof createTokenBodySchema>;
 
 export const apiTokenSchema = z

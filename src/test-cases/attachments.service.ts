@@ -8,7 +8,7 @@ import { afterRollback, inTransaction, isTransaction } from '../database/transac
 import { fileStorage } from '../storage/file-storage.ts';
 import { chargeStorage, releaseObjects, type UploadedFile } from '../storage/storage.service.ts';
 import { ATTACHMENTS_PER_STEP } from './attachments.schemas.ts';
-import { STAGING_PREFIX, STAGING_TTL_MS, stagingKeyOf } from './step-attachments.ts';
+import { deleteAttachmentRows, STAGING_PREFIX, STAGING_TTL_MS, stagingKeyOf } from './step-attachments.ts';
 import { inCaseTransaction, resolveTestCase } from './test-cases.service.ts';
 
 /**
@@ -62,17 +62,12 @@ export async function readAttachment(ctx: RequestContext, caseUlid: string, atta
   return { data, fileName: attachment.fileName, contentType: attachment.contentType };
 }
 
-/**
- * Removes one committed attachment under its case's lock (as saves of steps do), so that its
- * bytes are given back once; its file goes once the deletion committed.
- */
+/** Removes one committed attachment under its case's lock, as saves of steps do; its file goes once the deletion committed. */
 export async function deleteAttachment(ctx: RequestContext, caseUlid: string, attachmentUlid: string): Promise<void> {
   authorize(ctx, 'attachment.write');
   await inCaseTransaction(ctx, caseUlid, async (tx, testCase) => {
     const attachment = await findAttachment(tx, testCase.id, attachmentUlid);
-    // A project deletion does not take the case's lock: only a deletion that found the row counts.
-    const { count } = await tx.stepAttachment.deleteMany({ where: { id: attachment.id } });
-    if (count === 0) throw notFound('Step attachment');
+    await deleteAttachmentRows(tx, ctx.org.id, [attachment]);
     await emitAudit(tx, ctx, {
       action: 'test_case.attachment_deleted',
       entityType: 'test_case',
@@ -80,7 +75,6 @@ export async function deleteAttachment(ctx: RequestContext, caseUlid: string, at
       entityLabel: `${caseDisplayId(testCase.project.code, testCase.caseNumber)} · ${testCase.title}`,
       metadata: { attachmentUlid: attachment.id, stepUlid: attachment.stepId, fileName: attachment.fileName },
     });
-    await releaseObjects(tx, ctx.org.id, [attachment]);
   });
 }
 

@@ -58,10 +58,7 @@ export async function setStepAttachments(
     where: { stepId: { in: steps.map((step) => step.stepId) }, id: { notIn: keptIds } },
     select: { id: true, storageKey: true, sizeBytes: true },
   });
-  if (dropped.length > 0) {
-    await tx.stepAttachment.deleteMany({ where: { id: { in: dropped.map((row) => row.id) } } });
-    await releaseObjects(tx, ctx.org.id, dropped);
-  }
+  await deleteAttachmentRows(tx, ctx.org.id, dropped);
 
   for (const { stepId, refs: stepRefs } of steps) {
     for (const [position, ref] of stepRefs.entries()) {
@@ -110,11 +107,23 @@ async function commitStaged(
   afterCommit(tx, () => fileStorage().delete(staged.storageKey));
 }
 
-/** Call before deleting steps (or their case): their bytes are given back with the deletion, their files go once it committed. */
+/**
+ * Deletes attachment rows read earlier in `tx`: their bytes are given back, their files go once it
+ * committed. Under the case's lock only a project's deletion can have removed one meanwhile; then
+ * nothing is given back twice: 404.
+ */
+export async function deleteAttachmentRows(tx: Db, orgId: string, rows: Array<{ id: string; storageKey: string; sizeBytes: number }>): Promise<void> {
+  if (rows.length === 0) return;
+  const { count } = await tx.stepAttachment.deleteMany({ where: { id: { in: rows.map((row) => row.id) } } });
+  if (count !== rows.length) throw notFound('Step attachment');
+  await releaseObjects(tx, orgId, rows);
+}
+
+/** Call before deleting steps (or their case): their attachments go first, see deleteAttachmentRows. */
 export async function releaseAttachmentsOf(tx: Db, where: { stepIds?: string[]; caseId?: string }): Promise<void> {
   const rows = await tx.stepAttachment.findMany({
     where: where.caseId ? { caseId: where.caseId } : { stepId: { in: where.stepIds ?? [] } },
-    select: { orgId: true, storageKey: true, sizeBytes: true },
+    select: { id: true, orgId: true, storageKey: true, sizeBytes: true },
   });
-  if (rows.length > 0) await releaseObjects(tx, rows[0]!.orgId, rows);
+  if (rows.length > 0) await deleteAttachmentRows(tx, rows[0]!.orgId, rows);
 }

@@ -25,7 +25,6 @@ describe('memory while uploading', () => {
     // Warm-up: code paths loaded, pools and caches filled before measuring.
     expect((await uploads.stage(t.http, owner, testCase.ulid, files.slice(0, 2))).status).toBe(201);
 
-    global.gc?.();
     const before = process.memoryUsage().rss;
     let peak = before;
     const sampler = setInterval(() => {

@@ -1,13 +1,76 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import type { Request, Response } from 'express';
 import multer from 'multer';
 import { AppError, fromValidationIssues } from '../src/errors.ts';
 import type { UploadedFile } from '../src/storage/storage.service.ts';
 import type { RouteDefinition } from './route.ts';
 
+type StoredPart = { path: string; size: number; sha256: string };
+
 /**
- * The `file` parts of a multipart upload route: one, or with `maxFiles` up to maxFiles + 1 (so
- * that the service answers its own error for one too many).
+ * A multer storage engine that streams each part into a temporary file of its own, hashing and
+ * counting it on the way: no part is ever whole in memory. multer's `fileSize` limit ends a part
+ * while it streams; a part that fails is removed here, and multer removes the others (also when
+ * the client aborts) through `_removeFile`.
+ */
+class TemporaryFileStorage implements multer.StorageEngine {
+  /** The write of each part in progress, which a removal waits for. */
+  private readonly writes = new WeakMap<Express.Multer.File, Promise<StoredPart>>();
+
+  _handleFile(_req: Request, file: Express.Multer.File, callback: (error?: unknown, info?: Partial<Express.Multer.File>) => void): void {
+    const target = path.join(os.tmpdir(), `tcms-upload-${randomUUID()}`);
+    // Set before the write so that an abort finds the part to remove.
+    file.path = target;
+    const hash = createHash('sha256');
+    let size = 0;
+    const written = pipeline(
+      file.stream,
+      async function* measure(chunks: AsyncIterable<Buffer>) {
+        for await (const chunk of chunks) {
+          hash.update(chunk);
+          size += chunk.length;
+          yield chunk;
+        }
+      },
+      createWriteStream(target),
+    ).then(
+      () => ({ path: target, size, sha256: hash.digest('hex') }),
+      async (error: unknown) => {
+        await rm(target, { force: true });
+        throw error;
+      },
+    );
+    this.writes.set(file, written);
+    written.then((part) => callback(null, part), callback);
+  }
+
+  _removeFile(_req: Request, file: Express.Multer.File, callback: (error: Error | null) => void): void {
+    // A part still arriving is cut off (`stream` is only on parts multer has not finished with).
+    (file.stream as Express.Multer.File['stream'] | undefined)?.destroy();
+    const settled = (this.writes.get(file) ?? Promise.resolve()).catch(() => undefined);
+    settled.then(() => rm(file.path, { force: true })).then(() => callback(null), callback);
+  }
+}
+
+const temporaryFiles = new TemporaryFileStorage();
+
+const removeAll = (files: Express.Multer.File[]) => Promise.all(files.map((file) => rm(file.path, { force: true })));
+
+/** Removes the request's temporary files once its response is over, however it ended. */
+function removeWhenClosed(res: Response, files: Express.Multer.File[]): void {
+  const remove = () => void removeAll(files).catch((error: unknown) => res.req.log.warn({ err: error }, 'an upload stayed behind'));
+  if (res.closed) remove();
+  else res.once('close', remove);
+}
+
+/**
+ * The `file` parts of a multipart upload route, streamed to temporary files: one, or with
+ * `maxFiles` up to maxFiles + 1 (so that the service answers its own error for one too many).
  */
 export function receiveUpload(req: Request, res: Response, upload: NonNullable<RouteDefinition['upload']>): Promise<UploadedFile[]> {
   if (!req.is('multipart/form-data')) {
@@ -15,24 +78,29 @@ export function receiveUpload(req: Request, res: Response, upload: NonNullable<R
   }
   const { maxBytes } = upload;
   const parts = upload.maxFiles ? upload.maxFiles + 1 : 1;
-  const parser = multer({ storage: multer.memoryStorage(), limits: { fileSize: maxBytes, files: parts } }).array('file', parts);
+  const parser = multer({ storage: temporaryFiles, limits: { fileSize: maxBytes, files: parts } }).array('file', parts);
   return new Promise((resolve, reject) => {
     parser(req, res, (error: unknown) => {
       if (error instanceof multer.MulterError) {
         if (error.code === 'LIMIT_FILE_SIZE') reject(new AppError('file_too_large', `The file exceeds ${maxBytes} bytes`));
         else reject(fromValidationIssues([{ path: ['file'], message: error.message }], 'file'));
+      } else if (error && typeof error === 'object' && 'syscall' in error) {
+        // The temporary file could not be written (a full disk …): not the client's doing.
+        reject(error);
       } else if (error) {
         reject(fromValidationIssues([{ path: ['file'], message: 'Malformed multipart body' }], 'file'));
       } else {
         const received = (req.files as Express.Multer.File[] | undefined) ?? [];
+        removeWhenClosed(res, received);
         if (received.length === 0) reject(fromValidationIssues([{ path: ['file'], message: 'A `file` part is required' }], 'file'));
         else {
           resolve(
             received.map((part) => ({
-              buffer: part.buffer,
+              path: part.path,
               fileName: part.originalname,
               contentType: part.mimetype,
-              sha256: createHash('sha256').update(part.buffer).digest('hex'),
+              sizeBytes: part.size,
+              sha256: (part as Express.Multer.File & StoredPart).sha256,
             })),
           );
         }

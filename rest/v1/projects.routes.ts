@@ -95,7 +95,7 @@ export const projectRoutes = [
     upload: { maxBytes: AVATAR_MAX_BYTES, description: 'PNG, JPEG or WebP image' },
     success: { status: 200, description: 'The new avatar key and version', schema: avatarSchema },
     errors: [403, 404, 413, 415],
-    handle: ({ ctx, params, files }) => setProjectAvatar(ctx, params.projectId, files[0]!.buffer),
+    handle: ({ ctx, params, files }) => setProjectAvatar(ctx, params.projectId, files[0]!),
   }),
   defineRoute({
     method: 'delete',

@@ -9,6 +9,7 @@ const TENANT_MODELS = new Set([
   'Suite',
   'TestCase',
   'TestCaseStep',
+  'StagedUpload',
   'StepAttachment',
   'CustomField',
   'CustomFieldOption',
@@ -29,6 +30,7 @@ const TENANT_MODELS = new Set([
   'TestRunResult',
   'TestRunFieldValue',
   'ApiResultUsage',
+  'StorageUsage',
 ]);
 
 type Args = Record<string, unknown> & { where?: object; data?: unknown; create?: object };

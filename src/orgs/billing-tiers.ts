@@ -1,10 +1,19 @@
 import type { PlanName } from './orgs.schemas.ts';
 
+const GIB = 1024 ** 3;
+
 /** The billing plans of organizations (decisions §2) and their ceilings. `null` means unlimited. */
 export const PLAN_TIERS = {
-  free: { maxProjects: 3, maxSeats: 3, maxResultsPerMonth: 5_000, requestsPerMinute: 60, auditExportEnabled: false },
-  team: { maxProjects: 50, maxSeats: 25, maxResultsPerMonth: 100_000, requestsPerMinute: 600, auditExportEnabled: true },
-  enterprise: { maxProjects: null, maxSeats: null, maxResultsPerMonth: 5_000_000, requestsPerMinute: 6_000, auditExportEnabled: true },
+  free: { maxProjects: 3, maxSeats: 3, maxResultsPerMonth: 5_000, requestsPerMinute: 60, auditExportEnabled: false, maxStorageBytes: GIB },
+  team: { maxProjects: 50, maxSeats: 25, maxResultsPerMonth: 100_000, requestsPerMinute: 600, auditExportEnabled: true, maxStorageBytes: 100 * GIB },
+  enterprise: {
+    maxProjects: null,
+    maxSeats: null,
+    maxResultsPerMonth: 5_000_000,
+    requestsPerMinute: 6_000,
+    auditExportEnabled: true,
+    maxStorageBytes: null,
+  },
 } as const satisfies Record<PlanName, OrganizationLimits>;
 
 export type OrganizationLimits = {
@@ -13,6 +22,8 @@ export type OrganizationLimits = {
   maxResultsPerMonth: number | null;
   requestsPerMinute: number;
   auditExportEnabled: boolean;
+  /** Staged uploads, step attachments and avatars together (src/storage/storage.service.ts). */
+  maxStorageBytes: number | null;
 };
 
 type OrganizationPlanRow = {
@@ -33,5 +44,6 @@ export function effectiveLimits(org: OrganizationPlanRow): OrganizationLimits {
     maxResultsPerMonth: org.maxResultsPerMonthOverride ?? tier.maxResultsPerMonth,
     requestsPerMinute: org.requestsPerMinuteOverride ?? tier.requestsPerMinute,
     auditExportEnabled: org.auditExportEnabledOverride ?? tier.auditExportEnabled,
+    maxStorageBytes: tier.maxStorageBytes,
   };
 }

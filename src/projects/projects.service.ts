@@ -7,6 +7,7 @@ import { AppError, notFound, validationFailed } from '../errors.ts';
 import { epochMsOrNull, newId } from '../ids.ts';
 import { applyProjectLocks } from '../orgs/orgs.service.ts';
 import { fileStorage } from '../storage/file-storage.ts';
+import { chargeStorage, releaseObjects, releaseStorage, type UploadedFile } from '../storage/storage.service.ts';
 import { likeLiteral } from '../validation.ts';
 import { pageOf, pageWindow } from '../pagination.ts';
 import { normalizeAvatar } from './avatar-image.ts';
@@ -220,12 +221,21 @@ export async function updateProject(ctx: RequestContext, code: string, input: Up
   return project;
 }
 
-/** Deletes a project (also a locked one); the next-oldest locked project reopens when it fits. */
+/**
+ * Deletes a project (also a locked one); the next-oldest locked project reopens when it fits.
+ * Its avatar and its cases' attachments give their bytes back and their files go after commit.
+ */
 export async function deleteProject(ctx: RequestContext, code: string): Promise<void> {
   authorize(ctx, 'project.manage');
-  const deleted = await inTransaction(ctx.db, async (tx) => {
+  await inTransaction(ctx.db, async (tx) => {
     await lockRow(tx, 'organizations', ctx.org.id);
-    const project = await resolveProject(ctx, code, { db: tx, allowLocked: true });
+    const project = await lockProject(tx, ctx, code, { allowLocked: true });
+    // Deleted here rather than by the cascade: exactly the rows this statement removes are given back.
+    const attachments = await tx.$queryRaw<Array<{ storageKey: string; sizeBytes: number }>>`
+      DELETE FROM step_attachments
+      WHERE org_id = ${ctx.org.id} AND case_id IN (SELECT id FROM test_cases WHERE project_id = ${project.id})
+      RETURNING storage_key AS "storageKey", size_bytes AS "sizeBytes"`;
+    await releaseObjects(tx, ctx.org.id, [...attachments, ...storedAvatarOf(project)]);
     await tx.project.delete({ where: { id: project.id } });
     await emitAudit(tx, ctx, {
       action: 'project.deleted',
@@ -235,45 +245,62 @@ export async function deleteProject(ctx: RequestContext, code: string): Promise<
       metadata: { id: project.code, name: project.name },
     });
     await applyProjectLocks(tx, ctx.org.id, ctx.org.limits.maxProjects);
-    return project;
   });
-  if (deleted.avatarKey) await fileStorage().delete(deleted.avatarKey);
+}
+
+/** The project under its row lock, read again: for changes that depend on what it holds now. */
+async function lockProject(tx: Db, ctx: RequestContext, code: string, options: { allowLocked?: boolean } = {}): Promise<ProjectRow> {
+  const found = await resolveProject(ctx, code, { ...options, db: tx });
+  if (!(await lockRow(tx, 'projects', found.id, { orgId: ctx.org.id }))) throw notFound('Project');
+  return tx.project.findFirstOrThrow({ where: { id: found.id } });
 }
 
 const avatarKeyOf = (projectUlid: string) => `avatars/projects/${projectUlid}.webp`;
 
-/** Points the project at `avatarKey` (or none), bumps the version and records the change. */
-function recordAvatar(ctx: RequestContext, project: ProjectRow, avatarKey: string | null) {
+const storedAvatarOf = (project: ProjectRow) =>
+  project.avatarKey ? [{ storageKey: project.avatarKey, sizeBytes: project.avatarSizeBytes }] : [];
+
+/** Points the locked project at its new avatar (or none), bumps the version and records the change. */
+async function recordAvatar(tx: Db, ctx: RequestContext, project: ProjectRow, avatar: { avatarKey: string | null; avatarSizeBytes: number }) {
+  const row = await tx.project.update({
+    where: { id: project.id },
+    data: { ...avatar, avatarVersion: { increment: 1 }, updatedAt: new Date() },
+  });
+  await emitAudit(tx, ctx, {
+    action: avatar.avatarKey ? 'project.avatar_updated' : 'project.avatar_removed',
+    entityType: 'project',
+    entityUlid: row.id,
+    entityLabel: row.name,
+    metadata: { avatarVersion: row.avatarVersion },
+  });
+  return { avatarKey: row.avatarKey, avatarVersion: row.avatarVersion };
+}
+
+/**
+ * Stores the upload as the project's avatar. The new image is charged to the storage quota (413
+ * storage_quota_exceeded), less the one it replaces, before it is written.
+ */
+export async function setProjectAvatar(ctx: RequestContext, code: string, upload: UploadedFile) {
+  authorize(ctx, 'project.manage');
+  await resolveProject(ctx, code);
+  const image = await normalizeAvatar(upload);
   return inTransaction(ctx.db, async (tx) => {
-    const row = await tx.project.update({
-      where: { id: project.id },
-      data: { avatarKey, avatarVersion: { increment: 1 }, updatedAt: new Date() },
-    });
-    await emitAudit(tx, ctx, {
-      action: avatarKey ? 'project.avatar_updated' : 'project.avatar_removed',
-      entityType: 'project',
-      entityUlid: row.id,
-      entityLabel: row.name,
-      metadata: { avatarVersion: row.avatarVersion },
-    });
-    return { avatarKey: row.avatarKey, avatarVersion: row.avatarVersion };
+    const project = await lockProject(tx, ctx, code);
+    await releaseStorage(tx, ctx.org.id, project.avatarSizeBytes);
+    await chargeStorage(tx, ctx.org, image.length);
+    const avatarKey = avatarKeyOf(project.id);
+    await fileStorage().put(avatarKey, image);
+    return recordAvatar(tx, ctx, project, { avatarKey, avatarSizeBytes: image.length });
   });
 }
 
-export async function setProjectAvatar(ctx: RequestContext, code: string, upload: Buffer) {
-  authorize(ctx, 'project.manage');
-  const project = await resolveProject(ctx, code);
-  const image = await normalizeAvatar(upload);
-  const key = avatarKeyOf(project.id);
-  await fileStorage().put(key, image);
-  return recordAvatar(ctx, project, key);
-}
-
+/** Removes the avatar: its bytes are given back and its file goes after commit. */
 export async function removeProjectAvatar(ctx: RequestContext, code: string) {
   authorize(ctx, 'project.manage');
-  const project = await resolveProject(ctx, code);
-  if (!project.avatarKey) return { avatarKey: null, avatarVersion: project.avatarVersion };
-  const removed = await recordAvatar(ctx, project, null);
-  await fileStorage().delete(project.avatarKey);
-  return removed;
+  return inTransaction(ctx.db, async (tx) => {
+    const project = await lockProject(tx, ctx, code);
+    if (!project.avatarKey) return { avatarKey: null, avatarVersion: project.avatarVersion };
+    await releaseObjects(tx, ctx.org.id, storedAvatarOf(project));
+    return recordAvatar(tx, ctx, project, { avatarKey: null, avatarSizeBytes: 0 });
+  });
 }

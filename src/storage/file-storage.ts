@@ -1,10 +1,15 @@
-import { mkdir, readdir, readFile, rm, stat, writeFile, rename } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { copyFile, mkdir, readdir, readFile, rm, stat, writeFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { newId } from '../ids.ts';
 
 /** Where uploaded files live. Keys are relative slash-separated paths such as `avatars/projects/X.webp`. */
 export interface FileStorage {
   put(key: string, data: Buffer): Promise<void>;
+  /** Stores the file at `sourcePath` (a local file) under `key`, streaming it: never whole in memory. */
+  putFile(key: string, sourcePath: string): Promise<void>;
+  /** Copies an object within the storage, without passing its bytes through memory; false when `sourceKey` names nothing. */
+  copy(sourceKey: string, targetKey: string): Promise<boolean>;
   /** null when no object has that key. */
   get(key: string): Promise<Buffer | null>;
   delete(key: string): Promise<void>;
@@ -31,12 +36,38 @@ export class LocalDirectoryStorage implements FileStorage {
     return path.join(this.root, ...key.split('/'));
   }
 
-  async put(key: string, data: Buffer): Promise<void> {
+  put(key: string, data: Buffer): Promise<void> {
+    return this.writeAtomically(key, (temporary) => writeFile(temporary, data));
+  }
+
+  putFile(key: string, sourcePath: string): Promise<void> {
+    return this.writeAtomically(key, (temporary) => copyFile(sourcePath, temporary, constants.COPYFILE_FICLONE));
+  }
+
+  async copy(sourceKey: string, targetKey: string): Promise<boolean> {
+    const source = this.pathOf(sourceKey);
+    try {
+      await this.writeAtomically(targetKey, (temporary) => copyFile(source, temporary, constants.COPYFILE_FICLONE));
+      return true;
+    } catch (error) {
+      // The target's folder exists by then: a missing file can only be the source.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw error;
+    }
+  }
+
+  /** `write` fills a temporary file beside the target, which is then renamed into place. */
+  private async writeAtomically(key: string, write: (temporary: string) => Promise<void>): Promise<void> {
     const target = this.pathOf(key);
     await mkdir(path.dirname(target), { recursive: true });
     const temporary = `${target}.${newId()}.tmp`;
-    await writeFile(temporary, data);
-    await rename(temporary, target);
+    try {
+      await write(temporary);
+      await rename(temporary, target);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
   }
 
   async get(key: string): Promise<Buffer | null> {

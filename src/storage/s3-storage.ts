@@ -1,4 +1,7 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import {
+  CopyObjectCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   ListObjectsV2Command,
@@ -8,6 +11,8 @@ import {
 } from '@aws-sdk/client-s3';
 import type { S3Settings } from '../config.ts';
 import { assertSafeKey, type FileStorage, type StoredObject } from './file-storage.ts';
+
+const isNoSuchKey = (error: unknown) => error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey';
 
 /** Any S3-compatible object store (AWS S3, MinIO, R2, …), through the AWS SDK v3. */
 export class S3Storage implements FileStorage {
@@ -32,13 +37,34 @@ export class S3Storage implements FileStorage {
     await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: data }));
   }
 
+  async putFile(key: string, sourcePath: string): Promise<void> {
+    assertSafeKey(key);
+    // The length up front lets the SDK send the stream as it is read (no buffering to measure it).
+    const { size } = await stat(sourcePath);
+    await this.client.send(
+      new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: createReadStream(sourcePath), ContentLength: size }),
+    );
+  }
+
+  async copy(sourceKey: string, targetKey: string): Promise<boolean> {
+    assertSafeKey(sourceKey);
+    assertSafeKey(targetKey);
+    try {
+      await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: targetKey, CopySource: `${this.bucket}/${sourceKey}` }));
+      return true;
+    } catch (error) {
+      if (isNoSuchKey(error)) return false;
+      throw error;
+    }
+  }
+
   async get(key: string): Promise<Buffer | null> {
     assertSafeKey(key);
     try {
       const object = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
       return object.Body ? Buffer.from(await object.Body.transformToByteArray()) : Buffer.alloc(0);
     } catch (error) {
-      if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return null;
+      if (isNoSuchKey(error)) return null;
       throw error;
     }
   }

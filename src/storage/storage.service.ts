@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Config } from '../config.ts';
-import { notFound } from '../errors.ts';
+import type { Db } from '../database/client.ts';
+import { afterCommit } from '../database/transactions.ts';
+import { AppError, notFound } from '../errors.ts';
+import type { OrganizationLimits } from '../orgs/billing-tiers.ts';
 import { assertSafeKey, fileStorage, LocalDirectoryStorage, useFileStorage } from './file-storage.ts';
 import { S3Storage } from './s3-storage.ts';
 
@@ -10,8 +13,44 @@ export function openFileStorage(config: Pick<Config, 's3' | 'dataDir'>): void {
   useFileStorage(config.s3 ? new S3Storage(config.s3) : new LocalDirectoryStorage(path.join(config.dataDir, 'files')));
 }
 
-/** One multipart file part as a transport received it. */
-export type UploadedFile = { buffer: Buffer; fileName: string; contentType: string; sha256: string };
+/**
+ * One multipart file part as a transport received it: a temporary local file, which the
+ * transport removes once the request has ended.
+ */
+export type UploadedFile = { path: string; fileName: string; contentType: string; sizeBytes: number; sha256: string };
+
+/**
+ * Counts `bytes` against the organization's storage quota before they are written, inside `tx`
+ * (a rollback gives them back). One conditional upsert: concurrent callers, in any process, queue
+ * on the organization's row and the usage never passes the quota. Over it: 413
+ * storage_quota_exceeded. The row stays locked until commit: keep `tx` short after the charge.
+ */
+export async function chargeStorage(tx: Db, org: { id: string; limits: OrganizationLimits }, bytes: number): Promise<void> {
+  if (bytes === 0) return;
+  const limit = org.limits.maxStorageBytes;
+  const exceeded = () => new AppError('storage_quota_exceeded', 'The organization has used up its storage quota');
+  if (limit !== null && bytes > limit) throw exceeded();
+  // The tenant filter is written out: raw SQL does not pass through the confined client.
+  const rows = await tx.$queryRaw<unknown[]>`
+    INSERT INTO storage_usage AS usage (org_id, used_bytes)
+    VALUES (${org.id}, ${bytes}::bigint)
+    ON CONFLICT (org_id) DO UPDATE SET used_bytes = usage.used_bytes + EXCLUDED.used_bytes
+    WHERE ${limit}::bigint IS NULL OR usage.used_bytes + EXCLUDED.used_bytes <= ${limit}::bigint
+    RETURNING 1`;
+  if (rows.length === 0) throw exceeded();
+}
+
+/** Gives back `bytes` the organization no longer keeps, inside `tx` (a rollback keeps them counted). */
+export async function releaseStorage(tx: Db, orgId: string, bytes: number): Promise<void> {
+  if (bytes === 0) return;
+  await tx.storageUsage.updateMany({ where: { orgId }, data: { usedBytes: { decrement: bytes } } });
+}
+
+/** Objects of one organization that `tx` stops keeping: their bytes go back in `tx`, their files once it committed. */
+export async function releaseObjects(tx: Db, orgId: string, objects: Array<{ storageKey: string; sizeBytes: number }>): Promise<void> {
+  await releaseStorage(tx, orgId, objects.reduce((sum, object) => sum + object.sizeBytes, 0));
+  afterCommit(tx, () => Promise.all(objects.map((object) => fileStorage().delete(object.storageKey))));
+}
 
 const CONTENT_TYPES: Record<string, string> = { webp: 'image/webp', png: 'image/png', jpg: 'image/jpeg' };
 

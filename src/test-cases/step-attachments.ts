@@ -4,6 +4,7 @@ import { afterCommit, afterRollback } from '../database/transactions.ts';
 import { AppError, notFound, validationFailed } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { fileStorage } from '../storage/file-storage.ts';
+import { releaseObjects } from '../storage/storage.service.ts';
 import { ATTACHMENTS_PER_STEP, type AttachmentRef } from './attachments.schemas.ts';
 
 /** Staged objects nobody committed are swept after this long. */
@@ -11,11 +12,9 @@ export const STAGING_TTL_MS = 24 * 60 * 60 * 1000;
 
 export const STAGING_PREFIX = 'staging';
 export const stagingKeyOf = (orgId: string) => `${STAGING_PREFIX}/${orgId}/${newId()}`;
-/** Name, type and size of a staged upload live beside it until it is committed. */
-export const metaKeyOf = (key: string) => `${key}.meta.json`;
-export type StagedMeta = { fileName: string; contentType: string; sizeBytes: number };
 
 type AttachmentRow = Awaited<ReturnType<Db['stepAttachment']['findFirstOrThrow']>>;
+type StagedUploadRow = Awaited<ReturnType<Db['stagedUpload']['findFirstOrThrow']>>;
 
 export const toStepAttachment = (row: AttachmentRow) => ({
   ulid: row.id,
@@ -24,10 +23,6 @@ export const toStepAttachment = (row: AttachmentRow) => ({
   sizeBytes: row.sizeBytes,
   createdAt: row.createdAt.getTime(),
 });
-
-/** Files `tx` stopped referencing are removed once it committed; nothing a committed row points at. */
-const releaseAfterCommit = (tx: Db, keys: string[]) =>
-  afterCommit(tx, () => Promise.all(keys.map((key) => fileStorage().delete(key))));
 
 /**
  * Makes each listed step's `refs` its attachments, in order: `{ ulid }` keeps (or moves here) an
@@ -57,59 +52,78 @@ export async function setStepAttachments(
     if (kept.length !== keptIds.length) throw notFound('Step attachment');
   }
   if (stagedKeys.some((key) => !key.startsWith(`${STAGING_PREFIX}/${ctx.org.id}/`))) throw notFound('Staged attachment');
-  if (stagedKeys.length > 0) {
-    const committed = await tx.stepAttachment.findFirst({ where: { stagedKey: { in: stagedKeys } }, select: { stagedKey: true } });
-    if (committed) {
-      throw new AppError('staging_already_committed', `The staged upload ${committed.stagedKey} was already committed`);
-    }
-  }
+  const staged = await claimStaged(tx, stagedKeys);
 
   const dropped = await tx.stepAttachment.findMany({
     where: { stepId: { in: steps.map((step) => step.stepId) }, id: { notIn: keptIds } },
-    select: { id: true, storageKey: true },
+    select: { id: true, storageKey: true, sizeBytes: true },
   });
-  if (dropped.length > 0) {
-    await tx.stepAttachment.deleteMany({ where: { id: { in: dropped.map((row) => row.id) } } });
-    releaseAfterCommit(tx, dropped.map((row) => row.storageKey));
-  }
+  await deleteAttachmentRows(tx, ctx.org.id, dropped);
 
   for (const { stepId, refs: stepRefs } of steps) {
     for (const [position, ref] of stepRefs.entries()) {
       if ('ulid' in ref) {
         await tx.stepAttachment.update({ where: { id: ref.ulid }, data: { stepId, position } });
       } else {
-        await commitStaged(tx, ctx, { caseId, stepId }, ref.key, position);
+        await commitStaged(tx, ctx, { caseId, stepId }, staged.get(ref.key)!, position);
       }
     }
   }
 }
 
-/** Copies a staged upload to its committed key and records it (the staged copy goes after commit). */
+/**
+ * Takes the rows of the staged uploads about to be committed: each ends exactly once, here or in
+ * the sweep, and its quota charge passes to the attachment. A key committed before answers 409,
+ * one with no row (never staged, swept, taken meanwhile) 404.
+ */
+async function claimStaged(tx: Db, keys: string[]): Promise<Map<string, StagedUploadRow>> {
+  if (keys.length === 0) return new Map();
+  const committed = await tx.stepAttachment.findFirst({ where: { stagedKey: { in: keys } }, select: { stagedKey: true } });
+  if (committed) {
+    throw new AppError('staging_already_committed', `The staged upload ${committed.stagedKey} was already committed`);
+  }
+  const rows = await tx.stagedUpload.findMany({ where: { storageKey: { in: keys } } });
+  const { count } = await tx.stagedUpload.deleteMany({ where: { storageKey: { in: keys } } });
+  if (rows.length !== keys.length || count !== keys.length) throw notFound('Staged attachment');
+  return new Map(rows.map((row) => [row.storageKey, row]));
+}
+
+/** Copies a staged upload to its committed key, within the storage, and records it (the staged copy goes after commit). */
 async function commitStaged(
   tx: Db,
   ctx: RequestContext,
   target: { caseId: string; stepId: string },
-  stagedKey: string,
+  staged: StagedUploadRow,
   position: number,
 ): Promise<void> {
-  const [data, metaBytes] = await Promise.all([fileStorage().get(stagedKey), fileStorage().get(metaKeyOf(stagedKey))]);
-  if (!data || !metaBytes) throw notFound('Staged attachment');
-  const meta = JSON.parse(metaBytes.toString('utf8')) as StagedMeta;
   const id = newId();
   const storageKey = `attachments/${ctx.org.id}/${target.caseId}/${id}`;
-  await fileStorage().put(storageKey, data);
+  if (!(await fileStorage().copy(staged.storageKey, storageKey))) throw notFound('Staged attachment');
   afterRollback(tx, () => fileStorage().delete(storageKey));
+  const { fileName, contentType, sizeBytes } = staged;
   await tx.stepAttachment.create({
-    data: { id, orgId: ctx.org.id, ...target, stagedKey, storageKey, position, ...meta },
+    data: { id, orgId: ctx.org.id, ...target, stagedKey: staged.storageKey, storageKey, position, fileName, contentType, sizeBytes },
   });
-  releaseAfterCommit(tx, [stagedKey, metaKeyOf(stagedKey)]);
+  afterCommit(tx, () => fileStorage().delete(staged.storageKey));
 }
 
-/** Call before deleting steps (or their case): their files go once the deletion commits. */
+/**
+ * Deletes attachment rows read earlier in `tx`: their bytes are given back, their files go once it
+ * committed. Under the case's lock only a project's deletion can have removed one meanwhile; then
+ * nothing is given back twice: 404.
+ */
+export async function deleteAttachmentRows(tx: Db, orgId: string, rows: Array<{ id: string; storageKey: string; sizeBytes: number }>): Promise<void> {
+  if (rows.length === 0) return;
+  const { count } = await tx.stepAttachment.deleteMany({ where: { id: { in: rows.map((row) => row.id) } } });
+  if (count !== rows.length) throw notFound('Step attachment');
+  await releaseObjects(tx, orgId, rows);
+}
+
+/** Call before deleting steps (or their case): their attachments go first, see deleteAttachmentRows. */
 export async function releaseAttachmentsOf(tx: Db, where: { stepIds?: string[]; caseId?: string }): Promise<void> {
   const rows = await tx.stepAttachment.findMany({
     where: where.caseId ? { caseId: where.caseId } : { stepId: { in: where.stepIds ?? [] } },
-    select: { storageKey: true },
+    select: { id: true, orgId: true, storageKey: true, sizeBytes: true },
   });
-  releaseAfterCommit(tx, rows.map((row) => row.storageKey));
+  if (rows.length > 0) await deleteAttachmentRows(tx, rows[0]!.orgId, rows);
 }

@@ -21,6 +21,7 @@ type Shown = {
     maxResultsPerMonth: number | null;
     requestsPerMinute: number;
     auditExportEnabled: boolean;
+    maxStorageBytes: number | null;
   };
   projects: { total: number; locked: number };
 };
@@ -75,6 +76,7 @@ describe('tcms org show', () => {
       maxResultsPerMonth: 5_000,
       requestsPerMinute: 60,
       auditExportEnabled: false,
+      maxStorageBytes: 1024 ** 3,
     });
     expect(shown.projects).toEqual({ total: 1, locked: 0 });
   });
@@ -101,6 +103,7 @@ describe('tcms org set-plan', () => {
       maxResultsPerMonth: 100_000,
       requestsPerMinute: 600,
       auditExportEnabled: true,
+      maxStorageBytes: 100 * 1024 ** 3,
     });
 
     const org = await t.http.get(`/api/v1/orgs/${owner.orgId}`).set(owner.headers);
@@ -228,6 +231,7 @@ describe('tcms org override', () => {
       maxResultsPerMonth: 1234,
       requestsPerMinute: 1000,
       auditExportEnabled: true,
+      maxStorageBytes: 1024 ** 3,
     });
 
     const token = await tokenFor(t.http, owner);

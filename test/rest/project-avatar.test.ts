@@ -127,6 +127,15 @@ describe('POST /api/v1/projects/{projectId}/avatar', () => {
     expect(await readProject(owner, project.id)).toMatchObject({ avatarKey: null, avatarVersion: 0 });
   });
 
+  it.each(['png', 'jpeg'] as const)('answers 422 validation_failed for a %s cut short (it cannot be decoded) and keeps the avatar', async (format) => {
+    const { owner, project } = await ownerWithProject(t.http);
+    const whole = await images[format]();
+    const response = await upload(owner, project.id, whole.subarray(0, Math.floor(whole.length / 2)), { contentType: `image/${format}` });
+    expect(response.status).toBe(422);
+    expect(response.body.error).toMatchObject({ code: 'validation_failed', details: { path: ['file'] } });
+    expect(await readProject(owner, project.id)).toMatchObject({ avatarKey: null, avatarVersion: 0 });
+  });
+
   it('answers 413 file_too_large for a valid PNG over 5 MiB', async () => {
     const { owner, project } = await ownerWithProject(t.http);
     const width = 1400;

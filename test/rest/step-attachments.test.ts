@@ -4,37 +4,18 @@ import { describe, expect, it } from 'vitest';
 import { sweepExpired } from '../../src/maintenance.ts';
 import { fileStorage } from '../../src/storage/file-storage.ts';
 import { STAGING_TTL_MS } from '../../src/test-cases/step-attachments.ts';
-import { createProject, joinAs, signUp, useTestApp, type Caller } from '../support/app.ts';
+import { joinAs, signUp, useTestApp, type Caller } from '../support/app.ts';
+import * as uploads from '../support/uploads.ts';
 
 const app = useTestApp();
 
-async function newCase(owner: Caller) {
-  const project = await createProject(app.http, owner);
-  const created = await app.http
-    .post(`/api/v1/projects/${project.id}/test-cases`)
-    .set(owner.headers)
-    .send({ title: 'Login works', steps: [{ action: 'Open the page' }, { action: 'Sign in' }] });
-  expect(created.status).toBe(201);
-  return created.body as { ulid: string; steps: Array<{ ulid: string; action: string }> };
-}
-
-function stage(caller: Caller, caseUlid: string, files: Array<{ name: string; bytes: Buffer; type?: string }>) {
-  let request = app.http.post(`/api/v1/test-cases/${caseUlid}/step-attachments:stage`).set(caller.headers);
-  for (const file of files) request = request.attach('file', file.bytes, { filename: file.name, contentType: file.type ?? 'image/png' });
-  return request;
-}
-
-const putSteps = (caller: Caller, caseUlid: string, steps: unknown[]) =>
-  app.http.put(`/api/v1/test-cases/${caseUlid}/steps`).set(caller.headers).send({ steps });
-
-async function filesUnder(prefix: string): Promise<string[]> {
-  const keys: string[] = [];
-  for await (const object of fileStorage().list(prefix)) keys.push(object.key);
-  return keys;
-}
+const newCase = (owner: Caller) => uploads.newCase(app.http, owner);
+const stage = (caller: Caller, caseUlid: string, files: uploads.UploadPart[]) => uploads.stage(app.http, caller, caseUlid, files);
+const putSteps = (caller: Caller, caseUlid: string, steps: unknown[]) => uploads.putSteps(app.http, caller, caseUlid, steps);
+const { filesUnder } = uploads;
 
 describe('POST /api/v1/test-cases/{caseUlid}/step-attachments:stage', () => {
-  it('stores several multipart files under staging/<orgUlid>/ without a database row', async () => {
+  it('stores several multipart files under staging/<orgUlid>/, attached to no step until committed', async () => {
     const owner = await signUp(app.http);
     const testCase = await newCase(owner);
     const response = await stage(owner, testCase.ulid, [
@@ -219,13 +200,18 @@ describe('the staging sweep', () => {
     const testCase = await newCase(owner);
     const staged = await stage(owner, testCase.ulid, [{ name: 'a.png', bytes: Buffer.from('a') }]);
     const key = staged.body.items[0].key as string;
+    const kept = await stage(owner, testCase.ulid, [{ name: 'b.png', bytes: Buffer.from('b') }]);
+    const step = testCase.steps[0]!;
+    await putSteps(owner, testCase.ulid, [{ ulid: step.ulid, action: step.action, attachments: [{ key: kept.body.items[0].key }] }]);
 
     await sweepExpired(Date.now());
     expect(await fileStorage().get(key)).toEqual(Buffer.from('a'));
 
-    await sweepExpired(Date.now() + STAGING_TTL_MS + 60_000);
+    await uploads.ageStagedUploads(app.dataDir, owner.orgId, STAGING_TTL_MS + 60_000);
+    await sweepExpired(Date.now());
     expect(await fileStorage().get(key)).toBeNull();
     const left = await readdir(path.join(app.dataDir, 'files', 'staging', owner.orgId)).catch(() => []);
     expect(left).toEqual([]);
+    expect(await filesUnder(`attachments/${owner.orgId}/`)).toHaveLength(1);
   });
 });

@@ -1,4 +1,5 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -78,6 +79,34 @@ describe.each(backends)('file storage on %s', (_name, open) => {
     for await (const object of storage.list('nothing/')) listed.push(object);
     expect(listed).toEqual([]);
     await expect(storage.delete('nothing/here')).resolves.toBeUndefined();
+  });
+
+  it('stores a local file by streaming it, copies objects within the storage, and leaves the source file', async () => {
+    const { storage } = backend;
+    const folder = await mkdtemp(path.join(os.tmpdir(), 'tcms-source-'));
+    try {
+      const source = path.join(folder, 'upload');
+      const bytes = randomBytes(3 * 1024 * 1024 + 17);
+      await writeFile(source, bytes);
+      // Compared by digest: a deep equality of megabytes is slow.
+      const digestOf = (data: Buffer | null) => data && createHash('sha256').update(data).digest('hex');
+      const digest = digestOf(bytes);
+      await storage.putFile('staging/ORG/F', source);
+      expect(digestOf(await storage.get('staging/ORG/F'))).toBe(digest);
+      expect(await readdir(folder)).toEqual(['upload']);
+
+      expect(await storage.copy('staging/ORG/F', 'attachments/ORG/CASE/F')).toBe(true);
+      expect(digestOf(await storage.get('attachments/ORG/CASE/F'))).toBe(digest);
+      expect(digestOf(await storage.get('staging/ORG/F'))).toBe(digest);
+
+      expect(await storage.copy('staging/ORG/missing', 'attachments/ORG/CASE/G')).toBe(false);
+      expect(await storage.get('attachments/ORG/CASE/G')).toBeNull();
+      const listed = [];
+      for await (const object of storage.list('attachments/ORG/CASE/')) listed.push(object.key);
+      expect(listed).toEqual(['attachments/ORG/CASE/F']);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 
   it('refuses keys that could escape the storage root', async () => {

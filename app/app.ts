@@ -40,9 +40,9 @@ const routeLabel =
 /** The composition root: wires the core to its two front doors, Express (REST) and Yoga (GraphQL). */
 export async function createApp(config: Config): Promise<App> {
   logger.level = config.logLevel;
+  await openFileStorage(config);
   const database = await openDatabase(config);
   await seedMissingSystemFields();
-  openFileStorage(config);
   const stopMaintenance = startMaintenance();
   const settings = httpSettings(config);
   const metrics = createMetrics(database);

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
+import { constants } from 'node:fs';
+import { access, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Config } from '../config.ts';
+import { ConfigurationError, type Config } from '../config.ts';
 import type { Db } from '../database/client.ts';
 import { afterCommit } from '../database/transactions.ts';
 import { AppError, notFound } from '../errors.ts';
@@ -8,9 +10,22 @@ import type { OrganizationLimits } from '../orgs/billing-tiers.ts';
 import { assertSafeKey, fileStorage, LocalDirectoryStorage, useFileStorage } from './file-storage.ts';
 import { S3Storage } from './s3-storage.ts';
 
-/** Files go to the configured S3-compatible bucket, else to `files/` under the data directory. */
-export function openFileStorage(config: Pick<Config, 's3' | 'dataDir'>): void {
-  useFileStorage(config.s3 ? new S3Storage(config.s3) : new LocalDirectoryStorage(path.join(config.dataDir, 'files')));
+/**
+ * Files go to the configured S3-compatible bucket, else to `files/` under the data directory,
+ * which must be a directory this process can write (a ConfigurationError at start-up otherwise).
+ */
+export async function openFileStorage(config: Pick<Config, 's3' | 'dataDir'>): Promise<void> {
+  if (config.s3) return useFileStorage(new S3Storage(config.s3));
+  const root = path.join(config.dataDir, 'files');
+  try {
+    await mkdir(root, { recursive: true });
+    await access(root, constants.W_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    const why = ['ENOTDIR', 'EEXIST'].includes(code) ? 'it is not a directory' : ['EACCES', 'EPERM', 'EROFS'].includes(code) ? 'it is not writable' : code;
+    throw new ConfigurationError(`TCMS_DATA_DIR ${config.dataDir} cannot hold the service's files: ${why}`);
+  }
+  useFileStorage(new LocalDirectoryStorage(root));
 }
 
 /**

@@ -1,3 +1,4 @@
+import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import express, { type Express, type RequestHandler } from 'express';
 import { createYoga } from 'graphql-yoga';
 import swaggerUi from 'swagger-ui-express';
@@ -37,7 +38,8 @@ export async function createApp(config: Config): Promise<App> {
     logging: false,
     context: ({ request }) => createGraphQLContext(request, (cookie) => readSessionCookie(cookie, settings)),
     maskedErrors: { maskError: maskGraphQLError },
-    plugins: [contractCodesForRequestErrors],
+    // The token ceiling also bounds how deeply a document nests, before graphql-js parses it recursively.
+    plugins: [contractCodesForRequestErrors, maxTokensPlugin()],
   });
 
   const openApiDocument = buildOpenApiDocument(v1Routes);

@@ -2,13 +2,13 @@ import type { Server } from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_BODY_VALUES } from '../../rest/router.ts';
 import { ERROR_CODES } from '../../src/errors.ts';
 import { newId } from '../../src/ids.ts';
 import { overrideOrganizationLimits } from '../../src/orgs/orgs.service.ts';
 import { MAX_NESTING_DEPTH } from '../../src/validation.ts';
 import { createMilestone, createProject, createSuite, signUp, tokenFor, uniqueEmail, useTestApp, type Caller } from '../support/app.ts';
 import { createCase, createPlan, createRun } from '../support/runs.ts';
-import { MAX_BODY_VALUES } from '../../rest/router.ts';
 
 /**
  * The acceptance test of the hostile-input issue: requests generated from the OpenAPI document,
@@ -17,7 +17,8 @@ import { MAX_BODY_VALUES } from '../../rest/router.ts';
  * answer may be a 5xx, and every error is the contract's envelope.
  *
  * The requests come from a seeded PRNG: HOSTILE_SEED=<seed> replays a run (HOSTILE_CONCURRENCY=1
- * replays it in exactly the same order).
+ * replays it in exactly the same order). Only the ULIDs differ between runs (the fixture's, and
+ * fresh ones standing for unknown ids), not what they stand for.
  */
 const SEED = Number(process.env.HOSTILE_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const CONCURRENCY = Number(process.env.HOSTILE_CONCURRENCY ?? 6);
@@ -28,7 +29,6 @@ const t = useTestApp();
 // ---- a seeded PRNG (mulberry32) and its helpers --------------------------------------------
 
 type Random = {
-  next(): number;
   int(below: number): number;
   pick<T>(items: readonly T[]): T;
   chance(probability: number): boolean;
@@ -43,7 +43,7 @@ function seededRandom(seed: number): Random {
     return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
   };
   const int = (below: number) => Math.floor(next() * below);
-  return { next, int, pick: (items) => items[int(items.length)]!, chance: (probability) => next() < probability };
+  return { int, pick: (items) => items[int(items.length)]!, chance: (probability) => next() < probability };
 }
 
 // ---- the OpenAPI document ------------------------------------------------------------------

@@ -5,7 +5,7 @@ import { createYoga, useExecutionCancellation } from 'graphql-yoga';
 import swaggerUi from 'swagger-ui-express';
 import { serveAsset } from '../rest/assets.ts';
 import { errorHandler, notFoundHandler } from '../rest/errors.ts';
-import { httpSettings, readSessionCookie } from '../rest/http-settings.ts';
+import { httpSettings, JSON_BODY_BYTES, readSessionCookie } from '../rest/http-settings.ts';
 import { buildOpenApiDocument } from '../rest/openapi.ts';
 import { requestLog } from '../rest/request-log.ts';
 import { restRouter } from '../rest/router.ts';
@@ -58,6 +58,9 @@ export async function createApp(config: Config): Promise<App> {
     // CORS is the app's (one allowlist for REST and GraphQL), not Yoga's reflect-any-origin default.
     cors: false,
     batching: false,
+    // As for REST JSON bodies; GraphQL takes no file uploads.
+    maxRequestBodySize: JSON_BODY_BYTES,
+    multipart: false,
     context: async ({ request, res }) => {
       const context = await createGraphQLContext(request, (cookie) => readSessionCookie(cookie, settings));
       if (context.caller) res.locals.orgId = context.caller.org.id;

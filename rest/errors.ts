@@ -112,6 +112,8 @@ type ParserError = Error & { type?: string; status?: number; expose?: boolean };
  * or oversized body, an unsupported encoding, a path that does not percent-decode.
  */
 function fromExpress(error: ParserError): unknown {
+  // What the body parser's `verify` (rest/router.ts) refused, carried out under its own status.
+  if (error instanceof AppError) return error;
   switch (error.type) {
     case 'entity.parse.failed':
       return unreadableRequest('malformed_json', 'The request body is not valid JSON');

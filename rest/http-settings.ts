@@ -4,6 +4,7 @@ import { SESSION_IDLE_MS } from '../src/auth/auth.schemas.ts';
 
 /** The largest JSON body any route takes (decisions: "Malformed and oversized bodies"). */
 export const JSON_BODY_LIMIT = '10mb';
+export const JSON_BODY_BYTES = 10 * 1024 * 1024;
 
 export type HttpSettings = { sessionCookieName: string; secureCookies: boolean };
 

@@ -31,26 +31,97 @@ export const searchQuerySchema = z.object({
  */
 export const likeLiteral = (q: string) => q.replace(/[\\%_]/g, '\\$&');
 
-/** Parses with a zod schema; a failure is the contract's 422 validation_failed. */
+/**
+ * How deeply a request value may nest (objects and arrays): far deeper than any request shape,
+ * and shallow enough for everything recursive downstream (JSON.stringify, Prisma, jsonb).
+ */
+export const MAX_NESTING_DEPTH = 32;
+
+const TOO_DEEP = `must not nest deeper than ${MAX_NESTING_DEPTH} levels`;
+
+/** The 422 of a value nested deeper than MAX_NESTING_DEPTH, at `path`. */
+export const nestedTooDeeply = (path: PropertyKey[], location?: 'query' | 'params' | 'body') =>
+  fromValidationIssues([{ path, message: TOO_DEEP }], location);
+
+/**
+ * Parses with a zod schema; a failure is the contract's 422 validation_failed. What the schema
+ * accepts must also be storable and shallow, which `findUnstorable` checks.
+ */
 export function validate<S extends z.ZodType>(
   schema: S,
   value: unknown,
   location?: 'query' | 'params' | 'body',
 ): z.output<S> {
-  const nul = findNulCharacter(value, []);
-  if (nul) throw fromValidationIssues([{ path: nul, message: 'must not contain the NUL character' }], location);
   const result = schema.safeParse(value);
-  if (!result.success) throw fromValidationIssues(result.error.issues, location);
+  if (!result.success) throw fromValidationIssues(result.error.issues.map(clipped), location);
+  const unstorable = findUnstorable(result.data);
+  if (unstorable) throw fromValidationIssues([unstorable], location);
   return result.data;
 }
 
-/** PostgreSQL text cannot hold U+0000, so no input string may carry it; returns its path. */
-function findNulCharacter(value: unknown, path: PropertyKey[]): PropertyKey[] | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
-  if (value === null || typeof value !== 'object') return null;
-  for (const [key, inner] of Object.entries(value)) {
-    const found = findNulCharacter(inner, [...path, Array.isArray(value) ? Number(key) : key]);
-    if (found) return found;
+/** The most characters of the input a 422 echoes per key or message. */
+const ECHO_MAX = 200;
+const clip = (text: string) => (text.length > ECHO_MAX ? `${text.slice(0, ECHO_MAX)}…` : text);
+
+/**
+ * A zod issue with what it echoes of the input clipped: an unknown key may be megabytes long, and
+ * zod's message for unknown keys lists every one of them.
+ */
+function clipped(issue: z.core.$ZodIssue) {
+  return {
+    path: issue.path.map((part) => (typeof part === 'string' ? clip(part) : part)),
+    message: clip(issue.message),
+    code: issue.code,
+    keys: issue.code === 'unrecognized_keys' ? issue.keys.slice(0, 1).map(clip) : undefined,
+  };
+}
+
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
+/**
+ * PostgreSQL text cannot hold U+0000, and neither text nor jsonb a lone UTF-16 surrogate (JSON
+ * can carry one as "\ud800"; UTF-8 cannot encode it).
+ */
+function unstorableText(text: string): string | null {
+  if (text.includes('\u0000')) return 'must not contain the NUL character';
+  if (LONE_SURROGATE.test(text)) return 'must not contain a lone surrogate (invalid Unicode)';
+  return null;
+}
+
+type Visit = { value: unknown; parent: Visit | null; key: PropertyKey; depth: number };
+
+function pathOf(visit: Visit): PropertyKey[] {
+  const path: PropertyKey[] = [];
+  for (let at: Visit = visit; at.parent; at = at.parent) path.push(at.key);
+  return path.reverse();
+}
+
+/**
+ * The first string or key (in document order) that the database cannot store, or the first value
+ * nested too deeply. Iterative on purpose: the value may be untrusted and arbitrarily deep.
+ */
+function findUnstorable(root: unknown): { path: PropertyKey[]; message: string } | null {
+  const pending: Visit[] = [{ value: root, parent: null, key: '', depth: 0 }];
+  for (let visit = pending.pop(); visit; visit = pending.pop()) {
+    const { value, depth } = visit;
+    if (typeof value === 'string') {
+      const problem = unstorableText(value);
+      if (problem) return { path: pathOf(visit), message: problem };
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    if (depth >= MAX_NESTING_DEPTH) return { path: pathOf(visit), message: TOO_DEEP };
+    const children: Visit[] = [];
+    if (Array.isArray(value)) {
+      for (let index = 0; index < value.length; index++) children.push({ value: value[index], parent: visit, key: index, depth: depth + 1 });
+    } else {
+      for (const [key, inner] of Object.entries(value)) {
+        const problem = unstorableText(key);
+        if (problem) return { path: [...pathOf(visit), key], message: problem };
+        children.push({ value: inner, parent: visit, key, depth: depth + 1 });
+      }
+    }
+    for (let index = children.length - 1; index >= 0; index--) pending.push(children[index]!);
   }
   return null;
 }

@@ -59,7 +59,7 @@ export type UpdateProjectInput = z.output<typeof updateProjectBodySchema>;
  */
 const csvFilter = <T extends string>(isKnown: (token: string) => token is T, description: string) =>
   z
-    .union([z.string(), z.array(z.string())])
+    .union([z.string().max(2000), z.array(z.string().max(2000)).max(50)])
     .optional()
     .transform((value) => {
       const known = [value ?? []]

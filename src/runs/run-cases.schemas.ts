@@ -45,8 +45,9 @@ export const runCaseStepPathSchema = runCasePathSchema.extend({ stepUlid: z.stri
 /** `status` as comma-separated values of the six statuses; an unknown one answers 422. */
 const statusCsv = z
   .string()
+  .max(200)
   .transform((csv) => csv.split(',').map((token) => token.trim()).filter((token) => token !== ''))
-  .pipe(z.array(caseStatus))
+  .pipe(z.array(caseStatus).max(50))
   .meta({ description: 'Comma-separated case statuses (untested, retested, passed, failed, skipped, blocked); any of them matches' });
 
 export const runCaseListQuerySchema = pageQuerySchema()

@@ -169,10 +169,10 @@ export type CloneRunInput = z.output<typeof cloneRunBodySchema>;
 /** A query parameter that may be given once or repeated: always a list. */
 const repeatable = <T extends z.ZodType<unknown, string>>(item: T) =>
   z
-    .union([z.string(), z.array(z.string())])
+    .union([z.string().max(2000), z.array(z.string().max(2000)).max(50)])
     .optional()
     .transform((value) => (value === undefined ? [] : [value].flat()))
-    .pipe(z.array(item));
+    .pipe(z.array(item).max(50));
 
 const CF_ENTRY = new RegExp(`^(${ULID_PATTERN.source.slice(1, -1)}):([^,]+(?:,[^,]+)*)$`);
 
@@ -181,6 +181,7 @@ export type FieldFilter = { fieldUlid: string; values: string[] };
 
 const fieldFilterSchema = z
   .string()
+  .max(2000)
   .regex(CF_ENTRY, 'must be <fieldUlid>:<value[,value]>')
   .transform((entry): FieldFilter => {
     const [, fieldUlid, values] = CF_ENTRY.exec(entry)!;
@@ -190,10 +191,10 @@ const fieldFilterSchema = z
 /** The run list filters of "Runs" (REST query and the GraphQL connection's arguments). */
 export const runFilterSchema = searchQuerySchema.extend({
   status: z
-    .union([z.string(), z.array(z.string())])
+    .union([z.string().max(200), z.array(z.string().max(200)).max(50)])
     .optional()
     .transform((value) => [value ?? []].flat().flatMap((part) => part.split(',')).filter((token) => token !== ''))
-    .pipe(z.array(z.enum(PROJECTED_STATUSES)))
+    .pipe(z.array(z.enum(PROJECTED_STATUSES)).max(50))
     .meta({ description: 'CSV (or repeated) of in_progress, passed, failed' }),
   env: repeatable(z.string().max(200))
     .transform((values) => values.filter((value) => value !== ''))

@@ -20,6 +20,7 @@ export const updateSuiteBodySchema = z
       .number()
       .int()
       .min(0)
+      .max(2_147_483_647)
       .optional()
       .meta({ description: 'Index among the (new) siblings, from 0; past the end places it last' }),
   })

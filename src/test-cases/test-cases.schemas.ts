@@ -30,10 +30,11 @@ export const tagsSchema = z
 export const stepInputSchema = z
   .strictObject({
     ulid: ulidSchema.optional(),
-    position: z.number().int().min(0).optional(),
+    position: z.number().int().min(0).max(2_147_483_647).optional(),
     action: z.string().min(1).max(STEP_TEXT_MAX),
     expectedResult: z.string().max(STEP_TEXT_MAX).nullable().optional(),
-    attachments: z.array(attachmentRefSchema).optional(),
+    // Past ATTACHMENTS_PER_STEP the service answers too_many_attachments; this bound only stops abuse.
+    attachments: z.array(attachmentRefSchema).max(100).optional(),
   })
   .meta({ id: 'TestCaseStepInput' });
 export type StepInput = z.output<typeof stepInputSchema>;
@@ -44,7 +45,7 @@ export const stepsInputSchema = z.array(stepInputSchema).max(STEPS_MAX);
 export const putStepsBodySchema = z.strictObject({ steps: stepsInputSchema }).meta({ id: 'PutTestCaseStepsRequest' });
 
 /** Each `value` is checked against its field's definition by the custom-fields service. */
-const fieldValuesInputSchema = z.array(fieldValueInputSchema);
+const fieldValuesInputSchema = z.array(fieldValueInputSchema).max(200);
 
 export const createTestCaseBodySchema = z
   .strictObject({

@@ -1,12 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { prisma } from '../../src/database/client.ts';
 import { newId } from '../../src/ids.ts';
 import { projectCode, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
-import { exitWithin, isRunning, startServer, type ServerProcess } from '../support/processes.ts';
+import { useServerProcess } from '../support/processes.ts';
 
 /**
  * Two instances of the service on one PostgreSQL database — this test's in-process app and a
@@ -14,7 +11,6 @@ import { exitWithin, isRunning, startServer, type ServerProcess } from '../suppo
  * moment. The key's row is the only thing they share, and it must let exactly one execute.
  */
 
-const SERVER_LIMIT_MS = 180_000;
 const ROUNDS = 8;
 
 const t = useTestApp();
@@ -22,14 +18,10 @@ const t = useTestApp();
 type Answer = { status: number; body: unknown; replayed: string | undefined; retryAfter: string | undefined };
 
 describe('one Idempotency-Key, two service instances, one moment', { timeout: 240_000 }, () => {
-  let dataDir: string;
-  let server: ServerProcess | undefined;
+  const second = useServerProcess();
   let caller: Caller & { token: string; tokenUlid: string };
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'tcms-second-server-'));
-    // The second instance: `app/server.ts` in a process of its own, on the same DATABASE_URL.
-    server = await startServer({ dataDir, limitMs: SERVER_LIMIT_MS, listenTimeoutMs: 120_000 });
     const owner = await signUp(t.http);
     caller = await tokenFor(t.http, owner, { role: 'admin' });
     // Room for every round's project and request, whatever the free plan allows.
@@ -38,15 +30,6 @@ describe('one Idempotency-Key, two service instances, one moment', { timeout: 24
       data: { maxProjectsOverride: 1000, requestsPerMinuteOverride: 10_000 },
     });
   }, 180_000);
-
-  afterAll(async () => {
-    if (server && isRunning(server)) {
-      server.process.kill('SIGTERM');
-      if ((await exitWithin(server, 20_000)) === 'timeout') server.process.kill('SIGKILL');
-      await server.exited;
-    }
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  });
 
   const viaTestApp = async (key: string, body: object): Promise<Answer> => {
     const response = await t.http.post('/api/v1/projects').set(caller.headers).set('Idempotency-Key', key).send(body);
@@ -59,7 +42,7 @@ describe('one Idempotency-Key, two service instances, one moment', { timeout: 24
   };
 
   const viaSecondServer = async (key: string, body: object): Promise<Answer> => {
-    const response = await fetch(`${server!.baseUrl}/api/v1/projects`, {
+    const response = await fetch(`${second.current.baseUrl}/api/v1/projects`, {
       method: 'POST',
       headers: { ...caller.headers, 'Content-Type': 'application/json', 'Idempotency-Key': key },
       body: JSON.stringify(body),
@@ -83,7 +66,7 @@ describe('one Idempotency-Key, two service instances, one moment', { timeout: 24
         round % 2 === 0
           ? await Promise.all([viaTestApp(key, body), viaSecondServer(key, body)])
           : (await Promise.all([viaSecondServer(key, body), viaTestApp(key, body)])).reverse();
-      const context = JSON.stringify({ round, answers, server: server!.output().slice(-2000) });
+      const context = JSON.stringify({ round, answers, server: second.current.output().slice(-2000) });
 
       const executed = answers.filter((answer) => answer.status === 201 && answer.replayed === undefined);
       expect(executed, context).toHaveLength(1);

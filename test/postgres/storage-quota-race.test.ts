@@ -1,11 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { prisma } from '../../src/database/client.ts';
 import { PLAN_TIERS } from '../../src/orgs/billing-tiers.ts';
 import { signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
-import { exitWithin, isRunning, startServer, type ServerProcess } from '../support/processes.ts';
+import { useServerProcess } from '../support/processes.ts';
 import { newCase, setUsedBytes, usedBytes } from '../support/uploads.ts';
 
 /**
@@ -14,35 +11,22 @@ import { newCase, setUsedBytes, usedBytes } from '../support/uploads.ts';
  * database. The usage row is all they share, and it must never let the quota be passed.
  */
 
-const SERVER_LIMIT_MS = 180_000;
 const ROUNDS = 6;
 const FREE_QUOTA = PLAN_TIERS.free.maxStorageBytes;
 
 const t = useTestApp();
 
 describe('stagings racing for the last bytes of the quota', { timeout: 240_000 }, () => {
-  let dataDir: string;
-  let server: ServerProcess | undefined;
+  const second = useServerProcess();
   let caller: Caller;
   let caseUlid: string;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'tcms-second-server-'));
-    server = await startServer({ dataDir, limitMs: SERVER_LIMIT_MS, listenTimeoutMs: 120_000 });
     const owner = await signUp(t.http);
     caller = await tokenFor(t.http, owner, { role: 'admin' });
     await prisma().organization.update({ where: { id: owner.orgId }, data: { requestsPerMinuteOverride: 10_000 } });
     caseUlid = (await newCase(t.http, owner)).ulid;
   }, 180_000);
-
-  afterAll(async () => {
-    if (server && isRunning(server)) {
-      server.process.kill('SIGTERM');
-      if ((await exitWithin(server, 20_000)) === 'timeout') server.process.kill('SIGKILL');
-      await server.exited;
-    }
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  });
 
   const viaTestApp = async (size: number) =>
     (
@@ -55,7 +39,7 @@ describe('stagings racing for the last bytes of the quota', { timeout: 240_000 }
   const viaSecondServer = async (size: number) => {
     const form = new FormData();
     form.append('file', new Blob([Buffer.alloc(size, 2)], { type: 'application/octet-stream' }), 'b.bin');
-    const response = await fetch(`${server!.baseUrl}/api/v1/test-cases/${caseUlid}/step-attachments:stage`, {
+    const response = await fetch(`${second.current.baseUrl}/api/v1/test-cases/${caseUlid}/step-attachments:stage`, {
       method: 'POST',
       headers: caller.headers,
       body: form,
@@ -76,7 +60,7 @@ describe('stagings racing for the last bytes of the quota', { timeout: 240_000 }
         round % 2 === 0
           ? await Promise.all([viaTestApp(60), viaSecondServer(60)])
           : (await Promise.all([viaSecondServer(60), viaTestApp(60)])).reverse();
-      const context = JSON.stringify({ round, statuses, server: server!.output().slice(-2000) });
+      const context = JSON.stringify({ round, statuses, server: second.current.output().slice(-2000) });
       expect([...statuses].sort(), context).toEqual([201, 413]);
       expect(await usedBytes(caller.orgId), context).toBe(FREE_QUOTA - 40);
       expect(await stagedRows(), context).toBe(rowsBefore + 1);
@@ -87,7 +71,7 @@ describe('stagings racing for the last bytes of the quota', { timeout: 240_000 }
     const rowsBefore = await stagedRows();
     await setUsedBytes(caller.orgId, FREE_QUOTA - 100);
     const statuses = await Promise.all(Array.from({ length: 10 }, (_, index) => (index % 2 === 0 ? viaTestApp(30) : viaSecondServer(30))));
-    const context = JSON.stringify({ statuses, server: server!.output().slice(-2000) });
+    const context = JSON.stringify({ statuses, server: second.current.output().slice(-2000) });
     expect(statuses.filter((status) => status === 201), context).toHaveLength(3);
     expect(statuses.filter((status) => status === 413), context).toHaveLength(7);
     expect(await usedBytes(caller.orgId), context).toBe(FREE_QUOTA - 10);

@@ -1,10 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { prisma } from '../../src/database/client.ts';
 import { projectCode, signUp, tokenFor, useTestApp } from '../support/app.ts';
-import { killNow, startServer, type ServerProcess } from '../support/processes.ts';
+import { useServerProcess } from '../support/processes.ts';
 
 /**
  * A 500 tells the client nothing but the envelope and its request id; the server's log has the
@@ -12,18 +9,7 @@ import { killNow, startServer, type ServerProcess } from '../support/processes.t
  */
 
 const t = useTestApp();
-let server: ServerProcess;
-let dataDir: string;
-
-beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'tcms-500-'));
-  server = await startServer({ dataDir, env: { TCMS_LOG_REQUESTS: 'true' } });
-}, 120_000);
-
-afterAll(async () => {
-  if (server) await killNow(server);
-  await rm(dataDir, { recursive: true, force: true });
-});
+const server = useServerProcess({ TCMS_LOG_REQUESTS: 'true' });
 
 describe('an unexpected failure', () => {
   it('answers 500 internal_error without a stack, and logs the stack with the request id', async () => {
@@ -34,7 +20,7 @@ describe('an unexpected failure', () => {
     await prisma().$executeRawUnsafe(`CREATE FUNCTION "${fn}"() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected failure'; END; $$`);
     try {
       await prisma().$executeRawUnsafe(`CREATE TRIGGER "${fn}" BEFORE INSERT ON "projects" FOR EACH ROW WHEN (NEW."code" = '${code}') EXECUTE FUNCTION "${fn}"()`);
-      const response = await fetch(`${server.baseUrl}/api/v1/projects`, {
+      const response = await fetch(`${server.current.baseUrl}/api/v1/projects`, {
         method: 'POST',
         headers: { ...token.headers, 'Content-Type': 'application/json', 'X-Request-Id': `trace-${code}` },
         body: JSON.stringify({ name: 'Fails', id: code }),
@@ -45,8 +31,8 @@ describe('an unexpected failure', () => {
       expect(text).not.toMatch(/injected|stack|\.ts:\d+/);
       expect(response.headers.get('x-request-id')).toBe(`trace-${code}`);
 
-      await server.waitFor(new RegExp(`"requestId":"trace-${code}".*"msg":"POST /api/v1/projects 500"`), 10_000);
-      const lines = server
+      await server.current.waitFor(new RegExp(`"requestId":"trace-${code}".*"msg":"POST /api/v1/projects 500"`), 10_000);
+      const lines = server.current
         .output()
         .split('\n')
         .filter((line) => line.includes(`"requestId":"trace-${code}"`))

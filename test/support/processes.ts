@@ -1,4 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -202,4 +206,29 @@ export function logMessages(output: string): string[] {
       return [];
     }
   });
+}
+
+/** SIGTERM, and SIGKILL if the server has not exited 20 s later; resolves once it has. */
+export async function stopServer(server: WatchedProcess): Promise<void> {
+  if (!isRunning(server)) return;
+  server.process.kill('SIGTERM');
+  if ((await exitWithin(server, 20_000)) === 'timeout') server.process.kill('SIGKILL');
+  await server.exited;
+}
+
+/**
+ * A server process for the tests of one file, on a data directory of its own (and on the file's
+ * PostgreSQL database when DATABASE_URL names one): started before them, stopped after them.
+ */
+export function useServerProcess(env: NodeJS.ProcessEnv = {}): { readonly current: ServerProcess } {
+  const handle = {} as { current: ServerProcess; dataDir: string };
+  beforeAll(async () => {
+    handle.dataDir = await mkdtemp(path.join(os.tmpdir(), 'tcms-server-'));
+    handle.current = await startServer({ dataDir: handle.dataDir, env, limitMs: 240_000, listenTimeoutMs: 120_000 });
+  }, 180_000);
+  afterAll(async () => {
+    if (handle.current) await stopServer(handle.current);
+    if (handle.dataDir) await rm(handle.dataDir, { recursive: true, force: true });
+  });
+  return handle;
 }

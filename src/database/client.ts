@@ -1,10 +1,9 @@
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../../prisma/generated/client/client.ts';
 import type { Config } from '../config.ts';
+import { reachEmbeddedDatabase, serveEmbeddedDatabase } from './embedded.ts';
 import { migrate } from './migrator.ts';
 import { openPgConnection, pgliteConnection, type SqlConnection } from './sql-connection.ts';
 
@@ -70,11 +69,17 @@ export type OpenDatabase = {
   close(): Promise<void>;
 };
 
+/**
+ * Who opens the database. On the embedded one the server owns it (creating it if needed), and
+ * the `tcms` command goes through the server's socket, or owns an existing one while it runs.
+ */
+export type DatabaseUser = 'server' | 'command';
+
 /** Opens the configured database, applies pending migrations and sets the process client. */
-export async function openDatabase(config: Config): Promise<OpenDatabase> {
+export async function openDatabase(config: Config, user: DatabaseUser = 'server'): Promise<OpenDatabase> {
   const opened = config.databaseUrl
     ? await openPostgres(config.databaseUrl, config.poolSize)
-    : await openPglite(path.join(config.dataDir, 'pgdata'));
+    : await openEmbedded(config.dataDir, user);
   const connection = await opened.openSqlConnection();
   try {
     await migrate(connection);
@@ -106,14 +111,19 @@ async function openPostgres(databaseUrl: string, poolSize: number) {
   };
 }
 
-async function openPglite(directory: string) {
-  await mkdir(directory, { recursive: true });
-  const database = await PGlite.create(directory);
+async function openEmbedded(dataDir: string, user: DatabaseUser) {
+  const location = path.join(dataDir, 'pgdata');
+  const embedded = user === 'server' ? await serveEmbeddedDatabase(dataDir) : await reachEmbeddedDatabase(dataDir);
+  if ('connectionString' in embedded) {
+    // The owner runs its clients' transactions one at a time: a second connection would only wait.
+    return { ...(await openPostgres(embedded.connectionString, 1)), engine: 'pglite' as const, location };
+  }
+  const { database } = embedded;
   return {
     engine: 'pglite' as const,
-    location: directory,
+    location,
     client: newClient(new PrismaPGlite(database)),
     openSqlConnection: async () => pgliteConnection(database),
-    closeEngine: () => database.close(),
+    closeEngine: embedded.close,
   };
 }

@@ -1,9 +1,8 @@
-import path from 'node:path';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../../prisma/generated/client/client.ts';
 import type { Config } from '../config.ts';
-import { reachEmbeddedDatabase, serveEmbeddedDatabase } from './embedded.ts';
+import { pgdataOf, reachEmbeddedDatabase, serveEmbeddedDatabase } from './embedded.ts';
 import { migrate } from './migrator.ts';
 import { openPgConnection, pgliteConnection, type SqlConnection } from './sql-connection.ts';
 
@@ -112,7 +111,7 @@ async function openPostgres(databaseUrl: string, poolSize: number) {
 }
 
 async function openEmbedded(dataDir: string, user: DatabaseUser) {
-  const location = path.join(dataDir, 'pgdata');
+  const location = pgdataOf(dataDir);
   const embedded = user === 'server' ? await serveEmbeddedDatabase(dataDir) : await reachEmbeddedDatabase(dataDir);
   if ('connectionString' in embedded) {
     // The owner runs its clients' transactions one at a time: a second connection would only wait.

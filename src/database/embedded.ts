@@ -20,7 +20,8 @@ export type OwnedDatabase = { database: PGlite; close(): Promise<void> };
 /** Another process owns the database and serves it on its socket. */
 export type ServedDatabase = { connectionString: string };
 
-const pgdataOf = (dataDir: string) => path.join(dataDir, 'pgdata');
+/** Where PGlite keeps the embedded database of `dataDir`. */
+export const pgdataOf = (dataDir: string) => path.join(dataDir, 'pgdata');
 
 const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code;
 

@@ -199,7 +199,7 @@ export async function runCli(argv: string[], output: CliOutput): Promise<number>
   let close: (() => Promise<void>) | undefined;
   try {
     if (!databaseIsOpen()) {
-      const database = await openDatabase(loadConfig());
+      const database = await openDatabase(loadConfig(), 'command');
       close = () => database.close();
     }
     const result = await execute(command);

@@ -1,12 +1,10 @@
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../../prisma/generated/client/client.ts';
 import type { Config } from '../config.ts';
 import pg from 'pg';
 import { logger } from '../logger.ts';
+import { pgdataOf, reachEmbeddedDatabase, serveEmbeddedDatabase } from './embedded.ts';
 import { migrate } from './migrator.ts';
 import { untilReachable } from './reachability.ts';
 import { openPgConnection, pgliteConnection, type SqlConnection } from './sql-connection.ts';
@@ -77,9 +75,15 @@ export type OpenDatabase = {
   close(): Promise<void>;
 };
 
+/**
+ * Who opens the database. On the embedded one the server owns it (creating it if needed), and
+ * the `tcms` command goes through the server's socket, or owns an existing one while it runs.
+ */
+export type DatabaseUser = 'server' | 'command';
+
 /** Opens the configured database, applies pending migrations and sets the process client. */
-export async function openDatabase(config: Config): Promise<OpenDatabase> {
-  const opened = config.databaseUrl ? openPostgres(config.databaseUrl, config) : await openPglite(path.join(config.dataDir, 'pgdata'));
+export async function openDatabase(config: Config, user: DatabaseUser = 'server'): Promise<OpenDatabase> {
+  const opened = config.databaseUrl ? openPostgres(config.databaseUrl, config) : await openEmbedded(config, user);
   try {
     const connection = await untilReachable(opened.openSqlConnection, opened.location, config.dbConnectTimeoutMs);
     try {
@@ -128,15 +132,20 @@ function openPostgres(databaseUrl: string, config: Pick<Config, 'poolSize' | 'st
   };
 }
 
-async function openPglite(directory: string) {
-  await mkdir(directory, { recursive: true });
-  const database = await PGlite.create(directory);
+async function openEmbedded(config: Config, user: DatabaseUser) {
+  const location = pgdataOf(config.dataDir);
+  const embedded = user === 'server' ? await serveEmbeddedDatabase(config.dataDir) : await reachEmbeddedDatabase(config.dataDir);
+  if ('connectionString' in embedded) {
+    // The owner runs its clients' transactions one at a time: a second connection would only wait.
+    return { ...openPostgres(embedded.connectionString, { ...config, poolSize: 1 }), engine: 'pglite' as const, location };
+  }
+  const { database } = embedded;
   return {
     engine: 'pglite' as const,
-    location: directory,
+    location,
     client: newClient(new PrismaPGlite(database)),
     poolUsage: () => null,
     openSqlConnection: async () => pgliteConnection(database),
-    closeEngine: () => database.close(),
+    closeEngine: embedded.close,
   };
 }

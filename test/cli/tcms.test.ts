@@ -1,15 +1,13 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../app/tcms.ts';
 import { newId } from '../../src/ids.ts';
 import { createProject, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
-import { ROOT, spawnWatched } from '../support/processes.ts';
+import { runTcms } from './run-tcms.ts';
 
 const t = useTestApp();
-
-const BIN = path.join(ROOT, 'bin', 'tcms.mjs');
 
 type Shown = {
   organization: { ulid: string; name: string; plan: string; createdAt: number };
@@ -39,18 +37,6 @@ async function tcmsJson(...argv: string[]): Promise<Shown> {
   expect(result.err).toEqual([]);
   expect(result.code).toBe(0);
   return JSON.parse(result.out) as Shown;
-}
-
-/** Runs `node bin/tcms.mjs` as a real child process. */
-async function spawnBin(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawnWatched(process.execPath, [BIN, ...args], { env });
-  const { code } = await child.closed;
-  return { code, stdout: child.stdout(), stderr: child.stderr() };
-}
-
-/** Over process.env, the environment of a fresh server: an empty data directory and no DATABASE_URL. */
-function freshEnvironment(dataDir: string): NodeJS.ProcessEnv {
-  return { TCMS_DATA_DIR: dataDir, DATABASE_URL: undefined };
 }
 
 const createStatus = async (caller: Caller, id: string) =>
@@ -331,7 +317,7 @@ describe('bin/tcms.mjs as a child process', () => {
   it('help exits 0 and prints the usage', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tcms-cli-'));
     try {
-      const result = await spawnBin(['help'], freshEnvironment(dataDir));
+      const result = await runTcms(dataDir, ['help']);
       expect(result.code).toBe(0);
       expect(result.stdout).toContain('tcms org set-plan <orgUlid> <free|team|enterprise>');
       expect(result.stderr).toBe('');
@@ -345,7 +331,7 @@ describe('bin/tcms.mjs as a child process', () => {
   it('a usage error exits 2', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tcms-cli-'));
     try {
-      const result = await spawnBin(['org', 'promote'], freshEnvironment(dataDir));
+      const result = await runTcms(dataDir, ['org', 'promote']);
       expect(result.code).toBe(2);
       expect(result.stdout).toBe('');
       expect(result.stderr).toMatch(/Unknown org command "promote"/);
@@ -354,25 +340,20 @@ describe('bin/tcms.mjs as a child process', () => {
     }
   });
 
-  it(
-    'set-plan of an unknown organization on a fresh embedded database exits 1 with one line on stderr',
-    async () => {
-      const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tcms-cli-'));
-      try {
-        const unknown = newId();
-        const result = await spawnBin(['org', 'set-plan', unknown, 'team'], freshEnvironment(dataDir));
+  it('on a data directory without a database, says so in one line, exits 1 and creates nothing', async () => {
+    const parent = await mkdtemp(path.join(os.tmpdir(), 'tcms-cli-'));
+    try {
+      const missing = path.join(parent, 'missing');
+      for (const dataDir of [parent, missing]) {
+        const result = await runTcms(dataDir, ['org', 'set-plan', newId(), 'team']);
         expect(result.code).toBe(1);
         expect(result.stdout).toBe('');
-        const lines = result.stderr.trimEnd().split('\n');
-        expect(lines).toHaveLength(1);
-        expect(lines[0]).toContain(unknown);
-        expect(lines[0]).toMatch(/not found/i);
-        // The command opened (and migrated) the embedded database of TCMS_DATA_DIR.
-        expect(await readdir(dataDir)).toContain('pgdata');
-      } finally {
-        await rm(dataDir, { recursive: true, force: true });
+        expect(result.stderr).toBe(`tcms: no tcms database in ${dataDir}: start the server once to create it\n`);
       }
-    },
-    180_000,
-  );
+      expect(await readdir(parent)).toEqual([]);
+      await expect(stat(missing)).rejects.toThrow(/ENOENT/);
+    } finally {
+      await rm(parent, { recursive: true, force: true });
+    }
+  });
 });

@@ -1,0 +1,132 @@
+import { mkdir, rm, stat } from 'node:fs/promises';
+import { connect } from 'node:net';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { ConfigurationError } from '../config.ts';
+import { logger } from '../logger.ts';
+import { fitsSocketLimit, serveOnSocket, socketConnectionString, socketPathOf, type SocketService } from './embedded-socket.ts';
+import { lockDataDirectory, type OwnerLock } from './owner-lock.ts';
+
+/**
+ * The embedded database (PGlite in TCMS_DATA_DIR/pgdata) has exactly one owner process, named by
+ * the lock file of the data directory; two PGlite instances on one directory lose writes and can
+ * leave it unreadable. The owner serves it to local clients (the `tcms` command, psql) over the
+ * PostgreSQL protocol on a Unix socket in the data directory.
+ */
+
+/** This process owns the database; close() lets it go. */
+export type OwnedDatabase = { database: PGlite; close(): Promise<void> };
+
+/** Another process owns the database and serves it on its socket. */
+export type ServedDatabase = { connectionString: string };
+
+/** Where PGlite keeps the embedded database of `dataDir`. */
+export const pgdataOf = (dataDir: string) => path.join(dataDir, 'pgdata');
+
+const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code;
+
+/** The server: owns the database of `dataDir` (creating both if needed) and serves it on the socket. */
+export async function serveEmbeddedDatabase(dataDir: string): Promise<OwnedDatabase> {
+  if (!(await isDirectory(dataDir))) {
+    try {
+      await mkdir(dataDir, { recursive: true });
+    } catch (error) {
+      throw new ConfigurationError(`cannot create the data directory ${dataDir} (${errorCode(error) ?? String(error)})`);
+    }
+  }
+  const attempt = await lockDataDirectory(dataDir);
+  if ('ownerPid' in attempt) {
+    throw new ConfigurationError(
+      `the embedded database in ${dataDir} is in use by process ${attempt.ownerPid} (stop it, or set TCMS_DATA_DIR or DATABASE_URL)`,
+    );
+  }
+  return openOwned(dataDir, attempt.lock, { serve: true });
+}
+
+/**
+ * The `tcms` command: the owner's socket while a server owns the database, else the database
+ * itself, owned for as long as the command runs. Never creates a database.
+ */
+export async function reachEmbeddedDatabase(dataDir: string): Promise<OwnedDatabase | ServedDatabase> {
+  if (!(await holdsDatabase(dataDir))) {
+    throw new ConfigurationError(`no tcms database in ${dataDir}: start the server once to create it`);
+  }
+  const attempt = await lockDataDirectory(dataDir);
+  if ('lock' in attempt) return openOwned(dataDir, attempt.lock, { serve: false });
+  if (!(await accepts(socketPathOf(dataDir)))) {
+    throw new ConfigurationError(
+      `the embedded database in ${dataDir} is in use by process ${attempt.ownerPid}, which does not serve it on a socket (stop it and try again, or set DATABASE_URL)`,
+    );
+  }
+  return { connectionString: socketConnectionString(dataDir) };
+}
+
+async function openOwned(dataDir: string, lock: OwnerLock, { serve }: { serve: boolean }): Promise<OwnedDatabase> {
+  let database: PGlite | undefined;
+  let socket: SocketService | undefined;
+  try {
+    // A socket file left by an owner that was killed.
+    await rm(socketPathOf(dataDir), { force: true });
+    database = await PGlite.create(pgdataOf(dataDir));
+    if (serve) socket = await serveSocket(database, dataDir);
+  } catch (error) {
+    await database?.close();
+    await lock.release();
+    throw error;
+  }
+  const opened = database;
+  return {
+    database: opened,
+    close: async () => {
+      try {
+        await socket?.close();
+        await opened.close();
+      } finally {
+        await lock.release();
+      }
+    },
+  };
+}
+
+async function serveSocket(database: PGlite, dataDir: string): Promise<SocketService | undefined> {
+  const socketPath = socketPathOf(dataDir);
+  if (fitsSocketLimit(socketPath)) return serveOnSocket(database, socketPath);
+  logger.warn(
+    { dataDir },
+    'the embedded database is not served on a socket: the path of the data directory is too long for one, so the tcms command cannot run while the server does',
+  );
+  return undefined;
+}
+
+async function isDirectory(dataDir: string): Promise<boolean> {
+  try {
+    if ((await stat(dataDir)).isDirectory()) return true;
+  } catch (error) {
+    // Missing, or under a file: either way there is no such directory.
+    if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') return false;
+    throw error;
+  }
+  throw new ConfigurationError(`TCMS_DATA_DIR ${dataDir} is not a directory`);
+}
+
+/** Whether `dataDir` is a directory that holds a database: a PostgreSQL data directory has PG_VERSION. */
+async function holdsDatabase(dataDir: string): Promise<boolean> {
+  if (!(await isDirectory(dataDir))) return false;
+  return stat(path.join(pgdataOf(dataDir), 'PG_VERSION')).then(
+    (stats) => stats.isFile(),
+    () => false,
+  );
+}
+
+/** Whether a server answers on the Unix socket `socketPath`. */
+function accepts(socketPath: string): Promise<boolean> {
+  if (!fitsSocketLimit(socketPath)) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const probe = connect(socketPath);
+    probe.once('connect', () => {
+      probe.destroy();
+      resolve(true);
+    });
+    probe.once('error', () => resolve(false));
+  });
+}

@@ -1,8 +1,9 @@
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { ConfigurationError } from '../config.ts';
+import { ensureDataDirectory, isDataDirectory } from '../data-directory.ts';
 import { logger } from '../logger.ts';
 import { fitsSocketLimit, serveOnSocket, socketConnectionString, socketPathOf, type SocketService } from './embedded-socket.ts';
 import { lockDataDirectory, type OwnerLock } from './owner-lock.ts';
@@ -23,17 +24,9 @@ export type ServedDatabase = { connectionString: string };
 /** Where PGlite keeps the embedded database of `dataDir`. */
 export const pgdataOf = (dataDir: string) => path.join(dataDir, 'pgdata');
 
-const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code;
-
 /** The server: owns the database of `dataDir` (creating both if needed) and serves it on the socket. */
 export async function serveEmbeddedDatabase(dataDir: string): Promise<OwnedDatabase> {
-  if (!(await isDirectory(dataDir))) {
-    try {
-      await mkdir(dataDir, { recursive: true });
-    } catch (error) {
-      throw new ConfigurationError(`cannot create the data directory ${dataDir} (${errorCode(error) ?? String(error)})`);
-    }
-  }
+  await ensureDataDirectory(dataDir);
   const attempt = await lockDataDirectory(dataDir);
   if ('ownerPid' in attempt) {
     throw new ConfigurationError(
@@ -98,20 +91,9 @@ async function serveSocket(database: PGlite, dataDir: string): Promise<SocketSer
   return undefined;
 }
 
-async function isDirectory(dataDir: string): Promise<boolean> {
-  try {
-    if ((await stat(dataDir)).isDirectory()) return true;
-  } catch (error) {
-    // Missing, or under a file: either way there is no such directory.
-    if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') return false;
-    throw error;
-  }
-  throw new ConfigurationError(`TCMS_DATA_DIR ${dataDir} is not a directory`);
-}
-
 /** Whether `dataDir` is a directory that holds a database: a PostgreSQL data directory has PG_VERSION. */
 async function holdsDatabase(dataDir: string): Promise<boolean> {
-  if (!(await isDirectory(dataDir))) return false;
+  if (!(await isDataDirectory(dataDir))) return false;
   return stat(path.join(pgdataOf(dataDir), 'PG_VERSION')).then(
     (stats) => stats.isFile(),
     () => false,

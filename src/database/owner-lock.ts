@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { link, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ConfigurationError } from '../config.ts';
+import { errorCode, notWritable } from '../data-directory.ts';
 
 /**
  * The file in the data directory that names the process owning the embedded database: its PID
@@ -14,7 +14,6 @@ export type OwnerLock = { release(): Promise<void> };
 /** The lock, or the PID of the live process that holds it. */
 export type LockAttempt = { lock: OwnerLock } | { ownerPid: number };
 
-const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code;
 
 /**
  * Takes the owner lock of `dataDir`. A lock whose process is gone (killed, crashed) is stale and
@@ -28,7 +27,7 @@ export async function lockDataDirectory(dataDir: string): Promise<LockAttempt> {
   try {
     await writeFile(draft, `${process.pid}\n${(await processStat(process.pid))?.started ?? ''}\n`);
   } catch (error) {
-    throw new ConfigurationError(`the data directory ${dataDir} is not writable (${errorCode(error) ?? String(error)})`);
+    throw notWritable(dataDir, error);
   }
   try {
     for (;;) {

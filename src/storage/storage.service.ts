@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { ConfigurationError, type Config } from '../config.ts';
+import type { Config } from '../config.ts';
+import { ensureDataDirectory, errorCode, notWritable } from '../data-directory.ts';
 import type { Db } from '../database/client.ts';
 import { afterCommit } from '../database/transactions.ts';
 import { AppError, notFound } from '../errors.ts';
@@ -16,14 +17,16 @@ import { S3Storage } from './s3-storage.ts';
  */
 export async function openFileStorage(config: Pick<Config, 's3' | 'dataDir'>): Promise<void> {
   if (config.s3) return useFileStorage(new S3Storage(config.s3));
+  await ensureDataDirectory(config.dataDir);
   const root = path.join(config.dataDir, 'files');
   try {
-    await mkdir(root, { recursive: true });
+    // Not recursive: the data directory exists, and a recursive mkdir never returns under /proc.
+    await mkdir(root).catch((error: unknown) => {
+      if (errorCode(error) !== 'EEXIST') throw error;
+    });
     await access(root, constants.W_OK);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? '';
-    const why = ['ENOTDIR', 'EEXIST'].includes(code) ? 'it is not a directory' : ['EACCES', 'EPERM', 'EROFS'].includes(code) ? 'it is not writable' : code;
-    throw new ConfigurationError(`TCMS_DATA_DIR ${config.dataDir} cannot hold the service's files: ${why}`);
+    throw notWritable(config.dataDir, error);
   }
   useFileStorage(new LocalDirectoryStorage(root));
 }

@@ -26,6 +26,8 @@ function failures(): RateLimiterPrisma {
         keyPrefix: 'sign-in',
         points: SIGN_IN_FAILURES,
         duration: SIGN_IN_WINDOW_SECONDS,
+        // Expired rows go with the maintenance sweep, not with a timer of the library's own.
+        clearExpiredByTimeout: false,
       }),
     };
   }

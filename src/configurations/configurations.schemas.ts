@@ -4,7 +4,8 @@ import { pageQuerySchema, pageSchema } from '../pagination.ts';
 
 export const CONFIGURATION_NAME_MAX = 200;
 /** Positions are PostgreSQL integers. */
-const POSITION_MAX = 2_147_483_647;
+/** Positions are sort keys: explicit ones stay far below the column's limit, so appending after them never overflows. */
+const POSITION_MAX = 1_000_000;
 
 const name = z.string().min(1).max(CONFIGURATION_NAME_MAX);
 const position = z.number().int().min(0).max(POSITION_MAX);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { prisma } from '../../src/database/client.ts';
 import { ULID_PATTERN } from '../../src/ids.ts';
-import { auditEvents, createProject, joinAs, ownerWithProject, signUp, useTestApp, type Caller } from '../support/app.ts';
+import { auditEvents, createProject, expectError, joinAs, ownerWithProject, signUp, useTestApp, type Caller } from '../support/app.ts';
 
 const t = useTestApp();
 
@@ -84,6 +84,15 @@ describe('Configuration groups', () => {
     // Chrome and Safari share position 0 (Chrome is older); a new value goes after the highest position.
     const edge = await postValue(owner, browser.ulid, { name: 'Edge' });
     expect(edge.body.position).toBe(1);
+  });
+
+  it('takes explicit positions up to 1,000,000 and keeps appending after the largest', async () => {
+    const owner = await signUp(t.http);
+    const project = await createProject(t.http, owner);
+    expectError(await postGroup(owner, project.id, { name: 'Too far', position: 1_000_001 }), 422, 'validation_failed');
+    await createGroup(owner, project.id, 'Last', [], 1_000_000);
+    const appended = await createGroup(owner, project.id, 'After');
+    expect(appended.position).toBe(1_000_001);
   });
 
   it('keeps group names unique (case-insensitively) among live groups of the project: 409', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { prisma } from '../../src/database/client.ts';
+import { sweepExpired } from '../../src/maintenance.ts';
 import { SIGN_IN_FAILURES, SIGN_IN_WINDOW_SECONDS } from '../../src/auth/sign-in-throttle.ts';
 import { expectError, signUp, uniqueEmail, useTestApp } from '../support/app.ts';
 
@@ -76,6 +77,15 @@ describe('sign-in throttling per address', () => {
     expectThrottled(await login(user.email, PASSWORD, freshIp()));
     await prisma().loginThrottle.updateMany({ where: { key: `sign-in:email:${user.email}` }, data: { expire: new Date(Date.now() - 1000) } });
     expect((await login(user.email, PASSWORD, freshIp())).status).toBe(200);
+  });
+
+  it('has its expired counters removed by the maintenance sweep', async () => {
+    const email = uniqueEmail('swept');
+    await failTimes(email, () => freshIp(), 1);
+    const key = `sign-in:email:${email}`;
+    await prisma().loginThrottle.updateMany({ where: { key }, data: { expire: new Date(Date.now() - 1000) } });
+    await sweepExpired();
+    expect(await prisma().loginThrottle.count({ where: { key } })).toBe(0);
   });
 });
 

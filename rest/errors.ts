@@ -14,7 +14,7 @@ import { logger } from '../src/logger.ts';
 import { JSON_BODY_LIMIT } from './http-settings.ts';
 
 /** The HTTP status of each contract code; a code added to ERROR_CODES and not mapped here fails to compile. */
-export function httpStatusOf(error: AppError): number {
+function httpStatusOf(error: AppError): number {
   const code: ErrorCode = error.code;
   switch (code) {
     case 'validation_failed':

@@ -80,7 +80,7 @@ export const conflict = (message: string, details?: ErrorDetails) => new AppErro
 export const validationFailed = (message: string, details?: ErrorDetails) => new AppError('validation_failed', message, details);
 export const unreadableRequest = (reason: UnreadableRequest, message: string, details: ErrorDetails = {}) =>
   new AppError('validation_failed', message, { ...details, code: reason });
-export const internalError = () => new AppError('internal_error', 'Internal server error');
+const internalError = () => new AppError('internal_error', 'Internal server error');
 
 /** At most this many issues are listed in a 422; `issueCount` says how many there were. */
 export const MAX_REPORTED_ISSUES = 100;

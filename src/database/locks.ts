@@ -5,7 +5,6 @@ import type { Db } from './client.ts';
 const LOCKABLE = {
   organizations: { tenant: false },
   projects: { tenant: true },
-  suites: { tenant: true },
   test_cases: { tenant: true },
   comments: { tenant: true },
   custom_fields: { tenant: true },

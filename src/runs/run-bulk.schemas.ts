@@ -53,7 +53,6 @@ const resultEntrySchema = z
     id: 'RunResultEntry',
     example: { runCaseUlid: '01JD3Z8Q4V5W6X7Y8Z9A0B1C2D', status: 'passed', elapsedMs: 1250, comment: 'Green on staging' },
   });
-export type ResultEntryInput = z.output<typeof resultEntrySchema>;
 
 export const submitResultsBodySchema = z
   .strictObject({ results: z.array(resultEntrySchema).min(1).max(BULK_CASES_MAX) })

@@ -16,10 +16,13 @@ import { schema } from '../schema/index.ts';
 import { graphqlLimits } from '../schema/limits.ts';
 import { graphqlOutcomeLog } from '../schema/request-log.ts';
 import type { Config } from '../src/config.ts';
+import { openBillingProvider } from '../src/billing/billing.service.ts';
 import { seedMissingSystemFields } from '../src/custom-fields/system-fields.service.ts';
 import { openDatabase, type OpenDatabase } from '../src/database/client.ts';
+import { configureInvitationLinks } from '../src/invitations/invitations.service.ts';
 import { AppError } from '../src/errors.ts';
 import { logger } from '../src/logger.ts';
+import { startMailOutbox } from '../src/mail/mail-outbox.service.ts';
 import { startMaintenance } from '../src/maintenance.ts';
 import { openFileStorage } from '../src/storage/storage.service.ts';
 import { createMetrics } from './metrics.ts';
@@ -40,12 +43,15 @@ const routeLabel =
 /** The composition root: wires the core to its two front doors, Express (REST) and Yoga (GraphQL). */
 export async function createApp(config: Config): Promise<App> {
   logger.level = config.logLevel;
+  openBillingProvider(config);
+  configureInvitationLinks(config);
   await openFileStorage(config);
   const database = await openDatabase(config);
   await seedMissingSystemFields();
-  const stopMaintenance = startMaintenance();
+  const stopMaintenance = startMaintenance({ analyze: database.engine === 'pglite' });
   const settings = httpSettings(config);
   const metrics = createMetrics(database);
+  const mailOutbox = await startMailOutbox(config, database.backgroundClient, metrics.countMail);
 
   const yoga = createYoga<{ req: express.Request; res: express.Response }>({
     schema,
@@ -96,7 +102,8 @@ export async function createApp(config: Config): Promise<App> {
     express: app,
     database,
     close: async () => {
-      stopMaintenance();
+      await stopMaintenance();
+      await mailOutbox.stop();
       await database.close();
     },
   };

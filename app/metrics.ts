@@ -1,11 +1,12 @@
 import type { RequestHandler } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { OpenDatabase } from '../src/database/client.ts';
+import type { MailOutcome } from '../src/mail/mail-outbox.service.ts';
 
 /**
  * Prometheus metrics (prom-client) of one process: requests by route and status with their
  * latency, requests in progress, and the database pool (its waiting requests are the queue in
- * front of the database), plus Node's own process metrics.
+ * front of the database), mail deliveries by outcome, plus Node's own process metrics.
  */
 export function createMetrics(database: Pick<OpenDatabase, 'poolUsage'>) {
   const registry = new Registry();
@@ -42,6 +43,13 @@ export function createMetrics(database: Pick<OpenDatabase, 'poolUsage'>) {
     },
   });
 
+  const mails = new Counter({
+    name: 'tcms_mail_deliveries_total',
+    help: 'Mail delivery attempts by outcome: sent, retry (a temporary failure), failed, suppressed',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
+
   /**
    * Counts every request under its route's template (`/api/v1/projects/{projectId}`), never its
    * concrete path, so that the number of series stays bounded.
@@ -58,5 +66,5 @@ export function createMetrics(database: Pick<OpenDatabase, 'poolUsage'>) {
     next();
   };
 
-  return { registry, measure };
+  return { registry, measure, countMail: (outcome: MailOutcome) => mails.inc({ outcome }) };
 }

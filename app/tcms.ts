@@ -3,6 +3,7 @@ import { loadConfig } from '../src/config.ts';
 import { openDatabase, prisma } from '../src/database/client.ts';
 import { AppError } from '../src/errors.ts';
 import { ULID_PATTERN } from '../src/ids.ts';
+import { setMemberSuspension } from '../src/members/members.service.ts';
 import { PLAN_NAMES, type PlanName } from '../src/orgs/orgs.schemas.ts';
 import {
   describeOrganization,
@@ -32,6 +33,11 @@ Commands:
       Print the plan, the overrides and the effective limits.
   tcms org list
       Print every organization with its plan, members and projects.
+  tcms org suspend-member <orgUlid> <userUlid|email>
+      Suspend a member: they keep their role and seat but cannot act in the
+      organization (403) until unsuspended.
+  tcms org unsuspend-member <orgUlid> <userUlid|email>
+      Lift a member's suspension.
   tcms help
       Print this text.
 
@@ -67,7 +73,8 @@ type Command =
   | { kind: 'set-plan'; orgId: string; plan: PlanName }
   | { kind: 'override'; orgId: string; overrides: LimitOverrides }
   | { kind: 'show'; orgId: string }
-  | { kind: 'list' };
+  | { kind: 'list' }
+  | { kind: 'suspension'; orgId: string; member: string; suspended: boolean };
 
 function parseNumber(flag: string, raw: string): number | null {
   if (raw === 'default') return null;
@@ -82,6 +89,15 @@ function parseBoolean(flag: string, raw: string): boolean | null {
   if (raw === 'true') return true;
   if (raw === 'false') return false;
   throw new CommandError(`--${flag} must be true, false or "default", got "${raw}"`);
+}
+
+/** A user ULID (any case) or an email address. */
+function parseMember(raw: string | undefined): string {
+  if (raw === undefined) throw new UsageError('Missing <userUlid|email>');
+  if (raw.includes('@')) return raw;
+  const userId = raw.toUpperCase();
+  if (!ULID_PATTERN.test(userId)) throw new CommandError(`"${raw}" is neither a user ULID nor an email address`);
+  return userId;
 }
 
 function parseOrgId(raw: string | undefined): string {
@@ -104,7 +120,9 @@ export function parseCommand(argv: string[]): Command {
   if (values.help || group === 'help') return { kind: 'help' };
   if (group === undefined) throw new UsageError('Missing command');
   if (group !== 'org') throw new UsageError(`Unknown command "${group}"`);
-  if (action === undefined) throw new UsageError('Missing org command: list, show, set-plan or override');
+  if (action === undefined) {
+    throw new UsageError('Missing org command: list, show, set-plan, override, suspend-member or unsuspend-member');
+  }
 
   const overrideFlags = (Object.keys(OPTIONS) as (keyof typeof OPTIONS)[]).filter(
     (name) => name !== 'help' && values[name] !== undefined,
@@ -145,6 +163,11 @@ export function parseCommand(argv: string[]): Command {
       if (rest.length !== 0) throw new UsageError('Expected: tcms org list');
       return { kind: 'list' };
     }
+    case 'suspend-member':
+    case 'unsuspend-member': {
+      if (rest.length !== 2) throw new UsageError(`Expected: tcms org ${action} <orgUlid> <userUlid|email>`);
+      return { kind: 'suspension', orgId: parseOrgId(rest[0]), member: parseMember(rest[1]), suspended: action === 'suspend-member' };
+    }
     default:
       throw new UsageError(`Unknown org command "${action}"`);
   }
@@ -154,6 +177,8 @@ async function execute(command: Exclude<Command, { kind: 'help' }>) {
   switch (command.kind) {
     case 'list':
       return listOrganizations();
+    case 'suspension':
+      return setMemberSuspension(command.orgId, command.member, command.suspended);
     case 'set-plan':
       await setOrganizationPlan(command.orgId, command.plan);
       break;

@@ -5,7 +5,11 @@
  * the test-design measures (bench/test-design.ts, floor bench/raw-test-design.ts): create 1,000
  * test cases, read a project's suite tree through GraphQL, consolidated PATCH of a case; and of
  * the execution measures (bench/runs.ts, floor bench/raw-runs.ts): marks through PATCH run case,
- * results through bulk-mark and bulk submit-result (500 a call), and the progress of 200 plans.
+ * results through bulk-mark and bulk submit-result (500 a call), and the progress of 200 plans;
+ * and of the project team (bench/project-team.ts, floor bench/raw-project-team.ts): the project
+ * list with include=stats of an organization of 200 members, 50 groups and 100 projects, half of
+ * them private, read by a member in a session. `BENCH_ONLY=team` runs only that measure (in a
+ * data directory and a database of its own, as always).
  *
  * Where the service runs: in a child process (bench/serve.ts, the same composition root as
  * app/server.ts, bound to 127.0.0.1), not in this process. In-process, autocannon's request
@@ -16,7 +20,8 @@
  * The PostgreSQL server shares those two cores in both set-ups.
  *
  * Callers authenticate with an API token (Authorization: Bearer), the integrator path: such
- * requests are metered, so each also bumps the per-minute request counter. Ceilings are raised
+ * requests are metered, so each also bumps the per-minute request counter. The project-team
+ * reader is the exception: a member in a session, since tokens are never held to allowlists. Ceilings are raised
  * with overrideOrganizationLimits so that neither the project ceiling nor the request ceiling
  * answers 403/429. The request log is off (TCMS_LOG_REQUESTS=false).
  *
@@ -46,6 +51,8 @@ import {
   serviceSubmit,
   type RunsFixture,
 } from './runs.ts';
+import { seedTeamOrganization, serviceTeamList, TEAM_GROUPS, TEAM_LIST_PATH, TEAM_MEMBERS, TEAM_PROJECTS, teamPeople } from './project-team.ts';
+import { rawTeamList } from './raw-project-team.ts';
 import { bearer, getJson, newIntegrator, seedProjects, type Integrator } from './setup.ts';
 import type { Measurement } from './stats.ts';
 import {
@@ -75,6 +82,7 @@ type Plan = {
   bulkMark: Counts;
   submit: Counts;
   progress: Counts;
+  team: Counts;
 };
 /**
  * Fixed counts per engine (PGlite is one single-threaded session, several times slower), sized
@@ -102,6 +110,7 @@ const PLANS: Record<'pglite' | 'postgres', Plan> = {
     bulkMark: { warmup: 10, measured: 20 },
     submit: { warmup: 10, measured: 20 },
     progress: { warmup: 10, measured: 50 },
+    team: { warmup: 20, measured: 200 },
   }),
   postgres: scaled({
     list: { warmup: 300, measured: 3000 },
@@ -113,6 +122,7 @@ const PLANS: Record<'pglite' | 'postgres', Plan> = {
     bulkMark: { warmup: 10, measured: 40 },
     submit: { warmup: 10, measured: 40 },
     progress: { warmup: 20, measured: 200 },
+    team: { warmup: 30, measured: 500 },
   }),
 };
 /** A measured (or warm-up) run stops here even if its count is not reached; it is then marked. */
@@ -120,6 +130,9 @@ const RUN_BOUND_MS = 45_000;
 /** The whole benchmark, set-up and clean-up included. */
 const DEADLINE_MS = 1_200_000;
 const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+/** `BENCH_ONLY=team`: only the project-team measure, on both engines. */
+const ONLY = process.env.BENCH_ONLY;
+if (ONLY !== undefined && ONLY !== 'team') throw new Error('BENCH_ONLY takes one value: team');
 
 /** `perOp`: results each successful request appends (the bulk rows), reported as results/s. */
 type Row = { engine: string; endpoint: string; service: Measurement; raw: Measurement; perOp?: number };
@@ -315,8 +328,7 @@ const timed = async <T>(label: string, work: () => Promise<T>): Promise<T> => {
 async function benchPglite(): Promise<Row[]> {
   const plan = PLANS.pglite;
   log('pglite: embedded PostgreSQL in a temporary data directory');
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tcms-bench-'));
-  const removeDir = onCleanup('temporary data directory', () => rm(dataDir, { recursive: true, force: true }));
+  const { dataDir, remove: removeDir } = await temporaryDataDir();
   const env = serviceEnv({ TCMS_DATA_DIR: dataDir });
 
   let service = await timed('service started', () => startService(env));
@@ -377,8 +389,14 @@ function loopbackOnly(url: URL) {
   }
 }
 
-async function benchPostgres(): Promise<Row[]> {
-  const plan = PLANS.postgres;
+/** A temporary data directory; the returned function removes it (clean-up does otherwise). */
+async function temporaryDataDir() {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tcms-bench-'));
+  return { dataDir, remove: onCleanup('temporary data directory', () => rm(dataDir, { recursive: true, force: true })) };
+}
+
+/** A temporary database on the PostgreSQL server of BENCH_PG_URL; the returned function drops it. */
+async function temporaryDatabase() {
   const adminUrl = new URL(process.env.BENCH_PG_URL ?? DEFAULT_PG_URL);
   loopbackOnly(adminUrl);
   const database = `tcms_bench_${process.pid}_${Date.now().toString(36)}`;
@@ -394,8 +412,19 @@ async function benchPostgres(): Promise<Row[]> {
   });
   const databaseUrl = new URL(adminUrl);
   databaseUrl.pathname = `/${database}`;
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tcms-bench-'));
-  const removeDir = onCleanup('temporary data directory', () => rm(dataDir, { recursive: true, force: true }));
+  return {
+    databaseUrl,
+    drop: async () => {
+      await dropDatabase();
+      await closeAdmin();
+    },
+  };
+}
+
+async function benchPostgres(): Promise<Row[]> {
+  const plan = PLANS.postgres;
+  const { databaseUrl, drop } = await temporaryDatabase();
+  const { dataDir, remove: removeDir } = await temporaryDataDir();
 
   const service = await timed('service started', () =>
     startService(serviceEnv({ DATABASE_URL: databaseUrl.toString(), TCMS_DATA_DIR: dataDir })),
@@ -434,8 +463,7 @@ async function benchPostgres(): Promise<Row[]> {
 
   await endPool();
   await stopService();
-  await dropDatabase();
-  await closeAdmin();
+  await drop();
   await removeDir();
   return rowsOf('postgres', {
     list: { service: serviceGet, raw: rawGet },
@@ -448,6 +476,54 @@ async function benchPostgres(): Promise<Row[]> {
     submit: pair(serviceRuns, rawRuns, 'submit'),
     progress: { service: serviceProgressed, raw: rawProgressed },
   });
+}
+
+// ---- the project team, on each engine in a database of its own ---------------------------------
+
+const TEAM_ENDPOINT = `GET  ${TEAM_LIST_PATH} (member session)`;
+
+async function teamPglite(): Promise<Row> {
+  const plan = PLANS.pglite;
+  log('pglite: project team, embedded PostgreSQL in a temporary data directory');
+  const { dataDir, remove: removeDir } = await temporaryDataDir();
+  const env = serviceEnv({ TCMS_DATA_DIR: dataDir });
+  let service = await timed('service started', () => startService(env));
+  let stopService = onCleanup('pglite service', () => service.stop());
+  const people = await timed('owner and reader signed up', () => teamPeople(service));
+  // PGlite is single-process: the seed and the raw floor open the data directory while the service is down.
+  await stopService();
+  const db = await PGlite.create(path.join(dataDir, 'pgdata'));
+  const closeDb = onCleanup('raw PGlite', () => db.close());
+  const sql = pgliteSql(db);
+  const organization = await timed('team organization seeded', () => seedTeamOrganization(sql, people));
+  const raw = await timed('raw team list', () => rawTeamList(sql, organization, plan.team, drive));
+  await closeDb();
+  service = await timed('service restarted', () => startService(env));
+  stopService = onCleanup('pglite service', () => service.stop());
+  const measured = await timed('service team list', () => serviceTeamList(service, organization, plan.team, drive));
+  await stopService();
+  await removeDir();
+  return { engine: 'pglite', endpoint: TEAM_ENDPOINT, service: measured, raw };
+}
+
+async function teamPostgres(): Promise<Row> {
+  const plan = PLANS.postgres;
+  const { databaseUrl, drop } = await temporaryDatabase();
+  const { dataDir, remove: removeDir } = await temporaryDataDir();
+  const service = await timed('service started', () => startService(serviceEnv({ DATABASE_URL: databaseUrl.toString(), TCMS_DATA_DIR: dataDir })));
+  const stopService = onCleanup('postgres service', () => service.stop());
+  const pool = new pg.Pool({ connectionString: databaseUrl.toString(), max: CONCURRENCY, connectionTimeoutMillis: 10_000 });
+  pool.on('error', (error) => log(`raw pool: ${error.message}`));
+  const endPool = onCleanup('raw pool', () => pool.end());
+  const sql = pgPoolSql(pool);
+  const organization = await timed('team organization seeded', async () => seedTeamOrganization(sql, await teamPeople(service)));
+  const measured = await timed('service team list', () => serviceTeamList(service, organization, plan.team, drive));
+  const raw = await timed('raw team list', () => rawTeamList(sql, organization, plan.team, drive));
+  await endPool();
+  await stopService();
+  await drop();
+  await removeDir();
+  return { engine: 'postgres', endpoint: TEAM_ENDPOINT, service: measured, raw };
 }
 
 // ---- report -------------------------------------------------------------------------------------
@@ -472,6 +548,7 @@ function report(rows: Row[], totalMs: number, loadAtStart: string) {
       of('bulk-mark', plan.bulkMark),
       of('submit', plan.submit),
       of('progress', plan.progress),
+      of('team', plan.team),
     ].join(', ')}`;
   };
   const header = [
@@ -483,6 +560,9 @@ function report(rows: Row[], totalMs: number, loadAtStart: string) {
     `  execution: PATCH run case = one mark (status + elapsedMs) appending one result, round-robin over a run of ${RUN_CASES} cases with 3 steps, totalDurationMs then checked;`,
     `    bulk-mark / results/bulk = ${RUN_CASES} cases (results) per call over 10 runs, every call changing every case (checked: affected = ${RUN_CASES}); results/s = calls/s x ${RUN_CASES};`,
     `    progress = one GraphQL read of progress with byConfiguration for ${PROGRESS_PLANS} plans (20 of them with 4 configured runs, the rest with one run)`,
+    `  project team: the project list with stats, team and teamCount of an organization of ${TEAM_MEMBERS} members, ${TEAM_GROUPS} groups and ${TEAM_PROJECTS} projects`,
+    `    (every other one private, with granted members and two groups each), read by a member in a session (cookie + X-Organization-Id, not metered);`,
+    `    its floor: session and membership lookups, the private projects hidden from the member, page + total, then teams and the three stats aggregates`,
     `  fixed counts (measured after warm-up) at concurrency ${CONCURRENCY}, closed loop: ${counts('pglite')}; ${counts('postgres')}`,
     `  service: child process on 127.0.0.1 (Express 5 + Prisma 7, pool ${CONCURRENCY}, request log off), load by autocannon;`,
     `    authenticated with an API token (Authorization: Bearer, the integrator path: metered, so every request also bumps the rate-limit counter)`,
@@ -535,7 +615,10 @@ const started = performance.now();
 const loadAtStart = loadAverage();
 let exitCode = 0;
 try {
-  const rows = [...(await benchPglite()), ...(await benchPostgres())];
+  const rows =
+    ONLY === 'team'
+      ? [await teamPglite(), await teamPostgres()]
+      : [...(await benchPglite()), await teamPglite(), ...(await benchPostgres()), await teamPostgres()];
   report(rows, performance.now() - started, loadAtStart);
   if (rows.some((row) => row.service.failed || row.raw.failed || row.service.truncated || row.raw.truncated)) exitCode = 1;
 } catch (error) {

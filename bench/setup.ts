@@ -30,12 +30,11 @@ function expect(status: number, result: { status: number; body: unknown }, what:
   if (result.status !== status) throw new Error(`${what}: HTTP ${result.status} ${JSON.stringify(result.body)}`);
 }
 
-/**
- * Signs up a new person (who gets an organization of their own), creates an API token with the
- * session, and raises the organization's ceilings so that neither the project count nor the
- * per-minute request ceiling interferes with the measurement.
- */
-export async function newIntegrator(service: ServiceProcess, label: string): Promise<Integrator> {
+/** A person signed up through the API, with their session (the cookie header and its token). */
+export type SessionPerson = { orgId: string; userId: string; cookie: string; sessionToken: string };
+
+/** Signs up a new person, who gets an organization of their own and a session. */
+export async function signUpPerson(service: ServiceProcess, label: string): Promise<SessionPerson> {
   const email = `bench-${label}-${randomBytes(6).toString('hex')}@example.test`;
   const signup = await call(service, 'POST', '/api/v1/auth/signup', {
     email,
@@ -45,16 +44,31 @@ export async function newIntegrator(service: ServiceProcess, label: string): Pro
     organizationName: `bench ${label}`,
   });
   expect(201, signup, 'signup');
-  const cookie = signup.setCookie.map((line) => line.split(';')[0]).join('; ');
-  const orgId: string = signup.body.organization?.ulid ?? signup.body.organizations[0].ulid;
+  // The one cookie signup sets is the session's.
+  const [name, value] = signup.setCookie[0]!.split(';')[0]!.split('=') as [string, string];
+  return {
+    orgId: signup.body.organization?.ulid ?? signup.body.organizations[0].ulid,
+    userId: signup.body.user.ulid,
+    cookie: `${name}=${value}`,
+    sessionToken: decodeURIComponent(value),
+  };
+}
+
+/** The headers of `person`'s session acting in `orgId` (the browser path: never metered). */
+export const sessionHeaders = (person: SessionPerson, orgId: string) => ({ cookie: person.cookie, 'x-organization-id': orgId });
+
+/**
+ * Signs up a new person (who gets an organization of their own), creates an API token with the
+ * session, and raises the organization's ceilings so that neither the project count nor the
+ * per-minute request ceiling interferes with the measurement.
+ */
+export async function newIntegrator(service: ServiceProcess, label: string): Promise<Integrator> {
+  const person = await signUpPerson(service, label);
   const tokenName = `bench ${label}`;
-  const created = await call(service, 'POST', '/api/v1/me/api-tokens', { name: tokenName, role: 'admin' }, {
-    cookie,
-    'x-organization-id': orgId,
-  });
+  const created = await call(service, 'POST', '/api/v1/me/api-tokens', { name: tokenName, role: 'admin' }, sessionHeaders(person, person.orgId));
   expect(201, created, 'API token creation');
-  await service.raiseLimits(orgId);
-  return { orgId, userId: signup.body.user.ulid, token: created.body.token, tokenId: created.body.ulid, tokenName };
+  await service.raiseLimits(person.orgId);
+  return { orgId: person.orgId, userId: person.userId, token: created.body.token, tokenId: created.body.ulid, tokenName };
 }
 
 /** Creates projects through the API (the list benchmark's page). */
@@ -65,12 +79,15 @@ export async function seedProjects(service: ServiceProcess, who: Integrator, cou
   }
 }
 
-/** One authenticated GET, to check the page shape before measuring. */
-export async function getJson(service: ServiceProcess, path: string, who: Integrator) {
-  const result = await call(service, 'GET', path, undefined, bearer(who));
+/** One authenticated GET, to check an answer before measuring. */
+export async function getJsonAs(service: ServiceProcess, path: string, headers: Record<string, string>) {
+  const result = await call(service, 'GET', path, undefined, headers);
   expect(200, result, `GET ${path}`);
   return result.body;
 }
+
+/** One GET with `who`'s token. */
+export const getJson = (service: ServiceProcess, path: string, who: Integrator) => getJsonAs(service, path, bearer(who));
 
 /** Creates one project through the API; returns its ULID. */
 export async function createProjectThroughApi(service: ServiceProcess, who: Integrator, code: string, name: string): Promise<string> {

@@ -12,5 +12,9 @@ import './types/plan.ts';
 import './types/run.ts';
 import './types/run-case.ts';
 import './types/run-case-bulk.ts';
+import './types/subscription.ts';
+import './types/member.ts';
+import './types/user-group.ts';
+import './types/project-access.ts';
 
 export const schema = builder.toSchema();

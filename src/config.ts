@@ -7,11 +7,12 @@ const flag = (fallback: 'true' | 'false') =>
     .default(fallback)
     .transform((value) => value === 'true');
 
-const milliseconds = (fallback: number) =>
+const milliseconds = (fallback: number, least = 0) =>
   z
     .string()
     .regex(/^\d+$/, 'must be a whole number of milliseconds')
     .transform(Number)
+    .pipe(z.number().min(least, `must be at least ${least} milliseconds`))
     .default(fallback);
 
 const postgresUrl = z.string().refine((value) => {
@@ -22,6 +23,18 @@ const postgresUrl = z.string().refine((value) => {
     return false;
   }
 }, 'must be a postgres://user@host:port/database address');
+
+const smtpUrl = z.string().refine((value) => {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}, 'must be an smtp:// or smtps:// address, e.g. smtps://user:password@mail.example.com:465');
+
+/** `Name <address@domain>` or a bare `address@domain`. */
+const mailbox = z.string().regex(/^(?:[^<>]*<[^<>\s@]+@[^<>\s@]+>|[^<>\s@]+@[^<>\s@]+)$/, 'must be an address such as "tcms <no-reply@example.com>"');
 
 const environmentSchema = z.object({
   PORT: z
@@ -57,6 +70,20 @@ const environmentSchema = z.object({
   TCMS_TRUST_PROXY: z.string().default('false'),
   // When set, GET /metrics needs `Authorization: Bearer <this token>`.
   TCMS_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  // The billing provider behind the subscription endpoints (src/billing/); only `local` is built in.
+  TCMS_BILLING_PROVIDER: z.string().min(1).default('local'),
+  // Where people reach the service: links in mail (an invitation's accept address) start here.
+  TCMS_PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// address' })
+    .transform((value) => value.replace(/\/+$/, ''))
+    .optional(),
+  // Mail leaves through this SMTP server; without it, it is written to TCMS_DATA_DIR/outbox.
+  TCMS_SMTP_URL: smtpUrl.optional(),
+  TCMS_MAIL_FROM: mailbox.default('tcms <no-reply@localhost>'),
+  // The first retry delay of a delivery (mail, webhooks); it doubles with each attempt.
+  TCMS_RETRY_BASE_MS: milliseconds(30_000, 1),
+  // How often each process looks for mail other processes queued or that is due for a retry.
+  TCMS_MAIL_POLL_MS: milliseconds(1_000, 10),
 });
 
 /**
@@ -83,6 +110,13 @@ export type Config = {
   corsOrigins: string[];
   trustProxy: boolean | number | string;
   metricsToken: string | undefined;
+  billingProvider: string;
+  /** TCMS_PUBLIC_URL without a trailing slash; http://localhost:<port> by default. */
+  publicUrl: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  retryBaseMs: number;
+  mailPollMs: number;
 };
 
 export type S3Settings = {
@@ -130,5 +164,11 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     corsOrigins: parsed.TCMS_CORS_ORIGINS,
     trustProxy: trustProxyOf(parsed.TCMS_TRUST_PROXY),
     metricsToken: parsed.TCMS_METRICS_TOKEN,
+    billingProvider: parsed.TCMS_BILLING_PROVIDER,
+    publicUrl: parsed.TCMS_PUBLIC_URL ?? `http://localhost:${parsed.PORT}`,
+    smtpUrl: parsed.TCMS_SMTP_URL,
+    mailFrom: parsed.TCMS_MAIL_FROM,
+    retryBaseMs: parsed.TCMS_RETRY_BASE_MS,
+    mailPollMs: parsed.TCMS_MAIL_POLL_MS,
   };
 }

@@ -3,9 +3,12 @@ import { prisma } from './database/client.ts';
 import { logger } from './logger.ts';
 import { IDEMPOTENCY_RETENTION_MS } from './idempotency/idempotency.service.ts';
 import { WINDOW_MS } from './rate-limit/rate-limit.service.ts';
+import { applyDueSubscriptions } from './subscription/subscription.service.ts';
 import { sweepStagedUploads } from './test-cases/attachments.service.ts';
 
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
+/** How late a scheduled seat change or a period's renewal may take effect. */
+const SUBSCRIPTION_INTERVAL_MS = 60 * 1000;
 
 /**
  * Deletes what has outlived its purpose: idempotency keys, rate-limit windows, sign-in failure
@@ -20,11 +23,62 @@ export async function sweepExpired(now = Date.now()): Promise<void> {
   await sweepStagedUploads(now);
 }
 
-/** Runs the sweep now and then every ten minutes; returns the stop function. */
-export function startMaintenance(): () => void {
-  const run = () => void sweepExpired().catch((error: unknown) => logger.error({ err: error }, 'maintenance sweep failed'));
+/**
+ * Refreshes the planner statistics of the tables that changed as much as autovacuum's default
+ * threshold waits for (50 rows + 10 %), in one ANALYZE. The embedded database needs it: PGlite
+ * is a single-user backend that never runs autovacuum, so its tables would keep no statistics,
+ * and without them every `org_id = …` filter looks like one row and joins are planned as nested
+ * loops over whole tables.
+ */
+export async function analyzeChangedTables(): Promise<void> {
+  const tables = await prisma().$queryRaw<Array<{ name: string }>>`
+    SELECT quote_ident(s.schemaname) || '.' || quote_ident(s.relname) AS name
+    FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
+    WHERE s.n_mod_since_analyze > 50 + 0.1 * greatest(c.reltuples, 0)`;
+  if (tables.length > 0) await prisma().$executeRawUnsafe(`ANALYZE ${tables.map((table) => table.name).join(', ')}`);
+}
+
+/**
+ * Runs `job` now and then every `intervalMs`, never two runs at once; a failure is logged. The
+ * stop function resolves once a run in progress has ended, so the database can close after it.
+ */
+function every(intervalMs: number, name: string, job: () => Promise<unknown>): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  const run = () => {
+    running ??= job()
+      .then(
+        () => undefined,
+        (error: unknown) => logger.error({ err: error }, `${name} failed`),
+      )
+      .finally(() => {
+        running = undefined;
+      });
+  };
   run();
-  const timer = setInterval(run, SWEEP_INTERVAL_MS);
+  const timer = setInterval(run, intervalMs);
   timer.unref();
-  return () => clearInterval(timer);
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}
+
+/**
+ * The periodic jobs of every server process: the sweep every ten minutes (followed, with
+ * `analyze` — the embedded database; a PostgreSQL server's autovacuum does it there — by
+ * `analyzeChangedTables`), and every minute the subscriptions whose scheduled change or period
+ * end has come. The stop function resolves once no job is running any more.
+ */
+export function startMaintenance(options: { analyze: boolean }): () => Promise<void> {
+  const sweep = async () => {
+    await sweepExpired();
+    if (options.analyze) await analyzeChangedTables();
+  };
+  const stops = [
+    every(SWEEP_INTERVAL_MS, 'maintenance sweep', sweep),
+    every(SUBSCRIPTION_INTERVAL_MS, 'subscription renewals', () => applyDueSubscriptions()),
+  ];
+  return async () => {
+    await Promise.all(stops.map((stop) => stop()));
+  };
 }

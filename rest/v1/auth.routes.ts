@@ -19,8 +19,12 @@ export const authRoutes = [
     tag: 'Identity',
     auth: 'none',
     body: signupBodySchema,
-    success: { status: 201, description: 'Created (200 when an existing account was repaired); sets the session cookie', schema: signupResponseSchema },
-    errors: [409, 429],
+    success: {
+      status: 201,
+      description: 'Created (200 when an existing account was repaired); sets the session cookie. With invitationToken, `organization` is the inviting one',
+      schema: signupResponseSchema,
+    },
+    errors: [403, 404, 409, 429],
     handle: async ({ body, ip }) => {
       const result = await signup(body, { ip });
       return new Reply(result.created ? 201 : 200, result.body, {}, { token: result.sessionToken });

@@ -4,14 +4,19 @@ import { commentRoutes } from './comments.routes.ts';
 import { configurationRoutes } from './configurations.routes.ts';
 import { customFieldRoutes } from './custom-fields.routes.ts';
 import { environmentRoutes } from './environments.routes.ts';
+import { invitationRoutes } from './invitations.routes.ts';
+import { memberRoutes } from './members.routes.ts';
+import { groupRoutes } from './groups.routes.ts';
 import { milestoneRoutes } from './milestones.routes.ts';
 import { planRoutes } from './plans.routes.ts';
+import { projectAccessRoutes } from './project-access.routes.ts';
 import { projectRoutes } from './projects.routes.ts';
 import { runCaseBulkRoutes } from './run-cases-bulk.routes.ts';
 import { runCaseRoutes } from './run-cases.routes.ts';
 import { runSettingsRoutes } from './run-settings.routes.ts';
 import { runRoutes } from './runs.routes.ts';
 import { stepAttachmentRoutes } from './step-attachments.routes.ts';
+import { subscriptionRoutes } from './subscription.routes.ts';
 import { suiteRoutes } from './suites.routes.ts';
 import { systemRoutes } from './system.routes.ts';
 import { testCaseRoutes } from './test-cases.routes.ts';
@@ -24,6 +29,7 @@ export const v1Routes = [
   ...authRoutes,
   ...tokenRoutes,
   ...projectRoutes,
+  ...projectAccessRoutes,
   ...suiteRoutes,
   ...testCaseRoutes,
   ...stepAttachmentRoutes,
@@ -39,4 +45,8 @@ export const v1Routes = [
   ...runSettingsRoutes,
   ...auditRoutes,
   ...usageRoutes,
+  ...subscriptionRoutes,
+  ...memberRoutes,
+  ...invitationRoutes,
+  ...groupRoutes,
 ];

@@ -31,7 +31,7 @@ export const runSettingsRoutes = [
     method: 'patch',
     path: '/projects/{projectId}/run-settings',
     operationId: 'updateProjectRunSettings',
-    summary: 'Set or remove (null) project overrides of run settings (owner/admin)',
+    summary: "Set or remove (null) project overrides of run settings (owner/admin or the project's owner)",
     tag: 'Run settings',
     auth: 'org',
     params: projectPathSchema,

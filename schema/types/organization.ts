@@ -4,7 +4,7 @@ import { getOrganization } from '../../src/orgs/orgs.service.ts';
 import { builder } from '../builder.ts';
 import { requestOf } from '../context.ts';
 
-const Role = builder.enumType('Role', { values: ['owner', 'admin', 'member', 'viewer'] as const });
+export const Role = builder.enumType('Role', { values: ['owner', 'admin', 'member', 'viewer'] as const });
 
 type MembershipShape = { ulid: string; name: string; role: 'owner' | 'admin' | 'member' | 'viewer' };
 
@@ -12,7 +12,7 @@ const Membership = builder.objectRef<MembershipShape>('Membership').implement({
   fields: (t) => ({ ulid: t.exposeString('ulid'), name: t.exposeString('name'), role: t.expose('role', { type: Role }) }),
 });
 
-builder.prismaObject('Organization', {
+export const OrganizationRef = builder.prismaObject('Organization', {
   fields: (t) => ({
     ulid: t.exposeString('id'),
     name: t.exposeString('name'),

@@ -1,16 +1,39 @@
+import { createContextCache } from '@pothos/core';
+import DataLoader from 'dataloader';
 import {
   countProjects,
   createProject,
   deleteProject,
   findProjects,
+  projectTeams,
   resolveProject,
   updateProject,
+  type ProjectTeam,
 } from '../../src/projects/projects.service.ts';
-import { createProjectBodySchema, updateProjectBodySchema } from '../../src/projects/projects.schemas.ts';
+import { createProjectBodySchema, projectConnectionFilterSchema, updateProjectBodySchema } from '../../src/projects/projects.schemas.ts';
 import { validate } from '../../src/validation.ts';
-import { searchOf } from '../arguments.ts';
+import { orUndefined } from '../arguments.ts';
 import { builder } from '../builder.ts';
-import { requestOf } from '../context.ts';
+import { requestOf, type GraphQLContext } from '../context.ts';
+
+const TeamMember = builder.objectRef<ProjectTeam['team'][number]>('TeamMember').implement({
+  fields: (t) => ({
+    userUlid: t.exposeString('userUlid'),
+    firstName: t.exposeString('firstName'),
+    lastName: t.exposeString('lastName'),
+    avatarKey: t.exposeString('avatarKey', { nullable: true }),
+    avatarVersion: t.exposeInt('avatarVersion'),
+  }),
+});
+
+/** One batch per request for `team` and `teamCount` of every project of the response. */
+const teamLoader = createContextCache(
+  (context: GraphQLContext) =>
+    new DataLoader<string, ProjectTeam>(async (projectIds) => {
+      const teams = await projectTeams(requestOf(context), [...projectIds]);
+      return projectIds.map((id) => teams.get(id)!);
+    }),
+);
 
 builder.prismaObject('Project', {
   fields: (t) => ({
@@ -23,8 +46,20 @@ builder.prismaObject('Project', {
     lockedAt: t.expose('lockedAt', { type: 'Timestamp', nullable: true }),
     createdAt: t.expose('createdAt', { type: 'Timestamp' }),
     updatedAt: t.expose('updatedAt', { type: 'Timestamp' }),
+    team: t.field({
+      type: [TeamMember],
+      description: 'At most 4 team members by join time (team semantics of the REST list with include=stats)',
+      resolve: async (project, _args, context) => (await teamLoader(context).load(project.id)).team,
+    }),
+    teamCount: t.int({
+      description: 'The full team size',
+      resolve: async (project, _args, context) => (await teamLoader(context).load(project.id)).teamCount,
+    }),
   }),
 });
+
+const connectionFilterOf = (args: { q?: string | null; memberUlids?: string[] | null }) =>
+  validate(projectConnectionFilterSchema, { q: orUndefined(args.q), memberUlid: orUndefined(args.memberUlids) });
 
 builder.queryFields((t) => ({
   projects: t.prismaConnection(
@@ -32,9 +67,12 @@ builder.queryFields((t) => ({
       type: 'Project',
       cursor: 'id',
       authScopes: { member: true },
-      args: { q: t.arg.string({ description: 'Case-insensitive substring of name or code' }) },
-      resolve: (query, _root, args, context) => findProjects(requestOf(context), searchOf(args), query),
-      totalCount: (_root, args, context) => countProjects(requestOf(context), searchOf(args)),
+      args: {
+        q: t.arg.string({ description: 'Case-insensitive substring of name or code' }),
+        memberUlids: t.arg.stringList({ description: 'Projects whose team includes any of these users (unknown ULIDs dropped)' }),
+      },
+      resolve: (query, _root, args, context) => findProjects(requestOf(context), connectionFilterOf(args), query),
+      totalCount: (_root, args, context) => countProjects(requestOf(context), connectionFilterOf(args)),
     },
     {},
     {},

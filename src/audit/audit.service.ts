@@ -16,13 +16,17 @@ export type AuditEntry = {
   metadata?: Record<string, unknown>;
 };
 
+/** The service itself as the actor of an event nobody requested (a scheduled change, its consequences). */
+export const SYSTEM_ACTOR = { kind: 'system' } as const;
+export type AuditActor = Identity | typeof SYSTEM_ACTOR;
+
 /**
  * Records one audit event. Call it with the transaction that performs the mutation, so that the
  * event and the change it records commit together or not at all.
  */
 export async function emitAudit(
   tx: Db,
-  ctx: { identity: Identity; org: { id: string } },
+  ctx: { identity: AuditActor; org: { id: string } },
   entry: AuditEntry,
 ): Promise<void> {
   const label = clipSnapshot(entry.entityLabel);
@@ -33,11 +37,11 @@ export async function emitAudit(
       id: newId(),
       orgId: ctx.org.id,
       action: entry.action,
-      actorKind: identity.kind === 'session' ? 'user' : 'api_token',
+      actorKind: identity.kind === 'session' ? 'user' : identity.kind,
       actorUserId: identity.kind === 'session' ? identity.user.id : null,
       actorTokenId: identity.kind === 'api_token' ? identity.token.id : null,
       actorEmail: identity.kind === 'session' ? identity.user.email : null,
-      actorName: identity.kind === 'session' ? displayName(identity.user) : identity.token.name,
+      actorName: identity.kind === 'session' ? displayName(identity.user) : identity.kind === 'api_token' ? identity.token.name : null,
       entityType: entry.entityType,
       entityUlid: entry.entityUlid,
       entityLabel: label.text,

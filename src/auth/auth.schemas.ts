@@ -3,7 +3,11 @@ import { z } from 'zod';
 /** Sessions expire after 30 days without a request (decisions §1). */
 export const SESSION_IDLE_MS = 30 * 24 * 60 * 60 * 1000;
 
-const email = z.email().max(320).meta({ example: 'ada@example.com' });
+/** Email addresses are compared and stored trimmed and lower-cased. */
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+export const EMAIL_MAX = 320;
+const email = z.email().max(EMAIL_MAX).meta({ example: 'ada@example.com' });
 
 export const signupBodySchema = z
   .strictObject({
@@ -12,6 +16,12 @@ export const signupBodySchema = z
     firstName: z.string().trim().min(1).max(100),
     lastName: z.string().trim().min(1).max(100),
     organizationName: z.string().trim().min(1).max(200).optional(),
+    invitationToken: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .meta({ description: 'The token of an invitation to this email: the new user joins the inviting organization instead of getting one of their own' }),
   })
   .meta({
     id: 'SignupRequest',

@@ -4,13 +4,12 @@ import { prisma, type Db } from '../database/client.ts';
 import { conflict } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { createOrganizationFor, toOrganization } from '../orgs/orgs.service.ts';
-import type { LoginInput, SignupInput } from './auth.schemas.ts';
+import { normalizeEmail, type LoginInput, type SignupInput } from './auth.schemas.ts';
 import { unauthorized } from './authenticate.ts';
 import { assertSignInAllowed, clearSignInFailures, recordSignInFailure } from './sign-in-throttle.ts';
 import { decoyPasswordHash, hashPassword, newSecret, verifyPassword } from './secrets.ts';
 import { inTransaction } from '../database/transactions.ts';
-
-const normalizeEmail = (email: string) => email.trim().toLowerCase();
+import { joinByInvitation } from '../invitations/invitations.service.ts';
 
 export const toUser = (user: UserSnapshot) => ({
   ulid: user.id,
@@ -37,10 +36,21 @@ async function startSession(tx: Db, userId: string): Promise<string> {
   return secret;
 }
 
+async function firstActiveOrganization(tx: Db, userId: string) {
+  const membership = await tx.membership.findFirst({
+    where: { userId, suspendedAt: null },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    include: { org: true },
+  });
+  return membership?.org;
+}
+
 /**
  * Signup, "create or repair" (decisions §1): a new email creates the user and an organization
  * they own; a known email with the right password signs in and creates an organization only if
- * the user belongs to none; a known email with another password is a conflict.
+ * the user has no active membership; a known email with another password is a conflict. With an
+ * `invitationToken` for the same email (decisions §8) the user joins the inviting organization
+ * instead, and an unusable token (404) or one sent to another address (403) creates nothing.
  */
 export async function signup(input: SignupInput, client: { ip: string }) {
   const email = normalizeEmail(input.email);
@@ -61,12 +71,9 @@ export async function signup(input: SignupInput, client: { ip: string }) {
       (await tx.user.create({
         data: { id: newId(), email, passwordHash, firstName: input.firstName, lastName: input.lastName },
       }));
-    const firstMembership = await tx.membership.findFirst({
-      where: { userId: user.id },
-      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-      include: { org: true },
-    });
-    const organization = firstMembership?.org ?? (await createOrganizationFor(tx, user, organizationName));
+    const organization = input.invitationToken
+      ? (await joinByInvitation(tx, user, input.invitationToken)).organization
+      : ((await firstActiveOrganization(tx, user.id)) ?? (await createOrganizationFor(tx, user, organizationName)));
     const sessionToken = await startSession(tx, user.id);
     return { user, organization, sessionToken };
   });

@@ -7,6 +7,7 @@ import { AppError, forbidden, notFound } from '../errors.ts';
 import { ULID_PATTERN } from '../ids.ts';
 import { effectiveLimits } from '../orgs/billing-tiers.ts';
 import { lowerRole } from './policy.ts';
+import { bypassesAllowlist, hiddenProjectIds } from './project-visibility.ts';
 import { SESSION_IDLE_MS } from './auth.schemas.ts';
 import { API_TOKEN_PREFIX, sha256 } from './secrets.ts';
 
@@ -15,6 +16,15 @@ const TOUCH_INTERVAL_MS = 60 * 1000;
 
 export const unauthorized = (message = 'Missing or invalid credentials') =>
   new AppError('unauthorized', message);
+
+/**
+ * A staff-suspended member (memberships.suspended_at) keeps their seat but cannot act in the
+ * organization, with a session or with any of their API tokens.
+ */
+const membershipSuspended = () =>
+  new AppError('forbidden', 'Your membership of this organization is suspended; contact the service staff', {
+    code: 'membership_suspended',
+  });
 
 export type Credentials = {
   /** The raw Authorization header, if any. */
@@ -50,6 +60,7 @@ async function identifyToken(authorization: string): Promise<Identity> {
   if (!token || token.revokedAt || (token.expiresAt && token.expiresAt.getTime() <= now)) throw unauthorized();
   const membership = token.user.memberships.find((m) => m.orgId === token.orgId);
   if (!membership) throw unauthorized('The creator of this token has left the organization');
+  if (membership.suspendedAt) throw membershipSuspended();
   if (!token.lastUsedAt || now - token.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
     await prisma().apiToken.update({ where: { id: token.id }, data: { lastUsedAt: new Date(now) } });
   }
@@ -86,8 +97,9 @@ async function identifySession(sessionToken: string): Promise<Identity> {
 
 /**
  * Enters the organization a request acts in: a token's own organization, or for a session the
- * requested one (X-Organization-Id or an `/orgs/{orgUlid}` path), else the oldest membership.
- * An organization the caller does not belong to is indistinguishable from a missing one (404).
+ * requested one (X-Organization-Id or an `/orgs/{orgUlid}` path), else the oldest active
+ * (not suspended) membership. An organization the caller does not belong to is
+ * indistinguishable from a missing one (404); a suspended membership answers 403.
  */
 export async function enterOrganization(
   identity: Identity,
@@ -101,11 +113,14 @@ export async function enterOrganization(
   }
   const membership = await prisma().membership.findFirst({
     where: { userId: identity.user.id, ...(requestedOrgId ? { orgId: requestedOrgId } : {}) },
-    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    orderBy: [{ suspendedAt: { sort: 'asc', nulls: 'first' } }, { createdAt: 'asc' }, { id: 'asc' }],
     include: { org: true },
   });
   if (!membership) throw notFound('Organization');
-  return context(identity, organizationSnapshot(membership.org), membership.role as Role, false, locale);
+  if (membership.suspendedAt) throw membershipSuspended();
+  const role = membership.role as Role;
+  const hidden = bypassesAllowlist(identity, role) ? [] : await hiddenProjectIds(prisma(), membership.orgId, identity.user.id);
+  return context(identity, organizationSnapshot(membership.org), role, false, locale, hidden);
 }
 
 const organizationSnapshot = (org: OrganizationRow): OrganizationSnapshot => ({
@@ -115,8 +130,15 @@ const organizationSnapshot = (org: OrganizationRow): OrganizationSnapshot => ({
   limits: effectiveLimits(org),
 });
 
-function context(identity: Identity, org: OrganizationSnapshot, role: Role, metered: boolean, locale: Locale): RequestContext {
-  return { identity, org, role, metered, db: tenantClient(org.id), locale };
+function context(
+  identity: Identity,
+  org: OrganizationSnapshot,
+  role: Role,
+  metered: boolean,
+  locale: Locale,
+  hiddenProjects: string[] = [],
+): RequestContext {
+  return { identity, org, role, metered, db: tenantClient(org.id, hiddenProjects), locale };
 }
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

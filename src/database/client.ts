@@ -72,6 +72,11 @@ export type OpenDatabase = {
   poolUsage(): PoolUsage | null;
   /** A raw SQL session on the same database (the migrator and the schema-drift test use it). */
   openSqlConnection(): Promise<SqlConnection>;
+  /**
+   * A client of its own for work outside requests (the mail outbox): requests cannot starve its
+   * connection, and its statements, which come at any moment, are not heard by `onQuery`.
+   */
+  backgroundClient: PrismaClient;
   close(): Promise<void>;
 };
 
@@ -101,20 +106,20 @@ export async function openDatabase(config: Config, user: DatabaseUser = 'server'
     location: opened.location,
     poolUsage: opened.poolUsage,
     openSqlConnection: opened.openSqlConnection,
+    backgroundClient: opened.backgroundClient,
     close: async () => {
       await opened.client.$disconnect();
+      await opened.backgroundClient.$disconnect();
       await opened.closeEngine();
       if (client === opened.client) client = undefined;
     },
   };
 }
 
-function openPostgres(databaseUrl: string, config: Pick<Config, 'poolSize' | 'statementTimeoutMs'>) {
-  const url = new URL(databaseUrl);
-  url.password = url.password ? '***' : '';
+function newPool(databaseUrl: string, size: number, config: Pick<Config, 'statementTimeoutMs'>): pg.Pool {
   const pool = new pg.Pool({
     connectionString: databaseUrl,
-    max: config.poolSize,
+    max: size,
     // No statement (a runaway query a client gave up on, say) holds a connection longer than this.
     statement_timeout: config.statementTimeoutMs,
     connectionTimeoutMillis: 10_000,
@@ -122,13 +127,25 @@ function openPostgres(databaseUrl: string, config: Pick<Config, 'poolSize' | 'st
   // A connection that breaks while idle (the server restarted) is dropped from the pool; unheard,
   // the error would end the process.
   pool.on('error', (error) => logger.warn({ err: error }, 'an idle database connection failed'));
+  return pool;
+}
+
+function openPostgres(databaseUrl: string, config: Pick<Config, 'poolSize' | 'statementTimeoutMs'>) {
+  const url = new URL(databaseUrl);
+  url.password = url.password ? '***' : '';
+  const pool = newPool(databaseUrl, config.poolSize, config);
+  // Connects on first use: a process that does no background work never opens it.
+  const backgroundPool = newPool(databaseUrl, 1, config);
   return {
     engine: 'postgres' as const,
     location: url.toString(),
     client: newClient(new PrismaPg(pool)),
+    backgroundClient: new PrismaClient({ adapter: new PrismaPg(backgroundPool), transactionOptions: TRANSACTION_OPTIONS }),
     poolUsage: (): PoolUsage => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     openSqlConnection: () => openPgConnection(databaseUrl),
-    closeEngine: () => pool.end(),
+    closeEngine: async () => {
+      await Promise.all([pool.end(), backgroundPool.end()]);
+    },
   };
 }
 
@@ -144,6 +161,8 @@ async function openEmbedded(config: Config, user: DatabaseUser) {
     engine: 'pglite' as const,
     location,
     client: newClient(new PrismaPGlite(database)),
+    // PGlite is one session: both clients take its transaction mutex, so neither runs inside the other's transaction.
+    backgroundClient: new PrismaClient({ adapter: new PrismaPGlite(database), transactionOptions: TRANSACTION_OPTIONS }),
     poolUsage: () => null,
     openSqlConnection: async () => pgliteConnection(database),
     closeEngine: embedded.close,

@@ -11,6 +11,7 @@ const LOCKABLE = {
   configuration_groups: { tenant: true },
   test_plans: { tenant: true },
   test_runs: { tenant: true },
+  user_groups: { tenant: true },
 } as const;
 
 export type LockableTable = keyof typeof LOCKABLE;

@@ -89,6 +89,10 @@ export const projectListQuerySchema = pageQuerySchema()
   });
 export type ProjectListQuery = z.output<typeof projectListQuerySchema>;
 
+/** The GraphQL project connection's filters: `q` and `memberUlid` as the REST list reads them. */
+export const projectConnectionFilterSchema = projectListQuerySchema.pick({ q: true, memberUlid: true });
+export type ProjectConnectionFilter = z.output<typeof projectConnectionFilterSchema>;
+
 export const projectPathSchema = z.object({ projectId: z.string().meta({ description: 'The project code' }) });
 
 export const projectSchema = z

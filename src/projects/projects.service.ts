@@ -11,11 +11,20 @@ import { chargeStorage, releaseObjects, releaseStorage, type UploadedFile } from
 import { likeLiteral } from '../validation.ts';
 import { pageOf, pageWindow } from '../pagination.ts';
 import { normalizeAvatar } from './avatar-image.ts';
-import { PROJECT_CODE_PATTERN, type CreateProjectInput, type ProjectListQuery, type UpdateProjectInput } from './projects.schemas.ts';
+import {
+  PROJECT_CODE_PATTERN,
+  type CreateProjectInput,
+  type ProjectConnectionFilter,
+  type ProjectListQuery,
+  type UpdateProjectInput,
+} from './projects.schemas.ts';
 import { inTransaction } from '../database/transactions.ts';
 import { lockRow } from '../database/locks.ts';
 import { LIVE } from '../soft-delete.ts';
 import { uniqueOrConflict } from '../database/constraints.ts';
+import { readTeams, teamFilter, type ProjectTeam } from './team.ts';
+
+export type { ProjectTeam };
 
 export type ProjectRow = Awaited<ReturnType<Db['project']['findFirstOrThrow']>>;
 
@@ -112,12 +121,12 @@ const presence = (tokens: Array<'has' | 'without'>, has: Prisma.ProjectWhereInpu
 });
 
 /**
- * The list filters of "Project list query parameters", AND-ed. Defects do not exist yet, so no
- * project has any (`without` keeps all, `has` none). Without project access
- * allowlists every project's team is the whole membership, so `memberUlid` keeps every project.
+ * The list filters of "Project list query parameters", AND-ed (`memberUlid` comes from
+ * `teamFilter`). Defects do not exist yet, so no project has any (`without` keeps all, `has` none).
  */
-function projectListWhere(query: ProjectListQuery): Prisma.ProjectWhereInput {
+function projectListWhere(query: ProjectListQuery, team: Prisma.ProjectWhereInput | undefined): Prisma.ProjectWhereInput {
   const filters: Prisma.ProjectWhereInput[] = [projectSearch(query.q)];
+  if (team) filters.push(team);
   if (query.cases) {
     filters.push(presence(query.cases, { testCases: { some: { archivedAt: null } } }, { testCases: { none: { archivedAt: null } } }));
   }
@@ -132,9 +141,13 @@ function projectListWhere(query: ProjectListQuery): Prisma.ProjectWhereInput {
   return { AND: filters };
 }
 
+/** The `memberUlid` filter (absent when no member is listed, or none of them is known). */
+const memberFilter = (ctx: RequestContext, memberUlids: string[] | undefined) =>
+  memberUlids ? teamFilter(ctx, memberUlids) : Promise.resolve(undefined);
+
 export async function listProjects(ctx: RequestContext, query: ProjectListQuery) {
   authorize(ctx, 'project.read');
-  const where = projectListWhere(query);
+  const where = projectListWhere(query, await memberFilter(ctx, query.memberUlid));
   const [items, total] = await Promise.all([
     ctx.db.project.findMany({ where, orderBy: PROJECT_ORDER, ...pageWindow(query) }),
     ctx.db.project.count({ where }),
@@ -145,26 +158,16 @@ export async function listProjects(ctx: RequestContext, query: ProjectListQuery)
   return { ...page, items: page.items.map((item) => ({ ...item, ...extras(item.ulid) })) };
 }
 
-const TEAM_PREVIEW = 4;
-
 /** `stats`, `team` and `teamCount` of listed projects, in a fixed number of queries. */
 async function projectStats(ctx: RequestContext, projectIds: string[]) {
-  const [cases, milestones, runs, team, teamCount] = await Promise.all([
+  const [cases, milestones, runs, teams] = await Promise.all([
     ctx.db.testCase.groupBy({ by: ['projectId'], where: { projectId: { in: projectIds }, archivedAt: null }, _count: { _all: true } }),
     ctx.db.milestone.groupBy({ by: ['projectId'], where: { projectId: { in: projectIds }, ...LIVE }, _count: { _all: true } }),
     ctx.db.testRun.groupBy({ by: ['projectId', 'state'], where: { projectId: { in: projectIds } }, _count: { _all: true } }),
-    ctx.db.membership.findMany({ orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], take: TEAM_PREVIEW, include: { user: true } }),
-    ctx.db.membership.count(),
+    readTeams(ctx, projectIds),
   ]);
   const countOf = (rows: Array<{ projectId: string; _count: { _all: number } }>, projectId: string) =>
     rows.find((row) => row.projectId === projectId)?._count._all ?? 0;
-  const teamPreview = team.map(({ user }) => ({
-    userUlid: user.id,
-    firstName: user.firstName,
-    lastName: user.lastName,
-    avatarKey: user.avatarKey,
-    avatarVersion: 0,
-  }));
   return (projectId: string) => ({
     stats: {
       cases: countOf(cases, projectId),
@@ -173,20 +176,29 @@ async function projectStats(ctx: RequestContext, projectIds: string[]) {
       defectsUnresolved: 0,
       milestones: countOf(milestones, projectId),
     },
-    team: teamPreview,
-    teamCount,
+    ...teams.get(projectId)!,
   });
 }
 
-/** Projects for a GraphQL connection: `window` carries Pothos's cursor, take/skip and selection. */
-export async function findProjects(ctx: RequestContext, q: string | undefined, window: Prisma.ProjectFindManyArgs) {
+/** `team` and `teamCount` of projects the caller has already reached (GraphQL batches them). */
+export async function projectTeams(ctx: RequestContext, projectIds: string[]): Promise<Map<string, ProjectTeam>> {
   authorize(ctx, 'project.read');
-  return ctx.db.project.findMany({ ...window, where: projectSearch(q), orderBy: PROJECT_ORDER });
+  return readTeams(ctx, projectIds);
 }
 
-export async function countProjects(ctx: RequestContext, q: string | undefined) {
+const connectionWhere = async (ctx: RequestContext, filter: ProjectConnectionFilter): Promise<Prisma.ProjectWhereInput> => ({
+  AND: [projectSearch(filter.q), (await memberFilter(ctx, filter.memberUlid)) ?? {}],
+});
+
+/** Projects for a GraphQL connection: `window` carries Pothos's cursor, take/skip and selection. */
+export async function findProjects(ctx: RequestContext, filter: ProjectConnectionFilter, window: Prisma.ProjectFindManyArgs) {
   authorize(ctx, 'project.read');
-  return ctx.db.project.count({ where: projectSearch(q) });
+  return ctx.db.project.findMany({ ...window, where: await connectionWhere(ctx, filter), orderBy: PROJECT_ORDER });
+}
+
+export async function countProjects(ctx: RequestContext, filter: ProjectConnectionFilter) {
+  authorize(ctx, 'project.read');
+  return ctx.db.project.count({ where: await connectionWhere(ctx, filter) });
 }
 
 export async function updateProject(ctx: RequestContext, code: string, input: UpdateProjectInput) {

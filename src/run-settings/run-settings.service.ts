@@ -1,9 +1,11 @@
 import { emitAudit } from '../audit/audit.service.ts';
 import { change, type Change } from '../audit/clip.ts';
-import { authorize } from '../auth/policy.ts';
+import { authorize, can } from '../auth/policy.ts';
 import type { RequestContext } from '../context.ts';
 import { assertMembers } from '../actors.ts';
 import type { Db, Prisma } from '../database/client.ts';
+import { forbidden } from '../errors.ts';
+import { isProjectOwner } from '../project-access/project-access.service.ts';
 import { resolveProject } from '../projects/projects.service.ts';
 import type { RunSettingsPatch } from './run-settings.schemas.ts';
 import { inTransaction } from '../database/transactions.ts';
@@ -93,16 +95,17 @@ export async function getOrganizationRunSettings(ctx: RequestContext) {
 }
 
 /**
- * PATCH /projects/{code}/run-settings (owner/admin): merges the overrides under the project's row
- * lock, so concurrent patches of different keys all survive; run_settings.updated when any moved.
+ * PATCH /projects/{code}/run-settings (owner/admin, or the project's current owner): merges the
+ * overrides under the project's row lock, so concurrent patches of different keys all survive;
+ * run_settings.updated when any moved.
  */
 export async function updateProjectRunSettings(ctx: RequestContext, projectCode: string, patch: RunSettingsPatch) {
-  authorize(ctx, 'settings.manage');
   return inTransaction(ctx.db, async (tx) => {
     const project = await resolveProject(ctx, projectCode, { db: tx });
-    if (patch.defaultAssigneeUserId) await assertMembers(tx, [patch.defaultAssigneeUserId]);
     await lockRow(tx, 'projects', project.id, { orgId: ctx.org.id });
-    const locked = await tx.project.findUniqueOrThrow({ where: { id: project.id }, select: { runSettings: true } });
+    const locked = await tx.project.findUniqueOrThrow({ where: { id: project.id }, select: { runSettings: true, ownerUserId: true } });
+    if (!can(ctx, 'settings.manage') && !isProjectOwner(ctx, locked)) throw forbidden();
+    if (patch.defaultAssigneeUserId) await assertMembers(tx, [patch.defaultAssigneeUserId]);
     const { next, changes } = applyPatch(locked.runSettings, patch);
     if (changes.length > 0) {
       await tx.project.update({ where: { id: project.id }, data: { runSettings: next as Prisma.InputJsonObject } });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../app/tcms.ts';
 import { newId } from '../../src/ids.ts';
-import { createProject, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
+import { createProject, joinAs, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
 import { runTcms } from './run-tcms.ts';
 
 const t = useTestApp();
@@ -277,6 +277,54 @@ describe('tcms org override', () => {
   });
 });
 
+describe('tcms org suspend-member / unsuspend-member', () => {
+  type ShownMember = { userUlid: string; email: string; role: string; suspendedAt: number | null };
+
+  async function memberJson(...argv: string[]): Promise<ShownMember> {
+    const result = await tcms(...argv);
+    expect(result.err).toEqual([]);
+    expect(result.code).toBe(0);
+    return JSON.parse(result.out) as ShownMember;
+  }
+
+  it('suspends a member by ULID or email: 403 over HTTP while suspended, the seat kept; unsuspend lifts it', async () => {
+    const owner = await signUp(t.http);
+    const member = await joinAs(t.http, owner, 'member');
+    const seats = async () => (await t.http.get(`/api/v1/orgs/${owner.orgId}/seat-usage`).set(owner.headers)).body.used;
+    const seatsBefore = await seats();
+
+    const suspended = await memberJson('org', 'suspend-member', owner.orgId.toLowerCase(), member.userId.toLowerCase());
+    expect(suspended).toMatchObject({ userUlid: member.userId, email: member.email, role: 'member', suspendedAt: expect.any(Number) });
+    const refused = await t.http.get('/api/v1/projects').set(member.headers);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject({ code: 'forbidden', details: { code: 'membership_suspended' } });
+    expect(await seats()).toBe(seatsBefore);
+    // Suspending again changes nothing.
+    expect((await memberJson('org', 'suspend-member', owner.orgId, member.email)).suspendedAt).toBe(suspended.suspendedAt);
+
+    const lifted = await memberJson('org', 'unsuspend-member', owner.orgId, member.email.toUpperCase());
+    expect(lifted.suspendedAt).toBeNull();
+    expect((await t.http.get('/api/v1/projects').set(member.headers)).status).toBe(200);
+  });
+
+  it('refuses an unknown member or organization with exit 1, and a malformed member with exit 1', async () => {
+    const owner = await signUp(t.http);
+    const stranger = await signUp(t.http);
+    for (const argv of [
+      ['org', 'suspend-member', owner.orgId, stranger.userId],
+      ['org', 'suspend-member', owner.orgId, 'nobody@example.test'],
+      ['org', 'unsuspend-member', newId(), owner.userId],
+      ['org', 'suspend-member', owner.orgId, 'not-a-ulid'],
+    ]) {
+      const result = await tcms(...argv);
+      expect(result.code, JSON.stringify(result)).toBe(1);
+      expect(result.out).toBe('');
+      expect(result.err).toHaveLength(1);
+    }
+    expect((await t.http.get('/api/v1/projects').set(stranger.headers)).status).toBe(200);
+  });
+});
+
 describe('usage', () => {
   it('help prints the commands on stdout with exit 0', async () => {
     for (const argv of [['help'], ['--help'], ['org', '-h']]) {
@@ -286,6 +334,8 @@ describe('usage', () => {
       expect(result.out).toContain('tcms org set-plan <orgUlid>');
       expect(result.out).toContain('tcms org override <orgUlid>');
       expect(result.out).toContain('tcms org show <orgUlid>');
+      expect(result.out).toContain('tcms org suspend-member <orgUlid> <userUlid|email>');
+      expect(result.out).toContain('tcms org unsuspend-member <orgUlid> <userUlid|email>');
     }
   });
 
@@ -304,6 +354,9 @@ describe('usage', () => {
     [['org', 'override', '01ARZ3NDEKTSV4RRFFQ69G5FAV', '--projects']],
     // parseArgs reads a dash-led value as a missing argument; `--projects=-1` reaches the number check.
     [['org', 'override', '01ARZ3NDEKTSV4RRFFQ69G5FAV', '--projects', '-1']],
+    [['org', 'suspend-member', '01ARZ3NDEKTSV4RRFFQ69G5FAV']],
+    [['org', 'unsuspend-member', '01ARZ3NDEKTSV4RRFFQ69G5FAV', 'a@example.test', 'extra']],
+    [['org', 'suspend-member', '01ARZ3NDEKTSV4RRFFQ69G5FAV', 'a@example.test', '--seats', '3']],
   ])('exits 2 with a usage message for %j', async (argv) => {
     const result = await tcms(...argv);
     expect(result.code).toBe(2);

@@ -159,10 +159,13 @@ const REFERENTIAL_ACTIONS: Record<string, string> = {
   SetDefault: 'SET DEFAULT',
 };
 
-/** Partial unique indexes, which Prisma cannot declare, are written as `// partial unique index …` comments. */
+/**
+ * Unique indexes that Prisma cannot declare (partial or on an expression) are written as
+ * `// partial unique index … WHERE …` or `// unique index …` comments.
+ */
 function partialIndexFacts(schema: string, facts: Facts): void {
-  for (const [, name, table, columns] of schema.matchAll(/^\/\/ partial unique index (\w+) ON (\w+) \((.+)\) WHERE .+$/gm)) {
-    facts.set(`index ${name}`, `UNIQUE ON ${table} USING btree (${columns}) WHERE …`);
+  for (const [, name, table, columns, where] of schema.matchAll(/^\/\/ (?:partial )?unique index (\w+) ON (\w+) \((.+)\)( WHERE .+)?$/gm)) {
+    facts.set(`index ${name}`, `UNIQUE ON ${table} USING btree (${columns})${where ? ' WHERE …' : ''}`);
   }
 }
 

@@ -27,7 +27,7 @@ async function readCase(caller: Caller, runUlid: string, runCaseUlid: string) {
 const resultCount = async (caller: Caller, runUlid: string) => (await resultsOf(t.http, caller, runUlid)).length;
 
 describe('assigneeResultLock', () => {
-  it('lets only the assignee and session owners/admins mark an assigned case; tokens are never exempt', async () => {
+  it('lets only the assignee and session owners/admins mark an assigned case; a token never counts as the assignee', async () => {
     const { owner, code, run, runCases } = await runWithCases(t.http, 3, 1);
     const assignee = await joinAs(t.http, owner, 'member');
     const colleague = await joinAs(t.http, owner, 'member');
@@ -53,9 +53,11 @@ describe('assigneeResultLock', () => {
     expect(await resultCount(owner, run.ulid)).toBe(0);
     expect(await auditEvents(t.http, owner, { actionPrefix: 'run.case_step' })).toEqual([]);
 
-    // The assignee marks, in a session or with a token of their own.
+    // A token is an actor of its own: not even the assignee's token counts as the assignee.
+    expectError(await patchRunCase(t.http, await tokenFor(t.http, assignee), run.ulid, third!.ulid, { status: 'passed' }), 403, 'run_case_assignee_locked');
+    // The assignee marks in a session.
     expect((await patchRunCase(t.http, assignee, run.ulid, locked!.ulid, { status: 'failed' })).status).toBe(200);
-    expect((await patchRunCase(t.http, await tokenFor(t.http, assignee), run.ulid, third!.ulid, { status: 'passed' })).status).toBe(200);
+    expect((await patchRunCase(t.http, assignee, run.ulid, third!.ulid, { status: 'passed' })).status).toBe(200);
     expect((await patchStep(assignee, run.ulid, locked!, { status: 'passed', actualResult: 'ok' })).status).toBe(200);
     // Owners and admins in a session are exempt.
     expect((await patchRunCase(t.http, admin, run.ulid, locked!.ulid, { status: 'blocked' })).status).toBe(200);

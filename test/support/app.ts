@@ -154,11 +154,17 @@ export function graphql(http: TestAgent, caller: Caller | undefined, query: stri
 }
 
 /**
- * A new user who joins `org` with `role`. Invitations are not part of the API yet, so the
- * membership row is written directly, as a scenario fixture.
+ * A new user who joins `org` with `role`. The membership row is written directly, as a scenario
+ * fixture that bypasses the seat limit; `inviteAndJoin` (test/support/invitations.ts) goes
+ * through an invitation instead.
  */
-export async function joinAs(http: TestAgent, org: Caller, role: 'admin' | 'member' | 'viewer'): Promise<Caller> {
-  const person = await signUp(http);
+export async function joinAs(
+  http: TestAgent,
+  org: Caller,
+  role: 'admin' | 'member' | 'viewer',
+  fields: Parameters<typeof signUp>[1] = {},
+): Promise<Caller> {
+  const person = await signUp(http, fields);
   await prisma().membership.create({ data: { id: newId(), orgId: org.orgId, userId: person.userId, role } });
   return { ...person, orgId: org.orgId, headers: { ...person.headers, 'X-Organization-Id': org.orgId } };
 }

@@ -226,6 +226,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{projectId}/access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A project's access mode and owner */
+        get: operations["getProjectAccess"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change a project's access mode or owner (organization owner/admin or the project's owner) */
+        patch: operations["updateProjectAccess"];
+        trace?: never;
+    };
+    "/api/v1/projects/{projectId}/access/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A project's allowlist: granted and revoked members (organization owner/admin or the project's owner) */
+        get: operations["listProjectAccessMembers"];
+        put?: never;
+        /** Grant a member of the organization access to a project (organization owner/admin or the project's owner) */
+        post: operations["grantProjectAccess"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{projectId}/access/members/{userUlid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a member's access to a project: the row becomes revoked and outranks group grants (organization owner/admin or the project's owner) */
+        delete: operations["revokeProjectAccess"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{projectId}/access/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** User groups assigned to a project */
+        get: operations["listProjectAccessGroups"];
+        put?: never;
+        /** Assign a user group to a project, also a public one (dormant until private) (organization owner/admin or the project's owner) */
+        post: operations["assignProjectAccessGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{projectId}/access/groups/{userGroupUlid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Unassign a user group from a project, also the last one (organization owner/admin or the project's owner) */
+        delete: operations["unassignProjectAccessGroup"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{projectId}/suites": {
         parameters: {
             query?: never;
@@ -1207,7 +1295,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Set or remove (null) project overrides of run settings (owner/admin) */
+        /** Set or remove (null) project overrides of run settings (owner/admin or the project's owner) */
         patch: operations["updateProjectRunSettings"];
         trace?: never;
     };
@@ -1274,6 +1362,302 @@ export interface paths {
         get: operations["getApiResultUsage"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/orgs/{orgUlid}/seat-usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Seats in use (members and pending invitations, never viewers) against the seat limit */
+        get: operations["getSeatUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/orgs/{orgUlid}/subscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's seat commitment, period and scheduled change (status none before any checkout) */
+        get: operations["getSubscription"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/orgs/{orgUlid}/subscription/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a monthly period committing that many seats at once (owner/admin); 409 when a subscription is active */
+        post: operations["checkoutSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/orgs/{orgUlid}/subscription/seats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change the committed seats: an increase now, a decrease at period end unless at is now (owner/admin) */
+        patch: operations["changeSubscriptionSeats"];
+        trace?: never;
+    };
+    "/api/v1/orgs/{orgUlid}/subscription/pending-change": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Discard the seat change scheduled for period end (owner/admin); 409 when nothing is scheduled */
+        delete: operations["cancelSubscriptionPendingChange"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/orgs/{orgUlid}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Members of the organization by join time */
+        get: operations["listMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/orgs/{orgUlid}/members/{userUlid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a member (owner, admin), or leave the organization (yourself, with a session) */
+        delete: operations["removeMember"];
+        options?: never;
+        head?: never;
+        /** Change a member's role (owner, admin; only owners change or appoint owners) */
+        patch: operations["updateMember"];
+        trace?: never;
+    };
+    "/api/v1/orgs/{orgUlid}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Invitations of the organization, newest first (owner, admin) */
+        get: operations["listInvitations"];
+        put?: never;
+        /** Invite a person by email (owner, admin); the mail is sent after commit */
+        post: operations["createInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/orgs/{orgUlid}/invitations/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Invite up to 50 addresses with one role (owner, admin) */
+        post: operations["createInvitationsInBulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/orgs/{orgUlid}/invitations/{invitationUlid}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a pending invitation again with a new token and a renewed expiry (owner, admin) */
+        post: operations["resendInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/orgs/{orgUlid}/invitations/{invitationUlid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a pending invitation (owner, admin) */
+        delete: operations["revokeInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Join the organization an invitation to the session's email address is for */
+        post: operations["acceptInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** User groups of the organization, oldest first */
+        get: operations["listUserGroups"];
+        put?: never;
+        /** Create a user group, optionally seeded with members and projects, all or nothing (owner/admin) */
+        post: operations["createUserGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/groups/{userGroupUlid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One user group */
+        get: operations["getUserGroup"];
+        put?: never;
+        post?: never;
+        /** Delete a user group with its memberships and project assignments (owner/admin) */
+        delete: operations["deleteUserGroup"];
+        options?: never;
+        head?: never;
+        /** Rename or describe a user group (owner/admin) */
+        patch: operations["updateUserGroup"];
+        trace?: never;
+    };
+    "/api/v1/groups/{userGroupUlid}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Members of a user group, in the order they were added */
+        get: operations["listUserGroupMembers"];
+        put?: never;
+        /** Add organization members to a user group, all or nothing (owner/admin) */
+        post: operations["addUserGroupMembers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/groups/{userGroupUlid}/members/{userUlid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a member from a user group (owner/admin) */
+        delete: operations["removeUserGroupMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/groups/{userGroupUlid}/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Projects the group is assigned to, leaving out private ones the caller cannot see */
+        get: operations["listUserGroupProjects"];
+        put?: never;
+        /** Assign a user group to projects, all or nothing; each needs the right to change that project's access */
+        post: operations["assignUserGroupProjects"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1353,6 +1737,8 @@ export interface components {
             firstName: string;
             lastName: string;
             organizationName?: string;
+            /** @description The token of an invitation to this email: the new user joins the inviting organization instead of getting one of their own */
+            invitationToken?: string;
         };
         Session: {
             user: components["schemas"]["User"];
@@ -1466,6 +1852,64 @@ export interface components {
         ProjectAvatar: {
             avatarKey: string | null;
             avatarVersion: number;
+        };
+        ProjectAccess: {
+            /** @enum {string} */
+            mode: "public" | "private";
+            /** @description The project's owner (a member of the organization) or null */
+            ownerUlid: string | null;
+        };
+        /**
+         * @description At least one of mode, ownerUlid
+         * @example {
+         *       "mode": "private"
+         *     }
+         */
+        UpdateProjectAccessRequest: {
+            /** @enum {string} */
+            mode?: "public" | "private";
+            /**
+             * @description A member of the organization, or null for none
+             * @example 01JD3Z8Q4V5W6X7Y8Z9A0B1C2D
+             */
+            ownerUlid?: string | null;
+        };
+        ProjectAccessMemberList: {
+            items: components["schemas"]["ProjectAccessMember"][];
+        };
+        ProjectAccessMember: {
+            userUlid: string;
+            displayName: string;
+            email: string;
+            /** @enum {string} */
+            state: "granted" | "revoked";
+            updatedAt: number;
+        };
+        /**
+         * @example {
+         *       "userUlid": "01JD3Z8Q4V5W6X7Y8Z9A0B1C2D"
+         *     }
+         */
+        GrantProjectAccessRequest: {
+            /** @example 01JD3Z8Q4V5W6X7Y8Z9A0B1C2D */
+            userUlid: string;
+        };
+        ProjectAccessGroupList: {
+            items: components["schemas"]["ProjectAccessGroup"][];
+        };
+        ProjectAccessGroup: {
+            userGroupUlid: string;
+            name: string;
+            memberCount: number;
+        };
+        /**
+         * @example {
+         *       "userGroupUlid": "01JD3Z8Q4V5W6X7Y8Z9A0B1C2D"
+         *     }
+         */
+        AssignProjectAccessGroupRequest: {
+            /** @example 01JD3Z8Q4V5W6X7Y8Z9A0B1C2D */
+            userGroupUlid: string;
         };
         Suite: {
             ulid: string;
@@ -2571,10 +3015,259 @@ export interface components {
             /** @description The monthly ceiling in force; null when unlimited */
             limit: number | null;
         };
+        SeatUsage: {
+            /** @description Owners, admins and members (suspended ones too) and pending unexpired non-viewer invitations */
+            used: number;
+            /** @description The seat limit in force; null when unlimited */
+            limit: number | null;
+        };
+        Subscription: {
+            plan: string;
+            /** @description Committed seats; null before any checkout */
+            seats: number | null;
+            /** @enum {string} */
+            status: "active" | "none";
+            currentPeriodStart: number | null;
+            currentPeriodEnd: number | null;
+            pendingChange: {
+                seats: number;
+                effectiveAt: number;
+            } | null;
+            provider: string;
+        };
+        SubscriptionCheckoutRequest: {
+            /**
+             * @description Committed seats
+             * @example 10
+             */
+            seats: number;
+        };
+        ChangeSubscriptionSeatsRequest: {
+            /**
+             * @description Committed seats
+             * @example 10
+             */
+            seats: number;
+            /**
+             * @description For a decrease: `period_end` (the default) schedules it, `now` applies it at once. An increase always applies now.
+             * @enum {string}
+             */
+            at?: "now" | "period_end";
+        };
+        OrganizationMemberPage: {
+            items: components["schemas"]["OrganizationMember"][];
+            page: number;
+            pageSize: number;
+            total: number;
+        };
+        OrganizationMember: {
+            userUlid: string;
+            email: string;
+            firstName: string;
+            lastName: string;
+            displayName: string;
+            avatarKey: string | null;
+            /** @enum {string} */
+            role: "owner" | "admin" | "member" | "viewer";
+            joinedAt: number;
+            /** @description Set while staff suspend the member: they keep their seat but cannot act in the organization */
+            suspendedAt: number | null;
+        };
+        /**
+         * @example {
+         *       "role": "admin"
+         *     }
+         */
+        UpdateMemberRequest: {
+            /** @enum {string} */
+            role: "owner" | "admin" | "member" | "viewer";
+        };
+        Invitation: {
+            ulid: string;
+            email: string;
+            /** @enum {string} */
+            role: "admin" | "member" | "viewer";
+            /** @enum {string} */
+            locale: "en" | "es";
+            /**
+             * @description A pending invitation past expiresAt reads as expired
+             * @enum {string}
+             */
+            status: "pending" | "accepted" | "revoked" | "expired";
+            grantAllPrivateProjects: boolean;
+            invitedBy: {
+                ulid: string | null;
+                displayName: string;
+            };
+            expiresAt: number;
+            createdAt: number;
+            /**
+             * @description null while queued, retried or once delivered; failed after the last retry; suppressed when the address refuses mail
+             * @enum {string|null}
+             */
+            emailDeliveryStatus: "failed" | "suppressed" | null;
+        };
+        /**
+         * @example {
+         *       "email": "grace@example.com",
+         *       "role": "member",
+         *       "locale": "en"
+         *     }
+         */
+        CreateInvitationRequest: {
+            /** Format: email */
+            email: string;
+            /** @enum {string} */
+            role: "admin" | "member" | "viewer";
+            /**
+             * @description Language of the invitation mail; en by default
+             * @enum {string}
+             */
+            locale?: "en" | "es";
+            /** @description At acceptance, grant the new member every private project of the organization (default false) */
+            grantAllPrivateProjects?: boolean;
+        };
+        BulkInvitationResult: {
+            /** @description One entry per distinct address, in first-appearance order */
+            results: {
+                email: string;
+                /** @enum {string} */
+                status: "created" | "duplicate_pending" | "already_member" | "invalid_email";
+            }[];
+        };
+        /**
+         * @example {
+         *       "emails": [
+         *         "grace@example.com",
+         *         "alan@example.com"
+         *       ],
+         *       "role": "member"
+         *     }
+         */
+        BulkInvitationRequest: {
+            /** @description 1..50 addresses; repeats (case-insensitive, trimmed) count once */
+            emails: string[];
+            /** @enum {string} */
+            role: "admin" | "member" | "viewer";
+            /**
+             * @description Language of the invitation mail; en by default
+             * @enum {string}
+             */
+            locale?: "en" | "es";
+            /** @description At acceptance, grant the new member every private project of the organization (default false) */
+            grantAllPrivateProjects?: boolean;
+        };
+        InvitationPage: {
+            items: components["schemas"]["Invitation"][];
+            page: number;
+            pageSize: number;
+            total: number;
+        };
+        AcceptedInvitation: {
+            organization: components["schemas"]["Organization"];
+            /** @enum {string} */
+            role: "owner" | "admin" | "member" | "viewer";
+        };
+        AcceptInvitationRequest: {
+            token: string;
+        };
+        UserGroup: {
+            ulid: string;
+            name: string;
+            description: string | null;
+            memberCount: number;
+            /** @description Every project the group is assigned to */
+            projectCount: number;
+            createdAt: number;
+            updatedAt: number;
+        };
+        /**
+         * @example {
+         *       "name": "QA team",
+         *       "description": "Release testers"
+         *     }
+         */
+        CreateUserGroupRequest: {
+            name: string;
+            description?: string | null;
+            /** @description Members to seed the group with (organization members) */
+            memberUserUlids?: string[];
+            /** @description Projects to assign the group to, public ones included */
+            projectUlids?: string[];
+        };
+        UserGroupPage: {
+            items: components["schemas"]["UserGroup"][];
+            page: number;
+            pageSize: number;
+            total: number;
+        };
+        /** @description At least one field; description takes null to clear. No other key (members and projects have their own routes) */
+        UpdateUserGroupRequest: {
+            name?: string;
+            description?: string | null;
+        };
+        UserGroupMemberPage: {
+            items: components["schemas"]["UserGroupMember"][];
+            page: number;
+            pageSize: number;
+            total: number;
+        };
+        UserGroupMember: {
+            userUlid: string;
+            displayName: string;
+            email: string;
+            addedAt: number;
+        };
+        /**
+         * @description Exactly one of userUlid, userUlids
+         * @example {
+         *       "userUlid": "01JD3Z8Q4V5W6X7Y8Z9A0B1C2D"
+         *     }
+         */
+        AddUserGroupMembersRequest: {
+            /** @example 01JD3Z8Q4V5W6X7Y8Z9A0B1C2D */
+            userUlid?: string;
+            userUlids?: string[];
+        };
+        /** @description Projects the group is assigned to that the caller can see */
+        UserGroupProjectPage: {
+            items: components["schemas"]["Project"][];
+            page: number;
+            pageSize: number;
+            total: number;
+        };
+        /**
+         * @example {
+         *       "projectUlids": [
+         *         "01JD3Z8Q4V5W6X7Y8Z9A0B1C2D"
+         *       ]
+         *     }
+         */
+        AssignUserGroupProjectsRequest: {
+            projectUlids: string[];
+        };
     };
     responses: {
         /** @description Bad request (malformed JSON, invalid Idempotency-Key, display ID of another project) */
         BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The role lacks the permission, or the project is locked */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Unknown resource, or one of another organization */
+        NotFound: {
             headers: {
                 [name: string]: unknown;
             };
@@ -2821,7 +3514,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created (200 when an existing account was repaired); sets the session cookie */
+            /** @description Created (200 when an existing account was repaired); sets the session cookie. With invitationToken, `organization` is the inviting one */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -2831,6 +3524,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
@@ -3371,6 +4066,319 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ProjectAvatar"];
                 };
+            };
+            400: components["responses"]["MeteredBadRequest"];
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            409: components["responses"]["MeteredConflict"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    getProjectAccess: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+            };
+            path: {
+                /** @description The project code */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Mode and owner */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectAccess"];
+                };
+            };
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    updateProjectAccess: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+                /** @description Replays the first response for 24 hours */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The project code */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 10mb (larger bodies answer 413) */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateProjectAccessRequest"];
+            };
+        };
+        responses: {
+            /** @description Mode and owner */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectAccess"];
+                };
+            };
+            400: components["responses"]["MeteredBadRequest"];
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            409: components["responses"]["MeteredConflict"];
+            413: components["responses"]["MeteredContentTooLarge"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    listProjectAccessMembers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+            };
+            path: {
+                /** @description The project code */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The allowlist rows */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectAccessMemberList"];
+                };
+            };
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    grantProjectAccess: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+                /** @description Replays the first response for 24 hours */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The project code */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 10mb (larger bodies answer 413) */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GrantProjectAccessRequest"];
+            };
+        };
+        responses: {
+            /** @description The allowlist row, granted */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectAccessMember"];
+                };
+            };
+            400: components["responses"]["MeteredBadRequest"];
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            409: components["responses"]["MeteredConflict"];
+            413: components["responses"]["MeteredContentTooLarge"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    revokeProjectAccess: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+                /** @description Replays the first response for 24 hours */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The project code */
+                projectId: string;
+                userUlid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["MeteredBadRequest"];
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            409: components["responses"]["MeteredConflict"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    listProjectAccessGroups: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+            };
+            path: {
+                /** @description The project code */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The assigned groups */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectAccessGroupList"];
+                };
+            };
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    assignProjectAccessGroup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+                /** @description Replays the first response for 24 hours */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The project code */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 10mb (larger bodies answer 413) */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssignProjectAccessGroupRequest"];
+            };
+        };
+        responses: {
+            /** @description The assigned group */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectAccessGroup"];
+                };
+            };
+            400: components["responses"]["MeteredBadRequest"];
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            409: components["responses"]["MeteredConflict"];
+            413: components["responses"]["MeteredContentTooLarge"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    unassignProjectAccessGroup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+                /** @description Replays the first response for 24 hours */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The project code */
+                projectId: string;
+                userGroupUlid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Unassigned */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["MeteredBadRequest"];
             401: components["responses"]["MeteredUnauthorized"];
@@ -7179,6 +8187,955 @@ export interface operations {
             401: components["responses"]["MeteredUnauthorized"];
             403: components["responses"]["MeteredForbidden"];
             404: components["responses"]["MeteredNotFound"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    getSeatUsage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+            };
+            path: {
+                orgUlid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Seats used and the limit */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatUsage"];
+                };
+            };
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    getSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+            };
+            path: {
+                orgUlid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription readout */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    checkoutSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+                /** @description Replays the first response for 24 hours */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                orgUlid: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 10mb (larger bodies answer 413) */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscriptionCheckoutRequest"];
+            };
+        };
+        responses: {
+            /** @description The subscription readout */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            400: components["responses"]["MeteredBadRequest"];
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            409: components["responses"]["MeteredConflict"];
+            413: components["responses"]["MeteredContentTooLarge"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    changeSubscriptionSeats: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+                /** @description Replays the first response for 24 hours */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                orgUlid: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 10mb (larger bodies answer 413) */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeSubscriptionSeatsRequest"];
+            };
+        };
+        responses: {
+            /** @description The subscription readout */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            400: components["responses"]["MeteredBadRequest"];
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            409: components["responses"]["MeteredConflict"];
+            413: components["responses"]["MeteredContentTooLarge"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    cancelSubscriptionPendingChange: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+                /** @description Replays the first response for 24 hours */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                orgUlid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription readout */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            400: components["responses"]["MeteredBadRequest"];
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            409: components["responses"]["MeteredConflict"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    listMembers: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page, 1..200 */
+                pageSize?: number;
+                /** @description Case-insensitive substring search */
+                q?: string;
+                /** @description Only members with this role */
+                role?: "owner" | "admin" | "member" | "viewer";
+            };
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+            };
+            path: {
+                orgUlid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of members */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationMemberPage"];
+                };
+            };
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    removeMember: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+                /** @description Replays the first response for 24 hours */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                orgUlid: string;
+                userUlid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed; the member's API tokens answer 401 from now on */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["MeteredBadRequest"];
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            409: components["responses"]["MeteredConflict"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    updateMember: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+                /** @description Replays the first response for 24 hours */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                orgUlid: string;
+                userUlid: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 10mb (larger bodies answer 413) */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMemberRequest"];
+            };
+        };
+        responses: {
+            /** @description The member */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationMember"];
+                };
+            };
+            400: components["responses"]["MeteredBadRequest"];
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            409: components["responses"]["MeteredConflict"];
+            413: components["responses"]["MeteredContentTooLarge"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    listInvitations: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page, 1..200 */
+                pageSize?: number;
+                /** @description Comma-separated statuses: pending, accepted, revoked, expired */
+                status?: string;
+            };
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+            };
+            path: {
+                orgUlid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of invitations */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationPage"];
+                };
+            };
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    createInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+                /** @description Replays the first response for 24 hours */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                orgUlid: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 10mb (larger bodies answer 413) */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description The invitation, whatever becomes of its mail */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            400: components["responses"]["MeteredBadRequest"];
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            409: components["responses"]["MeteredConflict"];
+            413: components["responses"]["MeteredContentTooLarge"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    createInvitationsInBulk: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+                /** @description Replays the first response for 24 hours */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                orgUlid: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 10mb (larger bodies answer 413) */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description One result per distinct address, in first-appearance order */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkInvitationResult"];
+                };
+            };
+            400: components["responses"]["MeteredBadRequest"];
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            409: components["responses"]["MeteredConflict"];
+            413: components["responses"]["MeteredContentTooLarge"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    resendInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+                /** @description Replays the first response for 24 hours */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                orgUlid: string;
+                invitationUlid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitation; its previous token no longer works */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            400: components["responses"]["MeteredBadRequest"];
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            409: components["responses"]["MeteredConflict"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    revokeInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+                /** @description Replays the first response for 24 hours */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                orgUlid: string;
+                invitationUlid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked; its token answers 404 from now on */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["MeteredBadRequest"];
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            409: components["responses"]["MeteredConflict"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first response for 24 hours */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON, at most 10mb (larger bodies answer 413) */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description The organization joined and the role held there */
+            200: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptedInvitation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    listUserGroups: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page, 1..200 */
+                pageSize?: number;
+                /** @description Case-insensitive substring search */
+                q?: string;
+            };
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of groups */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserGroupPage"];
+                };
+            };
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    createUserGroup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+                /** @description Replays the first response for 24 hours */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON, at most 10mb (larger bodies answer 413) */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateUserGroupRequest"];
+            };
+        };
+        responses: {
+            /** @description The group */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserGroup"];
+                };
+            };
+            400: components["responses"]["MeteredBadRequest"];
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            409: components["responses"]["MeteredConflict"];
+            413: components["responses"]["MeteredContentTooLarge"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    getUserGroup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+            };
+            path: {
+                userGroupUlid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserGroup"];
+                };
+            };
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    deleteUserGroup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+                /** @description Replays the first response for 24 hours */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                userGroupUlid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["MeteredBadRequest"];
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            409: components["responses"]["MeteredConflict"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    updateUserGroup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+                /** @description Replays the first response for 24 hours */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                userGroupUlid: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 10mb (larger bodies answer 413) */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateUserGroupRequest"];
+            };
+        };
+        responses: {
+            /** @description The group */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserGroup"];
+                };
+            };
+            400: components["responses"]["MeteredBadRequest"];
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            409: components["responses"]["MeteredConflict"];
+            413: components["responses"]["MeteredContentTooLarge"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    listUserGroupMembers: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page, 1..200 */
+                pageSize?: number;
+            };
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+            };
+            path: {
+                userGroupUlid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of members */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserGroupMemberPage"];
+                };
+            };
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    addUserGroupMembers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+                /** @description Replays the first response for 24 hours */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                userGroupUlid: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 10mb (larger bodies answer 413) */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddUserGroupMembersRequest"];
+            };
+        };
+        responses: {
+            /** @description The group with its new member count */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserGroup"];
+                };
+            };
+            400: components["responses"]["MeteredBadRequest"];
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            409: components["responses"]["MeteredConflict"];
+            413: components["responses"]["MeteredContentTooLarge"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    removeUserGroupMember: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+                /** @description Replays the first response for 24 hours */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                userGroupUlid: string;
+                userUlid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["MeteredBadRequest"];
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            409: components["responses"]["MeteredConflict"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    listUserGroupProjects: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page, 1..200 */
+                pageSize?: number;
+            };
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+            };
+            path: {
+                userGroupUlid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of projects */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserGroupProjectPage"];
+                };
+            };
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    assignUserGroupProjects: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+                /** @description Replays the first response for 24 hours */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                userGroupUlid: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 10mb (larger bodies answer 413) */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssignUserGroupProjectsRequest"];
+            };
+        };
+        responses: {
+            /** @description The group with its new project count */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserGroup"];
+                };
+            };
+            400: components["responses"]["MeteredBadRequest"];
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            409: components["responses"]["MeteredConflict"];
+            413: components["responses"]["MeteredContentTooLarge"];
             422: components["responses"]["MeteredValidationFailed"];
             429: components["responses"]["MeteredTooManyRequests"];
         };

@@ -19,13 +19,14 @@ export const singleSource = (ctx: RequestContext): ResultSource => (ctx.identity
 
 /**
  * Whether the run's assigneeResultLock keeps this caller from marking the case: the lock is on,
- * the case has an assignee, and the caller is neither that assignee (a token acts as its
- * creator) nor an owner/admin in a session. API tokens are never exempt by role.
+ * the case has an assignee, and the caller is a person in a session who is neither that assignee
+ * nor an owner/admin, or an API token. A token is an actor of its own: it is never the assignee
+ * (not even of its creator's cases) and never exempt by role.
  */
 export function isAssigneeLocked(ctx: RequestContext, run: LockedRun, runCase: { assigneeId: string | null }): boolean {
   if (!run.settings.assigneeResultLock || runCase.assigneeId === null) return false;
-  if (runCase.assigneeId === ctx.identity.user.id) return false;
-  return !(ctx.identity.kind === 'session' && (ctx.role === 'owner' || ctx.role === 'admin'));
+  if (ctx.identity.kind !== 'session') return true;
+  return runCase.assigneeId !== ctx.identity.user.id && ctx.role !== 'owner' && ctx.role !== 'admin';
 }
 
 /** The status steps take when their case is set to `status`: untested/retested reset them. */

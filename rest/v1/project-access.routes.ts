@@ -1,0 +1,135 @@
+import {
+  accessGroupListSchema,
+  accessGroupPathSchema,
+  accessGroupSchema,
+  accessMemberListSchema,
+  accessMemberPathSchema,
+  accessMemberSchema,
+  assignAccessGroupBodySchema,
+  grantAccessBodySchema,
+  projectAccessSchema,
+  updateProjectAccessBodySchema,
+} from '../../src/project-access/project-access.schemas.ts';
+import {
+  assignAccessGroup,
+  getProjectAccess,
+  grantProjectAccess,
+  listAccessGroups,
+  listAccessMembers,
+  revokeProjectAccess,
+  unassignAccessGroup,
+  updateProjectAccess,
+} from '../../src/project-access/project-access.service.ts';
+import { projectPathSchema } from '../../src/projects/projects.schemas.ts';
+import { defineRoute, Reply } from '../route.ts';
+
+const tag = 'Project access';
+const MANAGERS = "organization owner/admin or the project's owner";
+
+export const projectAccessRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/projects/{projectId}/access',
+    operationId: 'getProjectAccess',
+    summary: "A project's access mode and owner",
+    tag,
+    auth: 'org',
+    params: projectPathSchema,
+    success: { status: 200, description: 'Mode and owner', schema: projectAccessSchema },
+    errors: [403, 404],
+    handle: ({ ctx, params }) => getProjectAccess(ctx, params.projectId),
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/projects/{projectId}/access',
+    operationId: 'updateProjectAccess',
+    summary: `Change a project's access mode or owner (${MANAGERS})`,
+    tag,
+    auth: 'org',
+    params: projectPathSchema,
+    body: updateProjectAccessBodySchema,
+    success: { status: 200, description: 'Mode and owner', schema: projectAccessSchema },
+    errors: [403, 404],
+    handle: ({ ctx, params, body }) => updateProjectAccess(ctx, params.projectId, body),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/projects/{projectId}/access/members',
+    operationId: 'listProjectAccessMembers',
+    summary: `A project's allowlist: granted and revoked members (${MANAGERS})`,
+    tag,
+    auth: 'org',
+    params: projectPathSchema,
+    success: { status: 200, description: 'The allowlist rows', schema: accessMemberListSchema },
+    errors: [403, 404],
+    handle: ({ ctx, params }) => listAccessMembers(ctx, params.projectId),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/projects/{projectId}/access/members',
+    operationId: 'grantProjectAccess',
+    summary: `Grant a member of the organization access to a project (${MANAGERS})`,
+    tag,
+    auth: 'org',
+    params: projectPathSchema,
+    body: grantAccessBodySchema,
+    success: { status: 201, description: 'The allowlist row, granted', schema: accessMemberSchema },
+    errors: [403, 404],
+    handle: ({ ctx, params, body }) => grantProjectAccess(ctx, params.projectId, body),
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/projects/{projectId}/access/members/{userUlid}',
+    operationId: 'revokeProjectAccess',
+    summary: `Revoke a member's access to a project: the row becomes revoked and outranks group grants (${MANAGERS})`,
+    tag,
+    auth: 'org',
+    params: accessMemberPathSchema,
+    success: { status: 204, description: 'Revoked' },
+    errors: [403, 404],
+    handle: async ({ ctx, params }) => {
+      await revokeProjectAccess(ctx, params.projectId, params.userUlid);
+      return new Reply(204, undefined);
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/projects/{projectId}/access/groups',
+    operationId: 'listProjectAccessGroups',
+    summary: 'User groups assigned to a project',
+    tag,
+    auth: 'org',
+    params: projectPathSchema,
+    success: { status: 200, description: 'The assigned groups', schema: accessGroupListSchema },
+    errors: [403, 404],
+    handle: ({ ctx, params }) => listAccessGroups(ctx, params.projectId),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/projects/{projectId}/access/groups',
+    operationId: 'assignProjectAccessGroup',
+    summary: `Assign a user group to a project, also a public one (dormant until private) (${MANAGERS})`,
+    tag,
+    auth: 'org',
+    params: projectPathSchema,
+    body: assignAccessGroupBodySchema,
+    success: { status: 201, description: 'The assigned group', schema: accessGroupSchema },
+    errors: [403, 404],
+    handle: ({ ctx, params, body }) => assignAccessGroup(ctx, params.projectId, body),
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/projects/{projectId}/access/groups/{userGroupUlid}',
+    operationId: 'unassignProjectAccessGroup',
+    summary: `Unassign a user group from a project, also the last one (${MANAGERS})`,
+    tag,
+    auth: 'org',
+    params: accessGroupPathSchema,
+    success: { status: 204, description: 'Unassigned' },
+    errors: [403, 404],
+    handle: async ({ ctx, params }) => {
+      await unassignAccessGroup(ctx, params.projectId, params.userGroupUlid);
+      return new Reply(204, undefined);
+    },
+  }),
+];

@@ -27,6 +27,10 @@ const TENANT_MODELS = new Set([
   'TestRunConfiguration',
   'TestRunCase',
   'TestRunCaseStep',
+  'Defect',
+  'DefectFieldValue',
+  'DefectResultLink',
+  'ResultAttachment',
   'TestRunResult',
   'TestRunFieldValue',
   'ApiResultUsage',
@@ -51,6 +55,7 @@ const PROJECT_SCOPED_MODELS = new Set([
   'Configuration',
   'TestPlan',
   'TestRun',
+  'Defect',
   'ProjectAccessMember',
   'ProjectGroupAssignment',
 ]);
@@ -84,6 +89,9 @@ const PROJECT_PARENT: Record<string, (visible: object) => object> = {
   TestRunCaseStep: (visible) => ({ runCase: { run: visible } }),
   TestRunResult: (visible) => ({ run: visible }),
   TestRunFieldValue: (visible) => ({ run: visible }),
+  DefectFieldValue: (visible) => ({ defect: visible }),
+  DefectResultLink: (visible) => ({ defect: visible }),
+  ResultAttachment: (visible) => ({ run: visible }),
 };
 
 /** The filter that leaves out rows of hidden projects, or none. */

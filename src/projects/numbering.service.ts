@@ -1,11 +1,11 @@
 import type { Db } from '../database/client.ts';
 
-type Counter = 'suite' | 'case' | 'plan';
+type Counter = 'suite' | 'case' | 'plan' | 'defect';
 
-const COLUMN = { suite: 'lastSuiteNumber', case: 'lastCaseNumber', plan: 'lastPlanNumber' } as const;
+const COLUMN = { suite: 'lastSuiteNumber', case: 'lastCaseNumber', plan: 'lastPlanNumber', defect: 'lastDefectNumber' } as const;
 
 /**
- * The next suiteNumber / caseNumber / planNumber of a project. Call it inside the transaction
+ * The next suiteNumber / caseNumber / planNumber / defectNumber of a project. Call it inside the transaction
  * that inserts the row: the increment locks the project row until commit, so concurrent creates
  * queue behind each other and numbers come out 1, 2, 3 … with no gap (a rolled-back create
  * releases its number) and no duplicate.
@@ -14,7 +14,7 @@ export async function allocateNumber(tx: Db, projectId: string, counter: Counter
   const project = await tx.project.update({
     where: { id: projectId },
     data: { [COLUMN[counter]]: { increment: 1 } },
-    select: { lastSuiteNumber: true, lastCaseNumber: true, lastPlanNumber: true },
+    select: { lastSuiteNumber: true, lastCaseNumber: true, lastPlanNumber: true, lastDefectNumber: true },
   });
   return project[COLUMN[counter]];
 }

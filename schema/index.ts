@@ -5,6 +5,7 @@ import './types/suite.ts';
 import './types/test-case.ts';
 import './types/custom-field.ts';
 import './types/comment.ts';
+import './types/defect.ts';
 import './types/milestone.ts';
 import './types/environment.ts';
 import './types/configuration.ts';

@@ -3,6 +3,7 @@ import { authRoutes } from './auth.routes.ts';
 import { commentRoutes } from './comments.routes.ts';
 import { configurationRoutes } from './configurations.routes.ts';
 import { customFieldRoutes } from './custom-fields.routes.ts';
+import { defectRoutes } from './defects.routes.ts';
 import { environmentRoutes } from './environments.routes.ts';
 import { invitationRoutes } from './invitations.routes.ts';
 import { memberRoutes } from './members.routes.ts';
@@ -38,6 +39,7 @@ export const v1Routes = [
   ...milestoneRoutes,
   ...environmentRoutes,
   ...configurationRoutes,
+  ...defectRoutes,
   ...planRoutes,
   ...runRoutes,
   ...runCaseRoutes,

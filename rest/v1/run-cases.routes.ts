@@ -21,6 +21,7 @@ import {
   updateRunCase,
 } from '../../src/runs/run-cases.service.ts';
 import { runPathSchema } from '../../src/runs/runs.schemas.ts';
+import { linkedDefectsOfRunCase } from '../../src/defects/defects.service.ts';
 import { defineRoute } from '../route.ts';
 
 export const runCaseRoutes = [
@@ -49,8 +50,7 @@ export const runCaseRoutes = [
     errors: [403, 404],
     handle: async ({ ctx, params }) => {
       const { run, runCase } = await getRunCase(ctx, params);
-      // Defects do not exist yet: nothing can be linked.
-      return { ...toRunCase(runCase, run.project.code), linkedDefects: [] };
+      return { ...toRunCase(runCase, run.project.code), linkedDefects: await linkedDefectsOfRunCase(ctx.db, runCase.id) };
     },
   }),
   defineRoute({

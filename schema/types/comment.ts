@@ -8,7 +8,10 @@ import {
   setCommentPinned,
   testCaseComments,
   updateComment,
+  type Commentable,
 } from '../../src/comments/comments.service.ts';
+import { defectComments } from '../../src/defects/defect-comments.ts';
+import { validationFailed } from '../../src/errors.ts';
 import { validate } from '../../src/validation.ts';
 import { builder } from '../builder.ts';
 import { requestOf } from '../context.ts';
@@ -72,8 +75,21 @@ const AddCommentInput = builder.inputType('AddCommentInput', {
   }),
 });
 
+type OwnerArgs = { caseUlid?: string | null; defectUlid?: string | null };
+
+/** The commented record a mutation names: exactly one of caseUlid and defectUlid. */
+function ownerOf({ caseUlid, defectUlid }: OwnerArgs): [Commentable, string] {
+  if (caseUlid && !defectUlid) return [testCaseComments, caseUlid];
+  if (defectUlid && !caseUlid) return [defectComments, defectUlid];
+  throw validationFailed('Name exactly one of caseUlid and defectUlid', { path: ['caseUlid'] });
+}
+
 builder.mutationFields((t) => {
-  const target = () => ({ caseUlid: t.arg.string({ required: true }), commentUlid: t.arg.string({ required: true }) });
+  const owner = () => ({
+    caseUlid: t.arg.string({ description: 'The test case commented on (or defectUlid)' }),
+    defectUlid: t.arg.string({ description: 'The defect commented on (or caseUlid)' }),
+  });
+  const target = () => ({ ...owner(), commentUlid: t.arg.string({ required: true }) });
   const pin = (pinned: boolean) =>
     t.prismaField({
       type: 'Comment',
@@ -82,32 +98,31 @@ builder.mutationFields((t) => {
         : 'Unpins a top-level comment; unpinning an unpinned one changes nothing',
       authScopes: { member: true },
       args: target(),
-      resolve: (_query, _root, { caseUlid, commentUlid }, context) =>
-        setCommentPinned(requestOf(context), testCaseComments, caseUlid, commentUlid, pinned),
+      resolve: (_query, _root, args, context) => setCommentPinned(requestOf(context), ...ownerOf(args), args.commentUlid, pinned),
     });
   return {
     addComment: t.prismaField({
       type: 'Comment',
-      description: 'Comments on a test case, or replies to one of its comments',
+      description: 'Comments on a test case or a defect, or replies to one of its comments',
       authScopes: { member: true },
-      args: { caseUlid: t.arg.string({ required: true }), input: t.arg({ type: AddCommentInput, required: true }) },
-      resolve: (_query, _root, { caseUlid, input }, context) =>
-        addComment(requestOf(context), testCaseComments, caseUlid, validate(createCommentBodySchema, input)),
+      args: { ...owner(), input: t.arg({ type: AddCommentInput, required: true }) },
+      resolve: (_query, _root, args, context) =>
+        addComment(requestOf(context), ...ownerOf(args), validate(createCommentBodySchema, args.input)),
     }),
     updateComment: t.prismaField({
       type: 'Comment',
       description: 'Edits the body (the author only)',
       authScopes: { member: true },
       args: { ...target(), body: t.arg.string({ required: true }) },
-      resolve: (_query, _root, { caseUlid, commentUlid, body }, context) =>
-        updateComment(requestOf(context), testCaseComments, caseUlid, commentUlid, validate(updateCommentBodySchema, { body })),
+      resolve: (_query, _root, args, context) =>
+        updateComment(requestOf(context), ...ownerOf(args), args.commentUlid, validate(updateCommentBodySchema, { body: args.body })),
     }),
     deleteComment: t.boolean({
       description: 'Deletes a comment and its replies (the author, an owner or an admin)',
       authScopes: { member: true },
       args: target(),
-      resolve: async (_root, { caseUlid, commentUlid }, context) => {
-        await deleteComment(requestOf(context), testCaseComments, caseUlid, commentUlid);
+      resolve: async (_root, args, context) => {
+        await deleteComment(requestOf(context), ...ownerOf(args), args.commentUlid);
         return true;
       },
     }),

@@ -17,7 +17,7 @@ import {
   resetCustomField,
   updateCustomField,
 } from '../../src/custom-fields/custom-fields.service.ts';
-import type { CustomFieldValue } from '../../src/custom-fields/field-values.service.ts';
+import { readFieldValues, type CustomFieldValue, type ValueEntity } from '../../src/custom-fields/field-values.service.ts';
 import { localized, type Locale } from '../../src/i18n.ts';
 import { validate } from '../../src/validation.ts';
 import { builder } from '../builder.ts';
@@ -111,6 +111,24 @@ export const CustomFieldValueRef = builder.objectRef<CustomFieldValue>('CustomFi
     systemKey: t.exposeString('systemKey', { nullable: true }),
     optionName: t.exposeString('optionName', { nullable: true }),
   }),
+});
+
+/**
+ * The options of a `customFieldValues` loadable list: the values of every record of one entity
+ * in a response are read in one batch per request (a suite tree of 500 cases included).
+ */
+export const fieldValuesOf = (entity: ValueEntity, description: string) => ({
+  type: CustomFieldValueRef,
+  description,
+  load: async (keys: string[], context: GraphQLContext) => {
+    const owners = keys.map((key) => {
+      const [id, projectId] = key.split(':') as [string, string];
+      return { id, projectId };
+    });
+    const values = await readFieldValues(requestOf(context), entity, owners);
+    return owners.map((owner) => values.get(owner.id) ?? []);
+  },
+  resolve: (owner: { id: string; projectId: string }) => `${owner.id}:${owner.projectId}`,
 });
 
 const filtersOf = (args: { entity?: Entity | null; projectUlid?: string | null; q?: string | null }) =>

@@ -1,6 +1,5 @@
 import { toAuthor } from '../../src/actors.ts';
 import { putCaseValuesBodySchema } from '../../src/custom-fields/custom-fields.schemas.ts';
-import { readFieldValues } from '../../src/custom-fields/field-values.service.ts';
 import { cloneRun } from '../../src/runs/run-clone.service.ts';
 import { projectedStatus, runCounts, runProgress } from '../../src/runs/runs.schemas.ts';
 import { updateOrganizationRunSettingsBodySchema, updateProjectRunSettingsBodySchema } from '../../src/run-settings/run-settings.schemas.ts';
@@ -27,7 +26,7 @@ import { validate } from '../../src/validation.ts';
 import { builder } from '../builder.ts';
 import { requestOf } from '../context.ts';
 import { Author } from './comment.ts';
-import { CustomFieldValueRef, JsonScalar } from './custom-field.ts';
+import { CustomFieldValueRef, fieldValuesOf, JsonScalar } from './custom-field.ts';
 
 export const StatusCounts = builder.objectRef<ReturnType<typeof runCounts>>('StatusCounts').implement({
   description: 'Cases per status; a case to be retested counts as untested',
@@ -80,20 +79,9 @@ builder.prismaObject('TestRun', {
     lastResultAt: t.expose('lastResultAt', { type: 'Timestamp', nullable: true }),
     totalDurationMs: t.float({ resolve: (run) => Number(run.totalDurationMs) }),
     author: t.field({ type: Author, nullable: true, resolve: (run) => toAuthor(run) }),
-    // One batch per request for every run of the response.
-    customFieldValues: t.loadableList({
-      type: CustomFieldValueRef,
-      description: 'Values of the test-run fields visible in the project, in field order; missing ones show the default or null',
-      load: async (keys: string[], context) => {
-        const runs = keys.map((key) => {
-          const [id, projectId] = key.split(':') as [string, string];
-          return { id, projectId };
-        });
-        const values = await readFieldValues(requestOf(context), 'test_run', runs);
-        return runs.map((run) => values.get(run.id) ?? []);
-      },
-      resolve: (run) => `${run.id}:${run.projectId}`,
-    }),
+    customFieldValues: t.loadableList(
+      fieldValuesOf('test_run', 'Values of the test-run fields visible in the project, in field order; missing ones show the default or null'),
+    ),
     createdAt: t.expose('createdAt', { type: 'Timestamp' }),
     updatedAt: t.expose('updatedAt', { type: 'Timestamp' }),
   }),

@@ -1,4 +1,3 @@
-import { readCaseFieldValues } from '../../src/custom-fields/field-values.service.ts';
 import { caseDisplayId } from '../../src/projects/projects.schemas.ts';
 import {
   createTestCaseBodySchema,
@@ -23,7 +22,7 @@ import { validate } from '../../src/validation.ts';
 import { orUndefined } from '../arguments.ts';
 import { builder } from '../builder.ts';
 import { requestOf } from '../context.ts';
-import { CustomFieldValueRef, JsonScalar } from './custom-field.ts';
+import { fieldValuesOf, JsonScalar } from './custom-field.ts';
 
 const ORDERED = [{ position: 'asc' as const }, { id: 'asc' as const }];
 
@@ -48,8 +47,6 @@ builder.prismaObject('TestCaseStep', {
 });
 
 /** A case's key for the values loader: its ULID and project (visibility of definitions). */
-const valuesKey = (testCase: { id: string; projectId: string }) => `${testCase.id}:${testCase.projectId}`;
-
 builder.prismaObject('TestCase', {
   fields: (t) => ({
     ulid: t.exposeString('id'),
@@ -68,20 +65,9 @@ builder.prismaObject('TestCase', {
     milestoneUlid: t.exposeString('milestoneId', { nullable: true }),
     tags: t.exposeStringList('tags'),
     steps: t.relation('steps', { query: { orderBy: ORDERED } }),
-    // One batch per request for every case of the response (a suite tree of 500 cases included).
-    customFieldValues: t.loadableList({
-      type: CustomFieldValueRef,
-      description: 'Values of the test-case fields visible in the project, in field order; missing ones show the default or null',
-      load: async (keys: string[], context) => {
-        const cases = keys.map((key) => {
-          const [id, projectId] = key.split(':') as [string, string];
-          return { id, projectId };
-        });
-        const values = await readCaseFieldValues(requestOf(context), cases);
-        return cases.map((testCase) => values.get(testCase.id) ?? []);
-      },
-      resolve: (testCase) => valuesKey(testCase),
-    }),
+    customFieldValues: t.loadableList(
+      fieldValuesOf('test_case', 'Values of the test-case fields visible in the project, in field order; missing ones show the default or null'),
+    ),
     archivedAt: t.expose('archivedAt', { type: 'Timestamp', nullable: true }),
     createdAt: t.expose('createdAt', { type: 'Timestamp' }),
     updatedAt: t.expose('updatedAt', { type: 'Timestamp' }),

@@ -13,6 +13,8 @@ const CAPABILITIES = {
   // Deleting somebody else's comment; editing always stays with its author.
   'comment.moderate': ['owner', 'admin'],
   'planning.write': ['owner', 'admin', 'member'],
+  // Defects: creating, editing, deleting them and linking them to results.
+  'defect.write': ['owner', 'admin', 'member'],
   'configuration.purge': ['owner', 'admin'],
   'custom_field.manage': ['owner', 'admin'],
   // Plans and runs: creating runs, marking results and every other run mutation.

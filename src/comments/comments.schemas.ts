@@ -25,9 +25,6 @@ export type UpdateCommentInput = z.output<typeof updateCommentBodySchema>;
 
 export const commentListQuerySchema = pageQuerySchema();
 
-export const caseCommentsPathSchema = z.object({ caseUlid: z.string() });
-export const caseCommentPathSchema = z.object({ caseUlid: z.string(), commentUlid: z.string() });
-
 export const commentSchema = z
   .object({
     ulid: z.string(),

@@ -24,17 +24,17 @@ export const toComment = (row: CommentRow) => ({
 });
 
 /** The column of `comments` that names what a comment is about. */
-type OwnerColumn = 'caseId';
+type OwnerColumn = 'caseId' | 'defectId';
 
 /** What comments hang off: found by ULID (404, 403 project_locked), with its project and audit label. */
 export type CommentOwner = { id: string; projectId: string; label: string };
 
 /**
- * Something that can be commented on (a test case; defects later). One generic service serves
+ * Something that can be commented on (a test case, a defect). One generic service serves
  * them all: the descriptor says where the comments live and how their owner is found.
  */
 export type Commentable = {
-  /** The audit entity type, and the prefix of the audit actions (`test_case.commented`). */
+  /** The audit entity type, and the prefix of the audit actions (`test_case.commented`, `defect.commented`). */
   entityType: string;
   ownerColumn: OwnerColumn;
   resolve(ctx: RequestContext, ownerUlid: string, db: Db): Promise<CommentOwner>;

@@ -82,9 +82,9 @@ export function toCustomFieldValue(definition: DefinitionRow, stored: unknown, l
 }
 
 /** The entities whose records carry custom field values, and where those values are stored. */
-export type ValueEntity = 'test_case' | 'test_run';
+export type ValueEntity = 'test_case' | 'test_run' | 'defect';
 
-/** A record that carries values: a test case or a run. */
+/** A record that carries values: a test case, a run or a defect. */
 export type ValueOwner = { entity: ValueEntity; id: string; projectId: string };
 
 type StoredValueRow = { ownerId: string; fieldId: string; value: unknown };
@@ -99,10 +99,15 @@ type ValueTable = {
 };
 
 /** The values table of an entity and the column that names the owning record. */
-export function valueTable(db: Db, entity: ValueEntity): { table: ValueTable; ownerKey: 'caseId' | 'runId' } {
-  return entity === 'test_run'
-    ? { table: db.testRunFieldValue as unknown as ValueTable, ownerKey: 'runId' }
-    : { table: db.testCaseFieldValue as unknown as ValueTable, ownerKey: 'caseId' };
+export function valueTable(db: Db, entity: ValueEntity): { table: ValueTable; ownerKey: 'caseId' | 'runId' | 'defectId' } {
+  switch (entity) {
+    case 'test_run':
+      return { table: db.testRunFieldValue as unknown as ValueTable, ownerKey: 'runId' };
+    case 'defect':
+      return { table: db.defectFieldValue as unknown as ValueTable, ownerKey: 'defectId' };
+    default:
+      return { table: db.testCaseFieldValue as unknown as ValueTable, ownerKey: 'caseId' };
+  }
 }
 
 async function readStored(db: Db, entity: ValueEntity, ownerIds: string[], fieldIds?: string[]): Promise<StoredValueRow[]> {

@@ -7,6 +7,7 @@ const LOCKABLE = {
   projects: { tenant: true },
   test_cases: { tenant: true },
   comments: { tenant: true },
+  defects: { tenant: true },
   custom_fields: { tenant: true },
   configuration_groups: { tenant: true },
   test_plans: { tenant: true },

@@ -9,6 +9,7 @@ import { applyProjectLocks } from '../orgs/orgs.service.ts';
 import { fileStorage } from '../storage/file-storage.ts';
 import { chargeStorage, releaseObjects, releaseStorage, type UploadedFile } from '../storage/storage.service.ts';
 import { likeLiteral } from '../validation.ts';
+import { UNRESOLVED_STATUSES } from '../defects/defects.schemas.ts';
 import { pageOf, pageWindow } from '../pagination.ts';
 import { normalizeAvatar } from './avatar-image.ts';
 import {
@@ -113,17 +114,14 @@ const projectSearch = (q: string | undefined): Prisma.ProjectWhereInput =>
       }
     : {};
 
-const NO_PROJECT: Prisma.ProjectWhereInput = { id: { in: [] } };
-
 /** One `has`/`without` filter: its tokens are OR-ed. */
 const presence = (tokens: Array<'has' | 'without'>, has: Prisma.ProjectWhereInput, without: Prisma.ProjectWhereInput) => ({
   OR: tokens.map((token) => (token === 'has' ? has : without)),
 });
 
-/**
- * The list filters of "Project list query parameters", AND-ed (`memberUlid` comes from
- * `teamFilter`). Defects do not exist yet, so no project has any (`without` keeps all, `has` none).
- */
+const unresolvedDefects = { status: { in: UNRESOLVED_STATUSES } };
+
+/** The list filters of "Project list query parameters", AND-ed (`memberUlid` comes from `teamFilter`). */
 function projectListWhere(query: ProjectListQuery, team: Prisma.ProjectWhereInput | undefined): Prisma.ProjectWhereInput {
   const filters: Prisma.ProjectWhereInput[] = [projectSearch(query.q)];
   if (team) filters.push(team);
@@ -137,7 +135,9 @@ function projectListWhere(query: ProjectListQuery, team: Prisma.ProjectWhereInpu
     const runFilter = { without: { runs: { none: {} } }, active: { runs: { some: { state: 'open' } } }, any: { runs: { some: {} } } };
     filters.push({ OR: query.runs.map((token) => runFilter[token]) });
   }
-  if (query.defects && !query.defects.includes('without')) filters.push(NO_PROJECT);
+  if (query.defects) {
+    filters.push(presence(query.defects, { defects: { some: unresolvedDefects } }, { defects: { none: unresolvedDefects } }));
+  }
   return { AND: filters };
 }
 
@@ -160,10 +160,11 @@ export async function listProjects(ctx: RequestContext, query: ProjectListQuery)
 
 /** `stats`, `team` and `teamCount` of listed projects, in a fixed number of queries. */
 async function projectStats(ctx: RequestContext, projectIds: string[]) {
-  const [cases, milestones, runs, teams] = await Promise.all([
+  const [cases, milestones, runs, defects, teams] = await Promise.all([
     ctx.db.testCase.groupBy({ by: ['projectId'], where: { projectId: { in: projectIds }, archivedAt: null }, _count: { _all: true } }),
     ctx.db.milestone.groupBy({ by: ['projectId'], where: { projectId: { in: projectIds }, ...LIVE }, _count: { _all: true } }),
     ctx.db.testRun.groupBy({ by: ['projectId', 'state'], where: { projectId: { in: projectIds } }, _count: { _all: true } }),
+    ctx.db.defect.groupBy({ by: ['projectId'], where: { projectId: { in: projectIds }, ...unresolvedDefects }, _count: { _all: true } }),
     readTeams(ctx, projectIds),
   ]);
   const countOf = (rows: Array<{ projectId: string; _count: { _all: number } }>, projectId: string) =>
@@ -173,7 +174,7 @@ async function projectStats(ctx: RequestContext, projectIds: string[]) {
       cases: countOf(cases, projectId),
       runs: runs.filter((row) => row.projectId === projectId).reduce((sum, row) => sum + row._count._all, 0),
       runsInProgress: runs.find((row) => row.projectId === projectId && row.state === 'open')?._count._all ?? 0,
-      defectsUnresolved: 0,
+      defectsUnresolved: countOf(defects, projectId),
       milestones: countOf(milestones, projectId),
     },
     ...teams.get(projectId)!,

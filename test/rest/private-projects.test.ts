@@ -37,6 +37,7 @@ const PROJECT_PARAMS = [
   'configurationUlid',
   'planUlid',
   'runUlid',
+  'defectUlid',
 ] as const;
 
 type Fixture = Record<string, string>;
@@ -54,6 +55,11 @@ function bodyFor(operationId: string, f: Fixture): Record<string, unknown> | und
     updateTestCaseComment: { body: 'Edited' },
     replaceTestCaseCustomFieldValues: { values: [] },
     setTestCaseCustomFieldValue: { value: null },
+    createDefect: { title: 'Another defect' },
+    updateDefect: { title: 'Renamed defect' },
+    linkDefectResult: { resultUlid: f.resultUlid },
+    createDefectComment: { body: 'A comment' },
+    updateDefectComment: { body: 'Edited' },
     createMilestone: { name: 'Another milestone' },
     updateMilestone: { name: 'Renamed milestone' },
     createEnvironment: { name: 'Another environment' },
@@ -129,6 +135,8 @@ async function populatedProject(owner: Caller, code: string, projectUlid: string
   const planCase = await t.http.get(`/api/v1/plans/${plan.ulid}/cases`).set(owner.headers);
   const run = await createRun(t.http, owner, code, { caseUlids: [testCase.ulid] });
   const [runCase] = await runCasesOf(t.http, owner, run.ulid);
+  const defect = await t.http.post(`/api/v1/projects/${code}/defects`).set(owner.headers).send({ title: 'Broken' });
+  expect(defect.status, JSON.stringify(defect.body)).toBe(201);
   return {
     projectId: code,
     projectUlid,
@@ -148,6 +156,8 @@ async function populatedProject(owner: Caller, code: string, projectUlid: string
     runUlid: run.ulid,
     runCaseUlid: runCase!.ulid,
     stepUlid: runCase!.steps[0]!.ulid,
+    defectUlid: defect.body.ulid,
+    resultUlid: newId(),
   };
 }
 

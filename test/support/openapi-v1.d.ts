@@ -595,6 +595,76 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/defects/{defectUlid}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Comments of a defect: pinned first, then oldest first; replies carry parentUlid */
+        get: operations["listDefectComments"];
+        put?: never;
+        /** Comment on a defect, or reply to one of its comments */
+        post: operations["createDefectComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/defects/{defectUlid}/comments/{commentUlid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a comment and its replies (its author, an owner or an admin) */
+        delete: operations["deleteDefectComment"];
+        options?: never;
+        head?: never;
+        /** Edit a comment (its author only) */
+        patch: operations["updateDefectComment"];
+        trace?: never;
+    };
+    "/api/v1/defects/{defectUlid}/comments/{commentUlid}/pin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pin a top-level comment (already pinned: 200, no event; a reply: 422) */
+        post: operations["pinDefectComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/defects/{defectUlid}/comments/{commentUlid}/unpin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Unpin a top-level comment (not pinned: 200, no event; a reply: 422) */
+        post: operations["unpinDefectComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/orgs/{orgUlid}/custom-fields": {
         parameters: {
             query?: never;
@@ -827,6 +897,78 @@ export interface paths {
         head?: never;
         /** Rename or move a configuration value */
         patch: operations["updateConfiguration"];
+        trace?: never;
+    };
+    "/api/v1/projects/{projectId}/defects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Defects of a project, newest first */
+        get: operations["listDefects"];
+        put?: never;
+        /** Report a defect, optionally linked to result attempts */
+        post: operations["createDefect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/defects/{defectUlid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One defect */
+        get: operations["getDefect"];
+        put?: never;
+        post?: never;
+        /** Delete a defect with its links, custom field values and comments */
+        delete: operations["deleteDefect"];
+        options?: never;
+        head?: never;
+        /** Edit, reassign or move a defect to any status (a viewer gets 403 before any write) */
+        patch: operations["updateDefect"];
+        trace?: never;
+    };
+    "/api/v1/defects/{defectUlid}/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The result attempts a defect is linked to, most recently executed first */
+        get: operations["listDefectLinks"];
+        put?: never;
+        /** Link a result attempt of the same project (201; already linked: 200, no event) */
+        post: operations["linkDefectResult"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/defects/{defectUlid}/links/{resultUlid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Unlink a result attempt (not linked: 404) */
+        delete: operations["unlinkDefectResult"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/projects/{projectId}/plans": {
@@ -2323,6 +2465,95 @@ export interface components {
         UpdateConfigurationRequest: {
             name?: string;
             position?: number;
+        };
+        /** @description Newest first (highest defectNumber first) */
+        DefectPage: {
+            items: components["schemas"]["Defect"][];
+            page: number;
+            pageSize: number;
+            total: number;
+        };
+        Defect: {
+            ulid: string;
+            projectUlid: string;
+            /** @description Gapless per project, never reused */
+            defectNumber: number;
+            title: string;
+            description: string | null;
+            /** @enum {string} */
+            status: "open" | "in_progress" | "resolved" | "closed";
+            assigneeUlid: string | null;
+            externalUrl: string | null;
+            author: components["schemas"]["Author"];
+            customFieldValues: components["schemas"]["CustomFieldValue"][];
+            createdAt: number;
+            updatedAt: number;
+        };
+        CreateDefectRequest: {
+            title: string;
+            description?: string | null;
+            /**
+             * @description Default open
+             * @enum {string}
+             */
+            status?: "open" | "in_progress" | "resolved" | "closed";
+            /**
+             * @description A member of the organization; null leaves the defect unassigned
+             * @example 01JD3Z8Q4V5W6X7Y8Z9A0B1C2D
+             */
+            assigneeUlid?: string | null;
+            /**
+             * Format: uri
+             * @description An http(s) address in an outside tracker
+             * @example https://tracker.example.com/browse/BUG-12
+             */
+            externalUrl?: string | null;
+            /** @description Result attempts of runs of the same project to link at once */
+            resultUlids?: string[];
+            /** @description Values of defect custom fields visible in the project */
+            customFieldValues?: components["schemas"]["CustomFieldValueInput"][];
+        };
+        /** @description At least one field; description, assigneeUlid and externalUrl take null to clear */
+        UpdateDefectRequest: {
+            title?: string;
+            description?: string | null;
+            /** @enum {string} */
+            status?: "open" | "in_progress" | "resolved" | "closed";
+            /**
+             * @description A member of the organization; null leaves the defect unassigned
+             * @example 01JD3Z8Q4V5W6X7Y8Z9A0B1C2D
+             */
+            assigneeUlid?: string | null;
+            /**
+             * Format: uri
+             * @description An http(s) address in an outside tracker
+             * @example https://tracker.example.com/browse/BUG-12
+             */
+            externalUrl?: string | null;
+            customFieldValues?: components["schemas"]["CustomFieldValueInput"][];
+        };
+        /** @description Most recently executed first */
+        DefectLinkedResultPage: {
+            items: components["schemas"]["DefectLinkedResult"][];
+            page: number;
+            pageSize: number;
+            total: number;
+        };
+        DefectLinkedResult: {
+            resultUlid: string;
+            runUlid: string;
+            runTitle: string;
+            /** @description Null once the case was removed from the run */
+            runCaseUlid: string | null;
+            /** @description Null once the case was removed from the run */
+            caseDisplayId: string | null;
+            status: string;
+            executedAt: number;
+            linkedAt: number;
+        };
+        LinkDefectResultRequest: {
+            /** @example 01JD3Z8Q4V5W6X7Y8Z9A0B1C2D */
+            resultUlid: string;
         };
         PlanPage: {
             items: components["schemas"]["Plan"][];
@@ -5381,6 +5612,248 @@ export interface operations {
             429: components["responses"]["MeteredTooManyRequests"];
         };
     };
+    listDefectComments: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page, 1..200 */
+                pageSize?: number;
+            };
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+            };
+            path: {
+                defectUlid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of comments */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentPage"];
+                };
+            };
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    createDefectComment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+                /** @description Replays the first response for 24 hours */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                defectUlid: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 10mb (larger bodies answer 413) */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCommentRequest"];
+            };
+        };
+        responses: {
+            /** @description The comment */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            400: components["responses"]["MeteredBadRequest"];
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            409: components["responses"]["MeteredConflict"];
+            413: components["responses"]["MeteredContentTooLarge"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    deleteDefectComment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+                /** @description Replays the first response for 24 hours */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                defectUlid: string;
+                commentUlid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["MeteredBadRequest"];
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            409: components["responses"]["MeteredConflict"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    updateDefectComment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+                /** @description Replays the first response for 24 hours */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                defectUlid: string;
+                commentUlid: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 10mb (larger bodies answer 413) */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCommentRequest"];
+            };
+        };
+        responses: {
+            /** @description The comment */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            400: components["responses"]["MeteredBadRequest"];
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            409: components["responses"]["MeteredConflict"];
+            413: components["responses"]["MeteredContentTooLarge"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    pinDefectComment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+                /** @description Replays the first response for 24 hours */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                defectUlid: string;
+                commentUlid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The comment */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            400: components["responses"]["MeteredBadRequest"];
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            409: components["responses"]["MeteredConflict"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    unpinDefectComment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+                /** @description Replays the first response for 24 hours */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                defectUlid: string;
+                commentUlid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The comment */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            400: components["responses"]["MeteredBadRequest"];
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            409: components["responses"]["MeteredConflict"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
     listCustomFields: {
         parameters: {
             query?: {
@@ -6450,6 +6923,328 @@ export interface operations {
             404: components["responses"]["MeteredNotFound"];
             409: components["responses"]["MeteredConflict"];
             413: components["responses"]["MeteredContentTooLarge"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    listDefects: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page, 1..200 */
+                pageSize?: number;
+                /** @description Case-insensitive substring search */
+                q?: string;
+                /** @description CSV (or repeated) of open, in_progress, resolved, closed */
+                status?: string | string[];
+                /** @description Defects assigned to this user; empty: unassigned defects */
+                assigneeUlid?: "" | string;
+            };
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+            };
+            path: {
+                /** @description The project code */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of defects */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DefectPage"];
+                };
+            };
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    createDefect: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+                /** @description Replays the first response for 24 hours */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The project code */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 10mb (larger bodies answer 413) */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateDefectRequest"];
+            };
+        };
+        responses: {
+            /** @description The defect */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Defect"];
+                };
+            };
+            400: components["responses"]["MeteredBadRequest"];
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            409: components["responses"]["MeteredConflict"];
+            413: components["responses"]["MeteredContentTooLarge"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    getDefect: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+            };
+            path: {
+                defectUlid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The defect */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Defect"];
+                };
+            };
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    deleteDefect: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+                /** @description Replays the first response for 24 hours */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                defectUlid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["MeteredBadRequest"];
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            409: components["responses"]["MeteredConflict"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    updateDefect: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+                /** @description Replays the first response for 24 hours */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                defectUlid: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 10mb (larger bodies answer 413) */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateDefectRequest"];
+            };
+        };
+        responses: {
+            /** @description The defect */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Defect"];
+                };
+            };
+            400: components["responses"]["MeteredBadRequest"];
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            409: components["responses"]["MeteredConflict"];
+            413: components["responses"]["MeteredContentTooLarge"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    listDefectLinks: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page, 1..200 */
+                pageSize?: number;
+            };
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+            };
+            path: {
+                defectUlid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of linked results */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DefectLinkedResultPage"];
+                };
+            };
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    linkDefectResult: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+                /** @description Replays the first response for 24 hours */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                defectUlid: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 10mb (larger bodies answer 413) */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LinkDefectResultRequest"];
+            };
+        };
+        responses: {
+            /** @description The linked result */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DefectLinkedResult"];
+                };
+            };
+            400: components["responses"]["MeteredBadRequest"];
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            409: components["responses"]["MeteredConflict"];
+            413: components["responses"]["MeteredContentTooLarge"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    unlinkDefectResult: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+                /** @description Replays the first response for 24 hours */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                defectUlid: string;
+                resultUlid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Unlinked */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["MeteredBadRequest"];
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            409: components["responses"]["MeteredConflict"];
             422: components["responses"]["MeteredValidationFailed"];
             429: components["responses"]["MeteredTooManyRequests"];
         };

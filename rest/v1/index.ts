@@ -11,6 +11,7 @@ import { milestoneRoutes } from './milestones.routes.ts';
 import { planRoutes } from './plans.routes.ts';
 import { projectAccessRoutes } from './project-access.routes.ts';
 import { projectRoutes } from './projects.routes.ts';
+import { resultAttachmentRoutes } from './result-attachments.routes.ts';
 import { runCaseBulkRoutes } from './run-cases-bulk.routes.ts';
 import { runCaseRoutes } from './run-cases.routes.ts';
 import { runSettingsRoutes } from './run-settings.routes.ts';
@@ -41,6 +42,7 @@ export const v1Routes = [
   ...planRoutes,
   ...runRoutes,
   ...runCaseRoutes,
+  ...resultAttachmentRoutes,
   ...runCaseBulkRoutes,
   ...runSettingsRoutes,
   ...auditRoutes,

@@ -11,8 +11,8 @@ import {
   updateRunCaseBodySchema,
   updatedRunCaseSchema,
 } from '../../src/runs/run-cases.schemas.ts';
+import { getRunCaseDetail } from '../../src/runs/run-case-detail.service.ts';
 import {
-  getRunCase,
   listRunCases,
   listRunResults,
   markRunCaseStep,
@@ -41,17 +41,13 @@ export const runCaseRoutes = [
     method: 'get',
     path: '/runs/{runUlid}/cases/{runCaseUlid}',
     operationId: 'getRunCase',
-    summary: 'One run case with the defects linked to its results',
+    summary: "One run case with the defects linked to its results and its results' attachments",
     tag: 'Runs',
     auth: 'org',
     params: runCasePathSchema,
     success: { status: 200, description: 'The run case', schema: runCaseDetailSchema },
     errors: [403, 404],
-    handle: async ({ ctx, params }) => {
-      const { run, runCase } = await getRunCase(ctx, params);
-      // Defects do not exist yet: nothing can be linked.
-      return { ...toRunCase(runCase, run.project.code), linkedDefects: [] };
-    },
+    handle: ({ ctx, params }) => getRunCaseDetail(ctx, params),
   }),
   defineRoute({
     method: 'patch',

@@ -8,7 +8,8 @@ export const ATTACHMENTS_PER_STEP = 10;
 /** A key a stage request answered (of step attachments or of result attachments). */
 export const stagedKeySchema = z
   .string()
-  .regex(/^staging\/[0-9A-HJKMNP-TV-Z]{26}\/[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a key returned by a stage request');
+  .regex(/^staging\/[0-9A-HJKMNP-TV-Z]{26}\/[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a key returned by a stage request')
+  .meta({ example: 'staging/01JD3Z8Q4V5W6X7Y8Z9A0B1C2D/01JD3Z8Q4V5W6X7Y8Z9A0B1C2E' });
 
 /** A step's attachment in a steps body: a committed one by `ulid`, or a staged upload by `key`. */
 export const attachmentRefSchema = z

@@ -133,13 +133,13 @@ describe('result attachments', () => {
     });
   });
 
-  it('clips a long file name in the event and flags the entry truncated', async () => {
+  it('keeps a UTF-8 file name, and clips a long one by graphemes in the event, flagging the entry truncated', async () => {
     const { owner, run, runCase, resultUlid } = await scenario();
-    const name = `${'n'.repeat(300)}.txt`;
+    const name = `${'é'.repeat(300)}.txt`;
     const [item] = await attach(owner, { runUlid: run.ulid, runCaseUlid: runCase.ulid, resultUlid }, [file(name, 'x')]);
     expect(item!.fileName).toBe(name);
     const [event] = await auditEvents(t.http, owner, { action: 'run.result_attachment_committed' });
-    expect(event!.metadata.attachments).toEqual([{ ulid: item!.ulid, fileName: 'n'.repeat(240), contentType: 'text/plain', sizeBytes: 1, truncated: true }]);
+    expect(event!.metadata.attachments).toEqual([{ ulid: item!.ulid, fileName: 'é'.repeat(240), contentType: 'text/plain', sizeBytes: 1, truncated: true }]);
   });
 
   it('answers 409 staging_already_committed for a key committed before, to a result or to a step', async () => {

@@ -2060,6 +2060,7 @@ export interface components {
             /** @example 01JD3Z8Q4V5W6X7Y8Z9A0B1C2D */
             ulid: string;
         } | {
+            /** @example staging/01JD3Z8Q4V5W6X7Y8Z9A0B1C2D/01JD3Z8Q4V5W6X7Y8Z9A0B1C2E */
             key: string;
         };
         CustomFieldValueInput: {
@@ -2878,6 +2879,7 @@ export interface components {
         CommitResultAttachmentsRequest: {
             /** @description Staged uploads to commit, in order; a result holds at most 10 attachments */
             attachments: {
+                /** @example staging/01JD3Z8Q4V5W6X7Y8Z9A0B1C2D/01JD3Z8Q4V5W6X7Y8Z9A0B1C2E */
                 key: string;
             }[];
             /**

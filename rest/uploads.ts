@@ -78,7 +78,8 @@ export function receiveUpload(req: Request, res: Response, upload: NonNullable<R
   }
   const { maxBytes } = upload;
   const parts = upload.maxFiles ? upload.maxFiles + 1 : 1;
-  const parser = multer({ storage: temporaryFiles, limits: { fileSize: maxBytes, files: parts } }).array('file', parts);
+  // Browsers send a file name as raw UTF-8 in `filename=`; multer would read it as Latin-1.
+  const parser = multer({ storage: temporaryFiles, defParamCharset: 'utf8', limits: { fileSize: maxBytes, files: parts } }).array('file', parts);
   return new Promise((resolve, reject) => {
     parser(req, res, (error: unknown) => {
       if (error instanceof multer.MulterError) {

@@ -17,5 +17,6 @@ import './types/subscription.ts';
 import './types/member.ts';
 import './types/user-group.ts';
 import './types/project-access.ts';
+import './types/audit.ts';
 
 export const schema = builder.toSchema();

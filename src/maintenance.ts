@@ -4,7 +4,7 @@ import { logger } from './logger.ts';
 import { IDEMPOTENCY_RETENTION_MS } from './idempotency/idempotency.service.ts';
 import { WINDOW_MS } from './rate-limit/rate-limit.service.ts';
 import { applyDueSubscriptions } from './subscription/subscription.service.ts';
-import { sweepStagedUploads } from './test-cases/attachments.service.ts';
+import { sweepStagedUploads } from './storage/staged-uploads.ts';
 
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 /** How late a scheduled seat change or a period's renewal may take effect. */

@@ -12,6 +12,7 @@ import { milestoneRoutes } from './milestones.routes.ts';
 import { planRoutes } from './plans.routes.ts';
 import { projectAccessRoutes } from './project-access.routes.ts';
 import { projectRoutes } from './projects.routes.ts';
+import { resultAttachmentRoutes } from './result-attachments.routes.ts';
 import { runCaseBulkRoutes } from './run-cases-bulk.routes.ts';
 import { runCaseRoutes } from './run-cases.routes.ts';
 import { runSettingsRoutes } from './run-settings.routes.ts';
@@ -43,6 +44,7 @@ export const v1Routes = [
   ...planRoutes,
   ...runRoutes,
   ...runCaseRoutes,
+  ...resultAttachmentRoutes,
   ...runCaseBulkRoutes,
   ...runSettingsRoutes,
   ...auditRoutes,

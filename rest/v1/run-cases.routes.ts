@@ -11,8 +11,8 @@ import {
   updateRunCaseBodySchema,
   updatedRunCaseSchema,
 } from '../../src/runs/run-cases.schemas.ts';
+import { getRunCaseDetail } from '../../src/runs/run-case-detail.service.ts';
 import {
-  getRunCase,
   listRunCases,
   listRunResults,
   markRunCaseStep,
@@ -21,7 +21,6 @@ import {
   updateRunCase,
 } from '../../src/runs/run-cases.service.ts';
 import { runPathSchema } from '../../src/runs/runs.schemas.ts';
-import { linkedDefectsOfRunCase } from '../../src/defects/defects.service.ts';
 import { defineRoute } from '../route.ts';
 
 export const runCaseRoutes = [
@@ -42,16 +41,13 @@ export const runCaseRoutes = [
     method: 'get',
     path: '/runs/{runUlid}/cases/{runCaseUlid}',
     operationId: 'getRunCase',
-    summary: 'One run case with the defects linked to its results',
+    summary: "One run case with the defects linked to its results and its results' attachments",
     tag: 'Runs',
     auth: 'org',
     params: runCasePathSchema,
     success: { status: 200, description: 'The run case', schema: runCaseDetailSchema },
     errors: [403, 404],
-    handle: async ({ ctx, params }) => {
-      const { run, runCase } = await getRunCase(ctx, params);
-      return { ...toRunCase(runCase, run.project.code), linkedDefects: await linkedDefectsOfRunCase(ctx.db, runCase.id) };
-    },
+    handle: ({ ctx, params }) => getRunCaseDetail(ctx, params),
   }),
   defineRoute({
     method: 'patch',

@@ -5,9 +5,11 @@ import {
   createProject,
   deleteProject,
   findProjects,
+  projectStats,
   projectTeams,
   resolveProject,
   updateProject,
+  type ProjectStats,
   type ProjectTeam,
 } from '../../src/projects/projects.service.ts';
 import { createProjectBodySchema, projectConnectionFilterSchema, updateProjectBodySchema } from '../../src/projects/projects.schemas.ts';
@@ -35,6 +37,26 @@ const teamLoader = createContextCache(
     }),
 );
 
+const ProjectStatsRef = builder.objectRef<ProjectStats>('ProjectStats').implement({
+  description: 'The counts of the REST list with include=stats',
+  fields: (t) => ({
+    cases: t.exposeInt('cases', { description: 'Test cases not archived' }),
+    runs: t.exposeInt('runs'),
+    runsInProgress: t.exposeInt('runsInProgress', { description: 'Open runs' }),
+    defectsUnresolved: t.exposeInt('defectsUnresolved', { description: 'Defects open or in progress' }),
+    milestones: t.exposeInt('milestones'),
+  }),
+});
+
+/** One batch per request for `stats` of every project of the response. */
+const statsLoader = createContextCache(
+  (context: GraphQLContext) =>
+    new DataLoader<string, ProjectStats>(async (projectIds) => {
+      const stats = await projectStats(requestOf(context), [...projectIds]);
+      return projectIds.map((id) => stats.get(id)!);
+    }),
+);
+
 builder.prismaObject('Project', {
   fields: (t) => ({
     ulid: t.exposeString('id'),
@@ -54,6 +76,10 @@ builder.prismaObject('Project', {
     teamCount: t.int({
       description: 'The full team size',
       resolve: async (project, _args, context) => (await teamLoader(context).load(project.id)).teamCount,
+    }),
+    stats: t.field({
+      type: ProjectStatsRef,
+      resolve: (project, _args, context) => statsLoader(context).load(project.id),
     }),
   }),
 });

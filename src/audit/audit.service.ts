@@ -53,17 +53,19 @@ export async function emitAudit(
 
 type AuditRow = Awaited<ReturnType<Db['auditEvent']['findFirstOrThrow']>>;
 
+/** The `actor` of AuditEventOut: a user, an API token or the system. */
+export const auditActorOf = (row: AuditRow) =>
+  row.actorKind === 'user'
+    ? { kind: 'user' as const, ulid: row.actorUserId, email: row.actorEmail, displayName: row.actorName }
+    : row.actorKind === 'api_token'
+      ? { kind: 'api_token' as const, ulid: row.actorTokenId, name: row.actorName }
+      : { kind: 'system' as const };
+
 export function toAuditEventOut(row: AuditRow) {
-  const actor =
-    row.actorKind === 'user'
-      ? { kind: 'user' as const, ulid: row.actorUserId, email: row.actorEmail, displayName: row.actorName }
-      : row.actorKind === 'api_token'
-        ? { kind: 'api_token' as const, ulid: row.actorTokenId, name: row.actorName }
-        : { kind: 'system' as const };
   return {
     ulid: row.id,
     action: row.action,
-    actor,
+    actor: auditActorOf(row),
     entityType: row.entityType,
     entityUlid: row.entityUlid,
     entityLabel: row.entityLabel,
@@ -73,11 +75,14 @@ export function toAuditEventOut(row: AuditRow) {
   };
 }
 
+/** Feeds list events newest first: ULID descending. */
+export const NEWEST_FIRST = { id: 'desc' } satisfies Prisma.AuditEventOrderByWithRelationInput;
+
 /** A page of events matching `where`, newest first, ULID-cursor paged; callers authorize. */
 export async function pageOfAuditEvents(ctx: RequestContext, where: Prisma.AuditEventWhereInput, query: AuditListQuery) {
   const rows = await ctx.db.auditEvent.findMany({
     where: { ...where, ...(query.cursor ? { id: { lt: query.cursor } } : {}) },
-    orderBy: { id: 'desc' },
+    orderBy: NEWEST_FIRST,
     take: query.limit + 1,
   });
   const page = cursorPageOf(rows, query.limit);
@@ -88,4 +93,10 @@ export async function pageOfAuditEvents(ctx: RequestContext, where: Prisma.Audit
 export async function listOrganizationAuditEvents(ctx: RequestContext, query: AuditListQuery) {
   authorize(ctx, 'audit.read');
   return pageOfAuditEvents(ctx, {}, query);
+}
+
+/** The organization's audit feed for a GraphQL connection (owner/admin): `window` carries Pothos's cursor, take/skip and selection. */
+export async function findOrganizationAuditEvents(ctx: RequestContext, window: Prisma.AuditEventFindManyArgs) {
+  authorize(ctx, 'audit.read');
+  return ctx.db.auditEvent.findMany({ ...window, orderBy: NEWEST_FIRST });
 }

@@ -154,31 +154,39 @@ export async function listProjects(ctx: RequestContext, query: ProjectListQuery)
   ]);
   const page = pageOf(items.map(toProject), query, total);
   if (query.include !== 'stats') return page;
-  const extras = await projectStats(ctx, items.map((project) => project.id));
-  return { ...page, items: page.items.map((item) => ({ ...item, ...extras(item.ulid) })) };
+  const projectIds = items.map((project) => project.id);
+  const [stats, teams] = await Promise.all([projectStats(ctx, projectIds), readTeams(ctx, projectIds)]);
+  return { ...page, items: page.items.map((item) => ({ ...item, stats: stats.get(item.ulid)!, ...teams.get(item.ulid)! })) };
 }
 
-/** `stats`, `team` and `teamCount` of listed projects, in a fixed number of queries. */
-async function projectStats(ctx: RequestContext, projectIds: string[]) {
-  const [cases, milestones, runs, defects, teams] = await Promise.all([
+export type ProjectStats = { cases: number; runs: number; runsInProgress: number; defectsUnresolved: number; milestones: number };
+
+/**
+ * `stats` of projects the caller has already reached, in a fixed number of queries: the REST list
+ * with include=stats and GraphQL's Project.stats (batched) both count here.
+ */
+export async function projectStats(ctx: RequestContext, projectIds: string[]): Promise<Map<string, ProjectStats>> {
+  authorize(ctx, 'project.read');
+  const [cases, milestones, runs, defects] = await Promise.all([
     ctx.db.testCase.groupBy({ by: ['projectId'], where: { projectId: { in: projectIds }, archivedAt: null }, _count: { _all: true } }),
     ctx.db.milestone.groupBy({ by: ['projectId'], where: { projectId: { in: projectIds }, ...LIVE }, _count: { _all: true } }),
     ctx.db.testRun.groupBy({ by: ['projectId', 'state'], where: { projectId: { in: projectIds } }, _count: { _all: true } }),
     ctx.db.defect.groupBy({ by: ['projectId'], where: { projectId: { in: projectIds }, ...unresolvedDefects }, _count: { _all: true } }),
-    readTeams(ctx, projectIds),
   ]);
   const countOf = (rows: Array<{ projectId: string; _count: { _all: number } }>, projectId: string) =>
     rows.find((row) => row.projectId === projectId)?._count._all ?? 0;
-  return (projectId: string) => ({
-    stats: {
-      cases: countOf(cases, projectId),
-      runs: runs.filter((row) => row.projectId === projectId).reduce((sum, row) => sum + row._count._all, 0),
-      runsInProgress: runs.find((row) => row.projectId === projectId && row.state === 'open')?._count._all ?? 0,
-      defectsUnresolved: countOf(defects, projectId),
-      milestones: countOf(milestones, projectId),
-    },
-    ...teams.get(projectId)!,
-  });
+  return new Map(
+    projectIds.map((projectId) => [
+      projectId,
+      {
+        cases: countOf(cases, projectId),
+        runs: runs.filter((row) => row.projectId === projectId).reduce((sum, row) => sum + row._count._all, 0),
+        runsInProgress: runs.find((row) => row.projectId === projectId && row.state === 'open')?._count._all ?? 0,
+        defectsUnresolved: countOf(defects, projectId),
+        milestones: countOf(milestones, projectId),
+      },
+    ]),
+  );
 }
 
 /** `team` and `teamCount` of projects the caller has already reached (GraphQL batches them). */
@@ -236,7 +244,7 @@ export async function updateProject(ctx: RequestContext, code: string, input: Up
 
 /**
  * Deletes a project (also a locked one); the next-oldest locked project reopens when it fits.
- * Its avatar and its cases' attachments give their bytes back and their files go after commit.
+ * Its avatar and its cases' and results' attachments give their bytes back and their files go after commit.
  */
 export async function deleteProject(ctx: RequestContext, code: string): Promise<void> {
   authorize(ctx, 'project.manage');
@@ -248,7 +256,11 @@ export async function deleteProject(ctx: RequestContext, code: string): Promise<
       DELETE FROM step_attachments
       WHERE org_id = ${ctx.org.id} AND case_id IN (SELECT id FROM test_cases WHERE project_id = ${project.id})
       RETURNING storage_key AS "storageKey", size_bytes AS "sizeBytes"`;
-    await releaseObjects(tx, ctx.org.id, [...attachments, ...storedAvatarOf(project)]);
+    const resultAttachments = await tx.$queryRaw<Array<{ storageKey: string; sizeBytes: number }>>`
+      DELETE FROM result_attachments
+      WHERE org_id = ${ctx.org.id} AND run_id IN (SELECT id FROM test_runs WHERE project_id = ${project.id})
+      RETURNING storage_key AS "storageKey", size_bytes AS "sizeBytes"`;
+    await releaseObjects(tx, ctx.org.id, [...attachments, ...resultAttachments, ...storedAvatarOf(project)]);
     await tx.project.delete({ where: { id: project.id } });
     await emitAudit(tx, ctx, {
       action: 'project.deleted',

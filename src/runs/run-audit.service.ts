@@ -1,10 +1,18 @@
-import { pageOfAuditEvents } from '../audit/audit.service.ts';
+import { NEWEST_FIRST, pageOfAuditEvents } from '../audit/audit.service.ts';
+import { authorize } from '../auth/policy.ts';
 import type { AuditListQuery } from '../audit/audit.schemas.ts';
 import type { RequestContext } from '../context.ts';
+import type { Prisma } from '../database/client.ts';
 import { resolveRun } from './internal/run-access.ts';
 
 /** The audit feed of one run: any member who can read the run; 404 once it is deleted. */
 export async function listRunAuditEvents(ctx: RequestContext, runUlid: string, query: AuditListQuery) {
   const run = await resolveRun(ctx, runUlid);
   return pageOfAuditEvents(ctx, { runId: run.id }, query);
+}
+
+/** The audit feed of a run the caller has read (resolveRun), for a GraphQL connection, newest first. */
+export async function findRunAuditEvents(ctx: RequestContext, run: { id: string }, window: Prisma.AuditEventFindManyArgs) {
+  authorize(ctx, 'project.read');
+  return ctx.db.auditEvent.findMany({ ...window, where: { runId: run.id }, orderBy: NEWEST_FIRST });
 }

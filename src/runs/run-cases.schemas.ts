@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { authorSchema } from '../actors.ts';
 import { searchQuerySchema, someFieldOf, ulidSchema } from '../validation.ts';
 import { cursorPageSchema, cursorQuerySchema, pageQuerySchema, pageSchema } from '../pagination.ts';
+import { ATTACHMENTS_PER_STEP, stagedKeySchema } from '../test-cases/attachments.schemas.ts';
 import { CASE_STATUSES } from './internal/run-status.ts';
+import { linkedDefectSchema } from '../defects/defects.schemas.ts';
 
 export const runCaseSchema = z
   .object({
@@ -86,19 +88,41 @@ export type MarkRunCaseStepInput = z.output<typeof markRunCaseStepBodySchema>;
 
 export const runCasePageSchema = pageSchema(runCaseSchema).meta({ id: 'RunCasePage' });
 
+export const resultPathSchema = runCasePathSchema.extend({ resultUlid: z.string() });
+export const resultAttachmentPathSchema = resultPathSchema.extend({ attachmentUlid: ulidSchema });
+
+export const resultAttachmentSchema = z
+  .object({
+    ulid: z.string(),
+    resultUlid: z.string(),
+    stepUlid: z.string().nullable().meta({ description: "The run case's step it was attached at; null when attached to the attempt as a whole" }),
+    fileName: z.string(),
+    contentType: z.string(),
+    sizeBytes: z.number().int(),
+    createdAt: z.number().int(),
+  })
+  .meta({ id: 'ResultAttachment' });
+
+export const commitResultAttachmentsBodySchema = z
+  .strictObject({
+    attachments: z
+      .array(z.strictObject({ key: stagedKeySchema }))
+      .min(1)
+      .max(ATTACHMENTS_PER_STEP)
+      .meta({ description: `Staged uploads to commit, in order; a result holds at most ${ATTACHMENTS_PER_STEP} attachments` }),
+    stepUlid: ulidSchema.nullable().optional().meta({ description: "A step of the run case to attach them at; absent or null: the attempt as a whole" }),
+  })
+  .meta({ id: 'CommitResultAttachmentsRequest' });
+export type CommitResultAttachmentsInput = z.output<typeof commitResultAttachmentsBodySchema>;
+
 export const runCaseDetailSchema = runCaseSchema
   .extend({
     linkedDefects: z
-      .array(
-        z.object({
-          ulid: z.string(),
-          defectNumber: z.number().int(),
-          title: z.string(),
-          status: z.string(),
-          assigneeUlid: z.string().nullable(),
-        }),
-      )
-      .meta({ description: 'Distinct defects linked through any result of the case; always present (empty until defects exist)' }),
+      .array(linkedDefectSchema)
+      .meta({ description: 'Distinct defects linked through any result of the case, by defect number' }),
+    attachments: z
+      .array(resultAttachmentSchema)
+      .meta({ description: "The files attached to the case's results, by result in history order, then in their order within it" }),
   })
   .meta({ id: 'RunCaseDetail' });
 

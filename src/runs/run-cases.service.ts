@@ -52,7 +52,7 @@ export async function getRunCase(ctx: RequestContext, ref: RunCaseRef) {
 }
 
 /** The gate of a run case mutation: lockRun on its run, then the case as it is under the lock. */
-async function lockRunCase(tx: Db, ctx: RequestContext, ref: RunCaseRef) {
+export async function lockRunCase(tx: Db, ctx: RequestContext, ref: RunCaseRef) {
   const run = await lockRun(tx, ctx, await runUlidOf(tx, ref));
   return { run, runCase: await findRunCase(tx, run, ref.runCaseUlid) };
 }

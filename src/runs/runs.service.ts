@@ -31,6 +31,7 @@ import {
 } from './runs.schemas.ts';
 import { inTransaction } from '../database/transactions.ts';
 import { LIVE } from '../soft-delete.ts';
+import { releaseRunAttachments } from './result-attachments.service.ts';
 
 /** The audit event fields of a run-level event: the run is the entity, labelled by its name. */
 /** The comboKey of a set of configuration values: their ULIDs sorted ascending, joined by ':'. */
@@ -429,6 +430,7 @@ export async function deleteRun(ctx: RequestContext, runUlid: string): Promise<v
       ...runEvent(run),
       metadata: { runAggregates: runAggregates(run), wasState: run.state, closedAt: epochMsOrNull(run.closedAt) },
     });
+    await releaseRunAttachments(tx, ctx.org.id, run.id);
     await tx.testRun.delete({ where: { id: run.id } });
   });
 }

@@ -1,20 +1,12 @@
 import type { RequestContext } from '../context.ts';
 import type { Db } from '../database/client.ts';
-import { afterCommit, afterRollback } from '../database/transactions.ts';
 import { AppError, notFound, validationFailed } from '../errors.ts';
 import { newId } from '../ids.ts';
-import { fileStorage } from '../storage/file-storage.ts';
+import { claimStaged, copyStaged, type StagedUploadRow } from '../storage/staged-uploads.ts';
 import { releaseObjects } from '../storage/storage.service.ts';
 import { ATTACHMENTS_PER_STEP, type AttachmentRef } from './attachments.schemas.ts';
 
-/** Staged objects nobody committed are swept after this long. */
-export const STAGING_TTL_MS = 24 * 60 * 60 * 1000;
-
-export const STAGING_PREFIX = 'staging';
-export const stagingKeyOf = (orgId: string) => `${STAGING_PREFIX}/${orgId}/${newId()}`;
-
 type AttachmentRow = Awaited<ReturnType<Db['stepAttachment']['findFirstOrThrow']>>;
-type StagedUploadRow = Awaited<ReturnType<Db['stagedUpload']['findFirstOrThrow']>>;
 
 export const toStepAttachment = (row: AttachmentRow) => ({
   ulid: row.id,
@@ -51,8 +43,7 @@ export async function setStepAttachments(
     const kept = await tx.stepAttachment.findMany({ where: { id: { in: keptIds }, caseId }, select: { id: true } });
     if (kept.length !== keptIds.length) throw notFound('Step attachment');
   }
-  if (stagedKeys.some((key) => !key.startsWith(`${STAGING_PREFIX}/${ctx.org.id}/`))) throw notFound('Staged attachment');
-  const staged = await claimStaged(tx, stagedKeys);
+  const staged = await claimStaged(tx, ctx, stagedKeys);
 
   const dropped = await tx.stepAttachment.findMany({
     where: { stepId: { in: steps.map((step) => step.stepId) }, id: { notIn: keptIds } },
@@ -71,23 +62,6 @@ export async function setStepAttachments(
   }
 }
 
-/**
- * Takes the rows of the staged uploads about to be committed: each ends exactly once, here or in
- * the sweep, and its quota charge passes to the attachment. A key committed before answers 409,
- * one with no row (never staged, swept, taken meanwhile) 404.
- */
-async function claimStaged(tx: Db, keys: string[]): Promise<Map<string, StagedUploadRow>> {
-  if (keys.length === 0) return new Map();
-  const committed = await tx.stepAttachment.findFirst({ where: { stagedKey: { in: keys } }, select: { stagedKey: true } });
-  if (committed) {
-    throw new AppError('staging_already_committed', `The staged upload ${committed.stagedKey} was already committed`);
-  }
-  const rows = await tx.stagedUpload.findMany({ where: { storageKey: { in: keys } } });
-  const { count } = await tx.stagedUpload.deleteMany({ where: { storageKey: { in: keys } } });
-  if (rows.length !== keys.length || count !== keys.length) throw notFound('Staged attachment');
-  return new Map(rows.map((row) => [row.storageKey, row]));
-}
-
 /** Copies a staged upload to its committed key, within the storage, and records it (the staged copy goes after commit). */
 async function commitStaged(
   tx: Db,
@@ -98,13 +72,11 @@ async function commitStaged(
 ): Promise<void> {
   const id = newId();
   const storageKey = `attachments/${ctx.org.id}/${target.caseId}/${id}`;
-  if (!(await fileStorage().copy(staged.storageKey, storageKey))) throw notFound('Staged attachment');
-  afterRollback(tx, () => fileStorage().delete(storageKey));
+  await copyStaged(tx, staged, storageKey);
   const { fileName, contentType, sizeBytes } = staged;
   await tx.stepAttachment.create({
     data: { id, orgId: ctx.org.id, ...target, stagedKey: staged.storageKey, storageKey, position, fileName, contentType, sizeBytes },
   });
-  afterCommit(tx, () => fileStorage().delete(staged.storageKey));
 }
 
 /**

@@ -57,7 +57,7 @@ describe('GraphQL: run cases', () => {
     expect(marked.runCase).toMatchObject({ ulid: target.ulid, status: 'failed', elapsedMs: 250, assigneeUlid: member.userId });
     expect(marked.runCase.steps.map((step: { status: string }) => step.status)).toEqual(['failed', 'failed']);
     const rest = await t.http.get(`/api/v1/runs/${run.ulid}/cases/${target.ulid}`).set(owner.headers);
-    expect({ ...marked.runCase, linkedDefects: [] }).toEqual(rest.body);
+    expect({ ...marked.runCase, linkedDefects: [], attachments: [] }).toEqual(rest.body);
 
     const unassigned = dataOf(await markCase(owner, target.ulid, { assigneeUlid: null, elapsedMs: null })).markRunCase;
     expect(unassigned).toMatchObject({ resultUlid: null, runCase: { assigneeUlid: null, elapsedMs: null, status: 'failed' } });

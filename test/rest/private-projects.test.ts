@@ -80,6 +80,7 @@ function bodyFor(operationId: string, f: Fixture): Record<string, unknown> | und
     replaceRunCustomFieldValues: { values: [] },
     markRunCase: { status: 'passed' },
     markRunCaseStep: { status: 'passed' },
+    commitResultAttachments: { attachments: [{ key: `staging/${f.projectUlid}/${newId()}` }] },
     addRunCases: { caseUlids: [f.caseUlid] },
     bulkMarkRunCases: { caseUlids: [f.runCaseUlid], status: 'passed' },
     bulkAssignRunCases: { caseUlids: [f.runCaseUlid], assigneeUlid: null },
@@ -135,6 +136,18 @@ async function populatedProject(owner: Caller, code: string, projectUlid: string
   const planCase = await t.http.get(`/api/v1/plans/${plan.ulid}/cases`).set(owner.headers);
   const run = await createRun(t.http, owner, code, { caseUlids: [testCase.ulid] });
   const [runCase] = await runCasesOf(t.http, owner, run.ulid);
+  // A result of the case, which is untested again afterwards.
+  const marks = [];
+  for (const status of ['failed', 'untested']) {
+    const marked = await t.http.patch(`/api/v1/runs/${run.ulid}/cases/${runCase!.ulid}`).set(owner.headers).send({ status });
+    expect(marked.status, JSON.stringify(marked.body)).toBe(200);
+    marks.push(marked.body.resultUlid as string);
+  }
+  const resultFiles = `/api/v1/runs/${run.ulid}/cases/${runCase!.ulid}/results/${marks[0]}/attachments`;
+  const staged = await t.http.post(`${resultFiles}:stage`).set(owner.headers).attach('file', Buffer.from('log'), 'run.log');
+  expect(staged.status, JSON.stringify(staged.body)).toBe(201);
+  const resultFile = await t.http.post(resultFiles).set(owner.headers).send({ attachments: [{ key: staged.body.items[0].key }] });
+  expect(resultFile.status, JSON.stringify(resultFile.body)).toBe(201);
   const defect = await t.http.post(`/api/v1/projects/${code}/defects`).set(owner.headers).send({ title: 'Broken' });
   expect(defect.status, JSON.stringify(defect.body)).toBe(201);
   return {
@@ -145,7 +158,8 @@ async function populatedProject(owner: Caller, code: string, projectUlid: string
     caseUlid: testCase.ulid,
     caseDisplayId: testCase.displayId,
     commentUlid: comment.body.ulid,
-    attachmentUlid: newId(),
+    // A result's attachment: the step attachment routes find no such ULID (their download is not walked).
+    attachmentUlid: resultFile.body.items[0].ulid,
     fieldUlid: newId(),
     milestoneUlid: milestone.ulid,
     environmentUlid: environment.ulid,
@@ -157,7 +171,7 @@ async function populatedProject(owner: Caller, code: string, projectUlid: string
     runCaseUlid: runCase!.ulid,
     stepUlid: runCase!.steps[0]!.ulid,
     defectUlid: defect.body.ulid,
-    resultUlid: newId(),
+    resultUlid: marks[0]!,
   };
 }
 

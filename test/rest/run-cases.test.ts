@@ -133,12 +133,12 @@ describe('GET /api/v1/runs/{runUlid}/cases', () => {
 });
 
 describe('GET /api/v1/runs/{runUlid}/cases/{runCaseUlid}', () => {
-  it('answers the RunCase with linkedDefects (always present, empty while no defect is linked)', async () => {
+  it('answers the RunCase with linkedDefects and attachments (always present, empty while none)', async () => {
     const { owner, run, runCases } = await runWithCases(t.http, 2, 1);
     const viewer = await joinAs(t.http, owner, 'viewer');
     const response = await t.http.get(`/api/v1/runs/${run.ulid}/cases/${runCases[1]!.ulid}`).set(viewer.headers);
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ ...runCases[1], linkedDefects: [] });
+    expect(response.body).toEqual({ ...runCases[1], linkedDefects: [], attachments: [] });
   });
 
   it('answers 404 for a case of another run, an unknown case and another organization', async () => {
@@ -167,7 +167,7 @@ describe('PATCH /api/v1/runs/{runUlid}/cases/{runCaseUlid}', () => {
 
     const read = await t.http.get(`/api/v1/runs/${run.ulid}/cases/${target.ulid}`).set(owner.headers);
     const { resultUlid: _resultUlid, ...withoutResult } = marked;
-    expect(read.body).toEqual({ ...withoutResult, linkedDefects: [] });
+    expect(read.body).toEqual({ ...withoutResult, linkedDefects: [], attachments: [] });
 
     // untested resets the steps and is a status change like any other: it appends a result.
     const reset = await mark(owner, run.ulid, target.ulid, { status: 'untested' });

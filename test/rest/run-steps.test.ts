@@ -101,7 +101,8 @@ describe('PATCH /api/v1/runs/{runUlid}/cases/{runCaseUlid}/steps/{stepUlid}', ()
       'run.case_step_marked',
       'run.case_step_actual_result_set',
     ]);
-    expect(events[0]).toMatchObject({ ...base, metadata: { ...stepSnapshot, changes: [{ field: 'actual_result', from: null, to: 'Card declined' }] } });
+    expect(events[0]).toMatchObject(base);
+    expect(events[0]!.metadata).toEqual({ ...stepSnapshot, changes: [{ field: 'actual_result', from: null, to: 'Card declined' }] });
     expect(events[1]).toMatchObject(base);
     expect(events[1]!.metadata).toEqual({ ...stepSnapshot, changes: [{ field: 'status', from: 'untested', to: 'failed' }], caseStatus: 'failed' });
     expect(events[2]!.metadata).toEqual({ ...stepSnapshot, changes: [{ field: 'actual_result', from: 'Card declined', to: null }] });
@@ -110,12 +111,23 @@ describe('PATCH /api/v1/runs/{runUlid}/cases/{runCaseUlid}/steps/{stepUlid}', ()
     expect(await resultStatuses(owner, run.ulid)).toEqual(['failed']);
   });
 
-  it('clips long snapshots in the metadata and flags them truncated', async () => {
+  it('clips long snapshots in the metadata by graphemes and flags them truncated', async () => {
     const { owner, run, runCase } = await runWithSteps(['A'.repeat(300)]);
-    await markStep(owner, run.ulid, runCase, 0, { actualResult: 'x'.repeat(300) });
-    const [event] = await auditEvents(t.http, owner, { action: 'run.case_step_actual_result_set' });
-    expect(event!.metadata).toMatchObject({ stepActionSnapshot: 'A'.repeat(240), truncated: true });
-    expect(event!.metadata.changes).toEqual([{ field: 'actual_result', from: null, to: 'x'.repeat(240), truncated: true }]);
+    // A family emoji is one grapheme of seven UTF-16 units: 240 of them are kept whole.
+    const family = '👨‍👩‍👧';
+    await markStep(owner, run.ulid, runCase, 0, { actualResult: family.repeat(300) });
+    await markStep(owner, run.ulid, runCase, 0, { actualResult: 'short' });
+    const [second, first] = await auditEvents(t.http, owner, { action: 'run.case_step_actual_result_set' });
+    const snapshot = {
+      caseDisplayId: runCase.displayId,
+      titleSnapshot: 'Checkout',
+      stepUlid: runCase.steps[0]!.ulid,
+      stepPosition: 0,
+      stepActionSnapshot: 'A'.repeat(240),
+      truncated: true,
+    };
+    expect(first!.metadata).toEqual({ ...snapshot, changes: [{ field: 'actual_result', from: null, to: family.repeat(240), truncated: true }] });
+    expect(second!.metadata).toEqual({ ...snapshot, changes: [{ field: 'actual_result', from: family.repeat(240), to: 'short', truncated: true }] });
   });
 
   it.each([

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sweepExpired } from '../../src/maintenance.ts';
 import { fileStorage } from '../../src/storage/file-storage.ts';
-import { STAGING_TTL_MS } from '../../src/test-cases/step-attachments.ts';
+import { STAGING_TTL_MS } from '../../src/storage/staged-uploads.ts';
 import { joinAs, signUp, useTestApp, type Caller } from '../support/app.ts';
 import * as uploads from '../support/uploads.ts';
 

@@ -5,7 +5,7 @@ import { sweepExpired } from '../../src/maintenance.ts';
 import { PLAN_TIERS } from '../../src/orgs/billing-tiers.ts';
 import { setOrganizationPlan } from '../../src/orgs/orgs.service.ts';
 import { fileStorage } from '../../src/storage/file-storage.ts';
-import { STAGING_TTL_MS } from '../../src/test-cases/step-attachments.ts';
+import { STAGING_TTL_MS } from '../../src/storage/staged-uploads.ts';
 import { expectError, ownerWithProject, signUp, useTestApp, type Caller } from '../support/app.ts';
 import * as uploads from '../support/uploads.ts';
 import { filesUnder, setUsedBytes, usedBytes } from '../support/uploads.ts';

@@ -1259,7 +1259,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One run case with the defects linked to its results */
+        /** One run case with the defects linked to its results and its results' attachments */
         get: operations["getRunCase"];
         put?: never;
         post?: never;
@@ -1316,6 +1316,58 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/runs/{runUlid}/cases/{runCaseUlid}/results/{resultUlid}/attachments:stage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stage files for a result (up to 10 `file` parts of at most 10 MiB); commit their keys with POST …/attachments */
+        post: operations["stageResultAttachments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/runs/{runUlid}/cases/{runCaseUlid}/results/{resultUlid}/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Attach staged uploads to a result, optionally at one of the run case steps */
+        post: operations["commitResultAttachments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/runs/{runUlid}/cases/{runCaseUlid}/results/{resultUlid}/attachments/{attachmentUlid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download one result attachment */
+        get: operations["downloadResultAttachment"];
+        put?: never;
+        post?: never;
+        /** Remove one result attachment */
+        delete: operations["deleteResultAttachment"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2150,6 +2202,7 @@ export interface components {
             /** @example 01JD3Z8Q4V5W6X7Y8Z9A0B1C2D */
             ulid: string;
         } | {
+            /** @example staging/01JD3Z8Q4V5W6X7Y8Z9A0B1C2D/01JD3Z8Q4V5W6X7Y8Z9A0B1C2E */
             key: string;
         };
         CustomFieldValueInput: {
@@ -2954,14 +3007,28 @@ export interface components {
             lastResultAt: number | null;
             createdAt: number;
             updatedAt: number;
-            /** @description Distinct defects linked through any result of the case; always present (empty until defects exist) */
-            linkedDefects: {
-                ulid: string;
-                defectNumber: number;
-                title: string;
-                status: string;
-                assigneeUlid: string | null;
-            }[];
+            /** @description Distinct defects linked through any result of the case, by defect number */
+            linkedDefects: components["schemas"]["LinkedDefect"][];
+            /** @description The files attached to the case's results, by result in history order, then in their order within it */
+            attachments: components["schemas"]["ResultAttachment"][];
+        };
+        LinkedDefect: {
+            ulid: string;
+            defectNumber: number;
+            title: string;
+            /** @enum {string} */
+            status: "open" | "in_progress" | "resolved" | "closed";
+            assigneeUlid: string | null;
+        };
+        ResultAttachment: {
+            ulid: string;
+            resultUlid: string;
+            /** @description The run case's step it was attached at; null when attached to the attempt as a whole */
+            stepUlid: string | null;
+            fileName: string;
+            contentType: string;
+            sizeBytes: number;
+            createdAt: number;
         };
         UpdatedRunCase: {
             ulid: string;
@@ -3035,6 +3102,24 @@ export interface components {
             author: components["schemas"]["Author"];
             /** @enum {string} */
             source: "manual" | "api" | "bulk" | "import";
+        };
+        StagedResultAttachments: {
+            items: components["schemas"]["StagedAttachment"][];
+        };
+        ResultAttachments: {
+            items: components["schemas"]["ResultAttachment"][];
+        };
+        CommitResultAttachmentsRequest: {
+            /** @description Staged uploads to commit, in order; a result holds at most 10 attachments */
+            attachments: {
+                /** @example staging/01JD3Z8Q4V5W6X7Y8Z9A0B1C2D/01JD3Z8Q4V5W6X7Y8Z9A0B1C2E */
+                key: string;
+            }[];
+            /**
+             * @description A step of the run case to attach them at; absent or null: the attempt as a whole
+             * @example 01JD3Z8Q4V5W6X7Y8Z9A0B1C2D
+             */
+            stepUlid?: string | null;
         };
         AddRunCasesResult: {
             /** @description The run case of every listed test case, added or already there, in request order */
@@ -8459,6 +8544,174 @@ export interface operations {
             401: components["responses"]["MeteredUnauthorized"];
             403: components["responses"]["MeteredForbidden"];
             404: components["responses"]["MeteredNotFound"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    stageResultAttachments: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+                /** @description Replays the first response for 24 hours */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                runUlid: string;
+                runCaseUlid: string;
+                resultUlid: string;
+            };
+            cookie?: never;
+        };
+        /** @description multipart/form-data: 1 to 10 `file` parts of at most 10 MiB each */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    file: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The staged objects (no attachment until committed) */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StagedResultAttachments"];
+                };
+            };
+            400: components["responses"]["MeteredBadRequest"];
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            409: components["responses"]["MeteredConflict"];
+            413: components["responses"]["MeteredContentTooLarge"];
+            415: components["responses"]["MeteredUnsupportedMediaType"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    commitResultAttachments: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+                /** @description Replays the first response for 24 hours */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                runUlid: string;
+                runCaseUlid: string;
+                resultUlid: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 10mb (larger bodies answer 413) */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommitResultAttachmentsRequest"];
+            };
+        };
+        responses: {
+            /** @description The attachments committed */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResultAttachments"];
+                };
+            };
+            400: components["responses"]["MeteredBadRequest"];
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            409: components["responses"]["MeteredConflict"];
+            413: components["responses"]["MeteredContentTooLarge"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    downloadResultAttachment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+            };
+            path: {
+                runUlid: string;
+                runCaseUlid: string;
+                resultUlid: string;
+                attachmentUlid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, with its stored content type */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    deleteResultAttachment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+                /** @description Replays the first response for 24 hours */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                runUlid: string;
+                runCaseUlid: string;
+                resultUlid: string;
+                attachmentUlid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["MeteredBadRequest"];
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            409: components["responses"]["MeteredConflict"];
             422: components["responses"]["MeteredValidationFailed"];
             429: components["responses"]["MeteredTooManyRequests"];
         };

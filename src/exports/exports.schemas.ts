@@ -8,7 +8,7 @@ export const AUDIT_EXPORT_CALLS_PER_HOUR = 10;
 const ISO_UTC = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?Z$/;
 
 /** An ISO-8601 instant in UTC ending in Z, with a time of day; bare dates and offsets are refused. */
-const utcInstant = (description: string) =>
+const utcInstant = (description: string, example: string) =>
   z
     .string()
     .regex(ISO_UTC, 'must be an ISO-8601 UTC instant ending in Z, e.g. 2026-01-01T00:00:00Z')
@@ -21,12 +21,12 @@ const utcInstant = (description: string) =>
       }
       return date;
     })
-    .meta({ description, example: '2026-01-01T00:00:00Z' });
+    .meta({ description, example });
 
 export const auditExportQuerySchema = z
   .object({
-    from: utcInstant('Start of the window (inclusive)'),
-    to: utcInstant('End of the window (exclusive)'),
+    from: utcInstant('Start of the window (inclusive)', '2026-01-01T00:00:00Z'),
+    to: utcInstant('End of the window (exclusive)', '2026-02-01T00:00:00Z'),
   })
   .superRefine(({ from, to }, context) => {
     // Runs after a failed bound too (a regex issue does not stop zod): then there is nothing to compare.

@@ -3,6 +3,7 @@ import type request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { prisma } from '../../src/database/client.ts';
 import { newId } from '../../src/ids.ts';
+import { sweepExpired } from '../../src/maintenance.ts';
 import { eraseUser } from '../../src/users/users.service.ts';
 import { createProject, expectError, joinAs, signUp, useTestApp, type Caller } from '../support/app.ts';
 import { createRun } from '../support/runs.ts';
@@ -262,6 +263,9 @@ describe('GET /api/v1/orgs/{orgUlid}/audit-events/export: ceilings', () => {
     expect(retryAfter).toMatch(/^\d+$/);
     expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
     expect(Number(retryAfter)).toBeLessThanOrEqual(3600);
+    // The maintenance sweep keeps the hour's window (it drops per-minute windows after two minutes).
+    await sweepExpired();
+    expectError(await exportCsv(owner, ...window), 429, 'too_many_requests');
 
     // Another organization's budget is untouched, and the rest of the API still answers.
     const other = await entitledOwner();

@@ -70,7 +70,8 @@ async function* batchesOf(ctx: RequestContext, window: AuditExportWindow) {
   for (;;) {
     const batch = await ctx.db.auditEvent.findMany({
       where: {
-        createdAt: { gte: window.from, lt: window.to },
+        // The lower bound moves with the batches, so the index scan starts at the last row, not at `from`.
+        createdAt: { gte: after?.createdAt ?? window.from, lt: window.to },
         ...(after ? { OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }] } : {}),
       },
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],

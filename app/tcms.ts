@@ -5,6 +5,7 @@ import { AppError } from '../src/errors.ts';
 import { ULID_PATTERN } from '../src/ids.ts';
 import { setMemberSuspension } from '../src/members/members.service.ts';
 import { PLAN_NAMES, type PlanName } from '../src/orgs/orgs.schemas.ts';
+import { eraseUser } from '../src/users/users.service.ts';
 import {
   describeOrganization,
   listOrganizations,
@@ -38,6 +39,11 @@ Commands:
       organization (403) until unsuspended.
   tcms org unsuspend-member <orgUlid> <userUlid|email>
       Lift a member's suspension.
+  tcms user erase <email>
+      Erase a person's identity: the user, their memberships, sessions and API
+      tokens are deleted; their audit events stay with the actor's ULID, email
+      and name cleared ("[identity removed]"). Refused for the last owner of an
+      organization.
   tcms help
       Print this text.
 
@@ -74,7 +80,8 @@ type Command =
   | { kind: 'override'; orgId: string; overrides: LimitOverrides }
   | { kind: 'show'; orgId: string }
   | { kind: 'list' }
-  | { kind: 'suspension'; orgId: string; member: string; suspended: boolean };
+  | { kind: 'suspension'; orgId: string; member: string; suspended: boolean }
+  | { kind: 'erase-user'; email: string };
 
 function parseNumber(flag: string, raw: string): number | null {
   if (raw === 'default') return null;
@@ -119,6 +126,7 @@ export function parseCommand(argv: string[]): Command {
   const [group, action, ...rest] = positionals;
   if (values.help || group === 'help') return { kind: 'help' };
   if (group === undefined) throw new UsageError('Missing command');
+  if (group === 'user') return parseUserCommand(action, rest);
   if (group !== 'org') throw new UsageError(`Unknown command "${group}"`);
   if (action === undefined) {
     throw new UsageError('Missing org command: list, show, set-plan, override, suspend-member or unsuspend-member');
@@ -173,8 +181,17 @@ export function parseCommand(argv: string[]): Command {
   }
 }
 
+function parseUserCommand(action: string | undefined, rest: string[]): Command {
+  if (action !== 'erase') throw new UsageError(action === undefined ? 'Missing user command: erase' : `Unknown user command "${action}"`);
+  if (rest.length !== 1) throw new UsageError('Expected: tcms user erase <email>');
+  if (!rest[0]!.includes('@')) throw new CommandError(`"${rest[0]}" is not an email address`);
+  return { kind: 'erase-user', email: rest[0]! };
+}
+
 async function execute(command: Exclude<Command, { kind: 'help' }>) {
   switch (command.kind) {
+    case 'erase-user':
+      return eraseUser(command.email);
     case 'list':
       return listOrganizations();
     case 'suspension':

@@ -7,6 +7,8 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 export type ServiceProcess = {
   baseUrl: string;
+  /** The service's process id (the export measures sample its resident memory). */
+  pid: number;
   engine: string;
   location: string;
   raiseLimits(orgId: string): Promise<void>;
@@ -85,6 +87,7 @@ export async function startService(
   }
   return {
     baseUrl: `http://127.0.0.1:${started.port}`,
+    pid: child.pid!,
     engine: started.engine,
     location: started.location,
     raiseLimits: (orgId) =>

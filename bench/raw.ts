@@ -61,8 +61,8 @@ const TOKEN_LOOKUP = `SELECT t.*, row_to_json(o) AS org, row_to_json(u) AS "user
   (SELECT json_agg(m) FROM memberships m WHERE m.user_id = t.user_id) AS memberships
   FROM api_tokens t JOIN organizations o ON o.id = t.org_id JOIN users u ON u.id = t.user_id
   WHERE t.token_hash = $1 LIMIT 1`;
-const BUMP_RATE_WINDOW = `INSERT INTO rate_limit_windows (org_id, window_start, count) VALUES ($1, $2, 1)
-  ON CONFLICT (org_id, window_start) DO UPDATE SET count = rate_limit_windows.count + 1 RETURNING count`;
+const BUMP_RATE_WINDOW = `INSERT INTO rate_limit_windows (org_id, bucket, window_start, count) VALUES ($1, 'requests', $2, 1)
+  ON CONFLICT (org_id, bucket, window_start) DO UPDATE SET count = rate_limit_windows.count + 1 RETURNING count`;
 
 export type Actor = { orgId: string; tokenHash: string; tokenId: string; tokenName: string; maxProjects: number };
 

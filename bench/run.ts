@@ -9,7 +9,9 @@
  * and of the project team (bench/project-team.ts, floor bench/raw-project-team.ts): the project
  * list with include=stats of an organization of 200 members, 50 groups and 100 projects, half of
  * them private, read by a member in a session. `BENCH_ONLY=team` runs only that measure (in a
- * data directory and a database of its own, as always).
+ * data directory and a database of its own, as always); and of the exports (bench/exports.ts:
+ * the audit export of 25,000 events and the project export of 10,000 cases beside a raw COPY of
+ * the same rows, time and peak memory), `BENCH_ONLY=exports` for only those.
  *
  * Where the service runs: in a child process (bench/serve.ts, the same composition root as
  * app/server.ts, bound to 127.0.0.1), not in this process. In-process, autocannon's request
@@ -54,6 +56,17 @@ import {
 import { seedTeamOrganization, serviceTeamList, TEAM_GROUPS, TEAM_LIST_PATH, TEAM_MEMBERS, TEAM_PROJECTS, teamPeople } from './project-team.ts';
 import { rawTeamList } from './raw-project-team.ts';
 import { bearer, getJson, newIntegrator, seedProjects, type Integrator } from './setup.ts';
+import {
+  EXPORT_MEASURES,
+  exportPeople,
+  exportReport,
+  rawExportPglite,
+  rawExportPostgres,
+  seedExports,
+  serviceExport,
+  type ExportMeasureName,
+  type ExportRow,
+} from './exports.ts';
 import type { Measurement } from './stats.ts';
 import {
   designProject,
@@ -130,9 +143,9 @@ const RUN_BOUND_MS = 45_000;
 /** The whole benchmark, set-up and clean-up included. */
 const DEADLINE_MS = 1_200_000;
 const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
-/** `BENCH_ONLY=team`: only the project-team measure, on both engines. */
+/** `BENCH_ONLY=team` or `exports`: only the project-team or the export measures, on both engines. */
 const ONLY = process.env.BENCH_ONLY;
-if (ONLY !== undefined && ONLY !== 'team') throw new Error('BENCH_ONLY takes one value: team');
+if (ONLY !== undefined && ONLY !== 'team' && ONLY !== 'exports') throw new Error('BENCH_ONLY takes one value: team or exports');
 
 /** `perOp`: results each successful request appends (the bulk rows), reported as results/s. */
 type Row = { engine: string; endpoint: string; service: Measurement; raw: Measurement; perOp?: number };
@@ -526,6 +539,73 @@ async function teamPostgres(): Promise<Row> {
   return { engine: 'postgres', endpoint: TEAM_ENDPOINT, service: measured, raw };
 }
 
+// ---- the exports, on each engine in a database of its own --------------------------------------
+
+const EXPORT_NAMES = Object.keys(EXPORT_MEASURES) as ExportMeasureName[];
+
+async function exportsPglite(): Promise<ExportRow[]> {
+  log('pglite: exports, embedded PostgreSQL in a temporary data directory');
+  const { dataDir, remove: removeDir } = await temporaryDataDir();
+  const env = serviceEnv({ TCMS_DATA_DIR: dataDir });
+  let service = await timed('service started', () => startService(env));
+  let stopService = onCleanup('pglite service', () => service.stop());
+  const fixture = await timed('owner and project', () => exportPeople(service));
+  // PGlite is single-process: the seed and the raw floor open the data directory while the service is down.
+  await stopService();
+  const db = await PGlite.create(path.join(dataDir, 'pgdata'));
+  const closeDb = onCleanup('raw PGlite', () => db.close());
+  await timed('events and cases seeded', () => seedExports(pgliteSql(db), fixture));
+  const raw: Partial<Record<ExportMeasureName, ExportRow['raw']>> = {};
+  for (const name of EXPORT_NAMES) raw[name] = await timed(`raw ${name}`, () => rawExportPglite(db, fixture, name));
+  await closeDb();
+  service = await timed('service restarted', () => startService(env));
+  stopService = onCleanup('pglite service', () => service.stop());
+  const rows: ExportRow[] = [];
+  for (const name of EXPORT_NAMES) {
+    const measured = await timed(`service ${name}`, () => serviceExport(service, fixture, name));
+    rows.push({ engine: 'pglite', measure: EXPORT_MEASURES[name], service: measured, raw: raw[name]! });
+  }
+  await stopService();
+  await removeDir();
+  return rows;
+}
+
+async function exportsPostgres(): Promise<ExportRow[]> {
+  const { databaseUrl, drop } = await temporaryDatabase();
+  const { dataDir, remove: removeDir } = await temporaryDataDir();
+  const service = await timed('service started', () => startService(serviceEnv({ DATABASE_URL: databaseUrl.toString(), TCMS_DATA_DIR: dataDir })));
+  const stopService = onCleanup('postgres service', () => service.stop());
+  const client = new pg.Client({ connectionString: databaseUrl.toString(), connectionTimeoutMillis: 10_000 });
+  client.on('error', (error) => log(`raw client: ${error.message}`));
+  await client.connect();
+  const endClient = onCleanup('raw client', () => client.end());
+  const fixture = await timed('owner and project', () => exportPeople(service));
+  await timed('events and cases seeded', () =>
+    seedExports(
+      {
+        query: (text, params) => client.query(text, params),
+        transaction: async (work) => {
+          await client.query('BEGIN');
+          await work((text, params) => client.query(text, params));
+          await client.query('COMMIT');
+        },
+      },
+      fixture,
+    ),
+  );
+  const rows: ExportRow[] = [];
+  for (const name of EXPORT_NAMES) {
+    const measured = await timed(`service ${name}`, () => serviceExport(service, fixture, name));
+    const raw = await timed(`raw ${name}`, () => rawExportPostgres(client, fixture, name));
+    rows.push({ engine: 'postgres', measure: EXPORT_MEASURES[name], service: measured, raw });
+  }
+  await endClient();
+  await stopService();
+  await drop();
+  await removeDir();
+  return rows;
+}
+
 // ---- report -------------------------------------------------------------------------------------
 
 const ms = (value: number) => `${value.toFixed(value < 10 ? 2 : 1)} ms`;
@@ -615,12 +695,18 @@ const started = performance.now();
 const loadAtStart = loadAverage();
 let exitCode = 0;
 try {
-  const rows =
-    ONLY === 'team'
-      ? [await teamPglite(), await teamPostgres()]
-      : [...(await benchPglite()), await teamPglite(), ...(await benchPostgres()), await teamPostgres()];
-  report(rows, performance.now() - started, loadAtStart);
-  if (rows.some((row) => row.service.failed || row.raw.failed || row.service.truncated || row.raw.truncated)) exitCode = 1;
+  if (ONLY === 'exports') {
+    process.stdout.write(exportReport([...(await exportsPglite()), ...(await exportsPostgres())]));
+  } else {
+    const rows =
+      ONLY === 'team'
+        ? [await teamPglite(), await teamPostgres()]
+        : [...(await benchPglite()), await teamPglite(), ...(await benchPostgres()), await teamPostgres()];
+    const exportRows = ONLY === 'team' ? [] : [...(await exportsPglite()), ...(await exportsPostgres())];
+    report(rows, performance.now() - started, loadAtStart);
+    if (exportRows.length > 0) process.stdout.write(exportReport(exportRows));
+    if (rows.some((row) => row.service.failed || row.raw.failed || row.service.truncated || row.raw.truncated)) exitCode = 1;
+  }
 } catch (error) {
   log(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   exitCode = 1;

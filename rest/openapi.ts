@@ -140,7 +140,11 @@ export function buildOpenApiDocument(routes: RouteDefinition[]) {
         [route.success.status]: {
           description: route.success.description,
           ...withHeaders({ ...(metered ? headers.rateLimit : {}), ...(keyed ? { 'Idempotency-Replayed': headers.replayed } : {}) }),
-          ...(route.success.schema ? { content: { 'application/json': { schema: route.success.schema } } } : {}),
+          ...(route.success.media
+            ? { content: Object.fromEntries(Object.entries(route.success.media).map(([type, schema]) => [type, { schema }])) }
+            : route.success.schema
+              ? { content: { 'application/json': { schema: route.success.schema } } }
+              : {}),
         },
         ...Object.fromEntries([...statuses].sort().map((status) => [status, errorResponse(status, metered)])),
         ...Object.fromEntries(

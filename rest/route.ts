@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import type { Identity, RequestContext } from '../src/context.ts';
@@ -40,7 +43,10 @@ export type RouteInput<P, Q, B> = {
   ip: string;
 };
 
-/** What a handler may answer besides a plain JSON body. */
+/**
+ * What a handler may answer besides a plain JSON body. A `Readable` body is streamed: the route
+ * waits for its first chunk, so a failure before any byte is still the JSON error envelope.
+ */
 export class Reply {
   constructor(
     readonly status: number,
@@ -71,7 +77,8 @@ export type RouteDefinition<P extends Schema | undefined = Schema | undefined, Q
    * maxFiles + 1 parts, so the service can answer its own error for one too many).
    */
   upload?: { maxBytes: number; description: string; maxFiles?: number };
-  success: { status: number; description: string; schema?: Schema };
+  /** `media`: the body's schema per media type, for an answer that is not (only) JSON. */
+  success: { status: number; description: string; schema?: Schema; media?: Record<string, Schema> };
   /** Answers that are neither the success nor an error envelope (readiness's 503). */
   otherResponses?: Record<number, { description: string; schema: Schema }>;
   /** Documented error statuses beyond 401/422 that every authenticated route may answer. */
@@ -122,7 +129,10 @@ function send(res: Response, reply: Reply, settings: HttpSettings): void {
   if (reply.session) res.append('Set-Cookie', sessionCookieHeaders(settings, reply.session.token));
   if (reply.body === undefined || reply.status === 204) res.end();
   else if (Buffer.isBuffer(reply.body)) res.send(reply.body);
-  else res.json(reply.body);
+  else if (reply.body instanceof Readable) {
+    // A client that goes away destroys the source; a failure after the first byte can only cut the answer short.
+    pipeline(reply.body, res).catch((error: unknown) => res.req.log.warn({ err: error }, 'a streamed answer ended early'));
+  } else res.json(reply.body);
 }
 
 function sendStored(res: Response, stored: StoredResponse): void {
@@ -205,5 +215,6 @@ async function execute(
     db: tx,
     ip: req.ip ?? req.socket.remoteAddress ?? 'unknown',
   });
+  if (result instanceof Reply && result.body instanceof Readable) await once(result.body, 'readable');
   return result instanceof Reply ? result : new Reply(route.success.status, result);
 }

@@ -2,7 +2,7 @@ import { SESSION_IDLE_MS } from './auth/auth.schemas.ts';
 import { prisma } from './database/client.ts';
 import { logger } from './logger.ts';
 import { IDEMPOTENCY_RETENTION_MS } from './idempotency/idempotency.service.ts';
-import { WINDOW_MS } from './rate-limit/rate-limit.service.ts';
+import { BUCKETS } from './rate-limit/rate-limit.service.ts';
 import { applyDueSubscriptions } from './subscription/subscription.service.ts';
 import { sweepStagedUploads } from './storage/staged-uploads.ts';
 
@@ -17,7 +17,9 @@ const SUBSCRIPTION_INTERVAL_MS = 60 * 1000;
 export async function sweepExpired(now = Date.now()): Promise<void> {
   const client = prisma();
   await client.idempotencyKey.deleteMany({ where: { createdAt: { lt: new Date(now - IDEMPOTENCY_RETENTION_MS) } } });
-  await client.rateLimitWindow.deleteMany({ where: { windowStart: { lt: new Date(now - 2 * WINDOW_MS) } } });
+  await client.rateLimitWindow.deleteMany({
+    where: { OR: Object.entries(BUCKETS).map(([bucket, { windowMs }]) => ({ bucket, windowStart: { lt: new Date(now - 2 * windowMs) } })) },
+  });
   await client.loginThrottle.deleteMany({ where: { expire: { lt: new Date(now) } } });
   await client.session.deleteMany({ where: { lastSeenAt: { lt: new Date(now - SESSION_IDLE_MS) } } });
   await sweepStagedUploads(now);

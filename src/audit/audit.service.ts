@@ -46,6 +46,7 @@ export async function emitAudit(
       entityUlid: entry.entityUlid,
       entityLabel: label.text,
       runId: entry.runId ?? null,
+      originRunId: entry.runId ?? null,
       metadata: metadata as Prisma.InputJsonValue,
     },
   });

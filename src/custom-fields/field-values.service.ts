@@ -119,7 +119,8 @@ async function readStored(db: Db, entity: ValueEntity, ownerIds: string[], field
   return rows.map((row) => ({ ownerId: row[ownerKey] as string, fieldId: row.fieldId as string, value: row.value }));
 }
 
-const loadDefinitions = (db: Db, entity: ValueEntity) =>
+/** The organization's definitions for an entity in field order, with options and project scope. */
+export const loadDefinitions = (db: Db, entity: ValueEntity) =>
   db.customField.findMany({ where: { entity }, include: definitionInclude, orderBy: DEFINITION_ORDER });
 
 /**

@@ -1,7 +1,15 @@
 import type { RequestContext } from '../context.ts';
 import { prisma } from '../database/client.ts';
 
-export const WINDOW_MS = 60_000;
+/**
+ * The budgets an organization's calls are counted against, each in fixed windows of its own:
+ * the per-minute API ceiling (decisions §2) and the audit export's calls per hour.
+ */
+export const BUCKETS = {
+  requests: { windowMs: 60_000 },
+  audit_export: { windowMs: 3_600_000 },
+} as const;
+export type Bucket = keyof typeof BUCKETS;
 
 export type RateLimitState = {
   allowed: boolean;
@@ -13,20 +21,20 @@ export type RateLimitState = {
 };
 
 /**
- * Counts one machine-authenticated request against the organization's per-minute ceiling
- * (decisions §2). The counter is one row per organization and fixed 60-second window, bumped by
- * a single upsert, so it stays exact however many processes share the database.
+ * Counts one call against the organization's `limit` in `bucket`. The counter is one row per
+ * organization, bucket and fixed window, bumped by a single upsert, so it stays exact however
+ * many processes share the database.
  */
-export async function consumeRequest(ctx: RequestContext, now = Date.now()): Promise<RateLimitState> {
-  const limit = ctx.org.limits.requestsPerMinute;
-  const windowStart = Math.floor(now / WINDOW_MS) * WINDOW_MS;
+export async function consumeCall(orgId: string, bucket: Bucket, limit: number, now = Date.now()): Promise<RateLimitState> {
+  const { windowMs } = BUCKETS[bucket];
+  const windowStart = Math.floor(now / windowMs) * windowMs;
   const rows = await prisma().$queryRaw<Array<{ count: number }>>`
-    INSERT INTO rate_limit_windows (org_id, window_start, count)
-    VALUES (${ctx.org.id}, ${new Date(windowStart)}, 1)
-    ON CONFLICT (org_id, window_start) DO UPDATE SET count = rate_limit_windows.count + 1
+    INSERT INTO rate_limit_windows (org_id, bucket, window_start, count)
+    VALUES (${orgId}, ${bucket}, ${new Date(windowStart)}, 1)
+    ON CONFLICT (org_id, bucket, window_start) DO UPDATE SET count = rate_limit_windows.count + 1
     RETURNING count`;
   const count = Number(rows[0]?.count ?? 1);
-  const resetAt = windowStart + WINDOW_MS;
+  const resetAt = windowStart + windowMs;
   return {
     allowed: count <= limit,
     limit,
@@ -35,3 +43,7 @@ export async function consumeRequest(ctx: RequestContext, now = Date.now()): Pro
     retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)),
   };
 }
+
+/** Counts one machine-authenticated request against the organization's per-minute ceiling. */
+export const consumeRequest = (ctx: RequestContext, now = Date.now()) =>
+  consumeCall(ctx.org.id, 'requests', ctx.org.limits.requestsPerMinute, now);

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../app/tcms.ts';
+import { prisma } from '../../src/database/client.ts';
 import { newId } from '../../src/ids.ts';
 import { createProject, joinAs, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
 import { runTcms } from './run-tcms.ts';
@@ -322,6 +323,73 @@ describe('tcms org suspend-member / unsuspend-member', () => {
       expect(result.err).toHaveLength(1);
     }
     expect((await t.http.get('/api/v1/projects').set(stranger.headers)).status).toBe(200);
+  });
+});
+
+describe('tcms user erase', () => {
+  type Erased = { erased: string; organizations: string[]; auditEventsAnonymized: number };
+
+  it('deletes the identity and leaves its audit events with null references; refuses the last owner of an organization', async () => {
+    const owner = await signUp(t.http);
+    const person = await joinAs(t.http, owner, 'admin', { firstName: 'Erin', lastName: 'Erased' });
+    const token = await tokenFor(t.http, person, { name: 'erin bot' });
+    const bySession = await createProject(t.http, person, { name: 'By session' });
+    const byToken = await createProject(t.http, token, { name: 'By token' });
+
+    // Their own organization would lose its only owner: refused, nothing changes.
+    const refused = await tcms('user', 'erase', person.email);
+    expect(refused.code).toBe(1);
+    expect(refused.err.join('\n')).toContain('last owner');
+    expect((await t.http.get('/api/v1/projects').set(person.headers)).status).toBe(200);
+
+    const own = await prisma().membership.findFirstOrThrow({ where: { userId: person.userId, role: 'owner' } });
+    await prisma().membership.create({ data: { id: newId(), orgId: own.orgId, userId: owner.userId, role: 'owner' } });
+    const result = await tcms('user', 'erase', person.email.toUpperCase());
+    expect(result.err).toEqual([]);
+    expect(result.code).toBe(0);
+    const erased = JSON.parse(result.out) as Erased;
+    expect(erased.erased).toBe(person.userId);
+    expect(erased.organizations.sort()).toEqual([owner.orgId, own.orgId].sort());
+    expect(erased.auditEventsAnonymized).toBeGreaterThanOrEqual(3); // organization.created, project.created, api_token.created
+
+    // Sessions, tokens and memberships are gone; signing in fails.
+    expect((await t.http.get('/api/v1/projects').set(person.headers)).status).toBe(401);
+    expect((await t.http.get('/api/v1/projects').set(token.headers)).status).toBe(401);
+    const login = await t.http.post('/api/v1/auth/login').send({ email: person.email, password: 'correct horse battery' });
+    expect(login.status).toBe(401);
+    expect(await prisma().membership.count({ where: { userId: person.userId } })).toBe(0);
+    expect(await prisma().user.count({ where: { id: person.userId } })).toBe(0);
+
+    // Their events stay: the user actor has no ULID, email or name left; the token event keeps the token's name.
+    const events = (await t.http.get(`/api/v1/orgs/${owner.orgId}/audit-events?limit=100`).set(owner.headers)).body.events as Array<{
+      action: string;
+      entityUlid: string;
+      actor: Record<string, unknown>;
+    }>;
+    const created = (ulid: string) => events.find((event) => event.action === 'project.created' && event.entityUlid === ulid)!;
+    expect(created(bySession.ulid).actor).toEqual({ kind: 'user', ulid: null, email: null, displayName: null });
+    expect(created(byToken.ulid).actor).toEqual({ kind: 'api_token', ulid: null, name: 'erin bot' });
+    expect(JSON.stringify(events)).not.toContain(person.email);
+  });
+
+  it('the append-only log allows exactly that change: no blanking without nulling the reference, no other value', async () => {
+    const owner = await signUp(t.http);
+    const event = await prisma().auditEvent.findFirstOrThrow({ where: { orgId: owner.orgId, actorUserId: owner.userId } });
+    const attempts = [
+      prisma().$executeRaw`UPDATE audit_events SET actor_email = NULL, actor_name = NULL WHERE id = ${event.id}`,
+      prisma().$executeRaw`UPDATE audit_events SET actor_user_id = NULL, actor_email = NULL, actor_name = 'someone' WHERE id = ${event.id}`,
+      prisma().$executeRaw`UPDATE audit_events SET actor_user_id = NULL, actor_email = NULL, actor_name = NULL, entity_label = 'x' WHERE id = ${event.id}`,
+      prisma().$executeRaw`UPDATE audit_events SET origin_run_id = ${newId()} WHERE id = ${event.id}`,
+    ];
+    for (const attempt of attempts) await expect(attempt).rejects.toThrow(/append-only/);
+    expect(await prisma().auditEvent.findUniqueOrThrow({ where: { id: event.id } })).toEqual(event);
+  });
+
+  it('refuses an unknown email or a value that is no email with exit 1, a missing one with exit 2', async () => {
+    expect((await tcms('user', 'erase', 'nobody-here@example.test')).code).toBe(1);
+    expect((await tcms('user', 'erase', 'not-an-email')).code).toBe(1);
+    expect((await tcms('user', 'erase')).code).toBe(2);
+    expect((await tcms('user', 'forget', 'a@example.test')).code).toBe(2);
   });
 });
 

@@ -1545,6 +1545,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/orgs/{orgUlid}/audit-events/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The audit events of a window as CSV, oldest first (owner/admin with the audit export entitlement) */
+        get: operations["exportAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{projectId}/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every live test case of the project with suites, steps, tags and custom field values (CSV or JSON) */
+        get: operations["exportProject"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/orgs/{orgUlid}/api-result-usage": {
         parameters: {
             query?: never;
@@ -9197,6 +9231,86 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuditEventPage"];
+                };
+            };
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    exportAuditEvents: {
+        parameters: {
+            query: {
+                /** @description Start of the window (inclusive) */
+                from: string;
+                /** @description End of the window (exclusive) */
+                to: string;
+            };
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+            };
+            path: {
+                orgUlid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CSV attachment, streamed */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    exportProject: {
+        parameters: {
+            query?: {
+                /** @description csv or json (default) */
+                format?: "csv" | "json";
+            };
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+            };
+            path: {
+                /** @description The project code */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An attachment, streamed: `{ project, suites, cases }` as JSON, or one CSV row per case */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        project?: unknown;
+                        suites: unknown[];
+                        cases: unknown[];
+                    };
+                    "text/csv": string;
                 };
             };
             401: components["responses"]["MeteredUnauthorized"];

@@ -5,6 +5,7 @@ import { configurationRoutes } from './configurations.routes.ts';
 import { customFieldRoutes } from './custom-fields.routes.ts';
 import { defectRoutes } from './defects.routes.ts';
 import { environmentRoutes } from './environments.routes.ts';
+import { flakyTestRoutes } from './flaky-tests.routes.ts';
 import { invitationRoutes } from './invitations.routes.ts';
 import { memberRoutes } from './members.routes.ts';
 import { groupRoutes } from './groups.routes.ts';
@@ -34,6 +35,7 @@ export const v1Routes = [
   ...projectAccessRoutes,
   ...suiteRoutes,
   ...testCaseRoutes,
+  ...flakyTestRoutes,
   ...stepAttachmentRoutes,
   ...commentRoutes,
   ...customFieldRoutes,

@@ -52,31 +52,39 @@ export async function flakyTestsOf(
       SELECT case_id, case_number, title,
         count(*) FILTER (WHERE newer_status <> status)::int AS flips,
         count(*)::int AS results_in_window,
-        count(*) FILTER (WHERE flaky)::int AS flagged_flaky,
-        jsonb_agg(
-          jsonb_build_object(
-            'resultUlid', id, 'runUlid', run_id, 'status', status, 'flaky', flaky,
-            'executedAt', floor(extract(epoch FROM executed_at) * 1000)::bigint
-          ) ORDER BY rn
-        ) FILTER (WHERE rn <= ${LAST_RESULTS_MAX}) AS last_results
+        count(*) FILTER (WHERE flaky)::int AS flagged_flaky
       FROM recent
       GROUP BY case_id, case_number, title
     ), hits AS (
       SELECT * FROM per_case WHERE flips >= ${query.minFlips} OR flagged_flaky > 0
     ), page AS (
       SELECT * FROM hits ORDER BY flips DESC, case_number LIMIT ${take} OFFSET ${skip}
+    ), page_rows AS (
+      SELECT recent.* FROM recent WHERE recent.case_id IN (SELECT case_id FROM page)
+    ), page_results AS (
+      SELECT case_id,
+        jsonb_agg(
+          jsonb_build_object(
+            'resultUlid', id, 'runUlid', run_id, 'status', status, 'flaky', flaky,
+            'executedAt', floor(extract(epoch FROM executed_at) * 1000)::bigint
+          ) ORDER BY rn
+        ) FILTER (WHERE rn <= ${LAST_RESULTS_MAX}) AS last_results
+      FROM page_rows GROUP BY case_id
+    ), page_runs AS (
+      SELECT latest.case_id, jsonb_agg(jsonb_build_object('ulid', run.id, 'name', run.name) ORDER BY latest.rn, run.id) AS runs
+      FROM (SELECT case_id, run_id, min(rn) AS rn FROM page_rows GROUP BY case_id, run_id) AS latest
+      JOIN test_runs AS run ON run.id = latest.run_id AND run.org_id = ${orgId}
+      GROUP BY latest.case_id
     )
     SELECT (SELECT count(*) FROM hits)::int AS total,
       page.case_id AS "caseUlid", page.case_number AS "caseNumber", page.title, page.flips,
       CASE WHEN page.results_in_window > 1 THEN page.flips::float8 / (page.results_in_window - 1) ELSE 0 END AS "flakyRate",
-      page.results_in_window AS "resultsInWindow", page.flagged_flaky AS "flaggedFlaky", page.last_results AS "lastResults",
-      (
-        SELECT jsonb_agg(jsonb_build_object('ulid', run.id, 'name', run.name) ORDER BY latest.rn, run.id)
-        FROM (SELECT run_id, min(rn) AS rn FROM recent WHERE recent.case_id = page.case_id GROUP BY run_id) AS latest
-        JOIN test_runs AS run ON run.id = latest.run_id AND run.org_id = ${orgId}
-      ) AS runs
+      page.results_in_window AS "resultsInWindow", page.flagged_flaky AS "flaggedFlaky",
+      page_results.last_results AS "lastResults", page_runs.runs
     FROM (SELECT 1) AS one
     LEFT JOIN page ON true
+    LEFT JOIN page_results ON page_results.case_id = page.case_id
+    LEFT JOIN page_runs ON page_runs.case_id = page.case_id
     ORDER BY page.flips DESC, page.case_number`;
   const items = rows
     .filter((row) => row.caseUlid !== null)

@@ -3,6 +3,7 @@ import './types/organization.ts';
 import './types/project.ts';
 import './types/suite.ts';
 import './types/test-case.ts';
+import './types/flaky-test.ts';
 import './types/custom-field.ts';
 import './types/comment.ts';
 import './types/defect.ts';

@@ -6,6 +6,7 @@ import { customFieldRoutes } from './custom-fields.routes.ts';
 import { defectRoutes } from './defects.routes.ts';
 import { environmentRoutes } from './environments.routes.ts';
 import { exportRoutes } from './exports.routes.ts';
+import { flakyTestRoutes } from './flaky-tests.routes.ts';
 import { invitationRoutes } from './invitations.routes.ts';
 import { memberRoutes } from './members.routes.ts';
 import { groupRoutes } from './groups.routes.ts';
@@ -35,6 +36,7 @@ export const v1Routes = [
   ...projectAccessRoutes,
   ...suiteRoutes,
   ...testCaseRoutes,
+  ...flakyTestRoutes,
   ...stepAttachmentRoutes,
   ...commentRoutes,
   ...customFieldRoutes,

@@ -3,6 +3,7 @@ import {
   casePathSchema,
   createTestCaseBodySchema,
   displayIdPathSchema,
+  mergeTestCasesBodySchema,
   projectPathSchema,
   putStepsBodySchema,
   testCaseCursorPageSchema,
@@ -25,6 +26,7 @@ import {
   setTestCaseSteps,
   updateTestCase,
 } from '../../src/test-cases/test-cases.service.ts';
+import { mergeTestCases } from '../../src/test-cases/merge.ts';
 import { defineRoute, Reply, type RouteDefinition } from '../route.ts';
 
 const tag = 'Test cases';
@@ -42,6 +44,19 @@ export const testCaseRoutes: RouteDefinition[] = [
     success: { status: 201, description: 'The test case', schema: testCaseSchema },
     errors: [403, 404, 409],
     handle: async ({ ctx, params, body }) => presentTestCase(ctx, await createTestCase(ctx, params.projectId, body)),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/projects/{projectId}/test-cases/merge',
+    operationId: 'mergeTestCases',
+    summary: 'Fold duplicate cases into one: their results, run cases and plan selections move to the target; they are archived',
+    tag,
+    auth: 'org',
+    params: projectPathSchema,
+    body: mergeTestCasesBodySchema,
+    success: { status: 200, description: 'The target test case', schema: testCaseSchema },
+    errors: [403, 404, 409],
+    handle: async ({ ctx, params, body }) => presentTestCase(ctx, await mergeTestCases(ctx, params.projectId, body)),
   }),
   defineRoute({
     method: 'get',

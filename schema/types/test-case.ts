@@ -1,6 +1,7 @@
 import { caseDisplayId } from '../../src/projects/projects.schemas.ts';
 import {
   createTestCaseBodySchema,
+  mergeTestCasesBodySchema,
   putStepsBodySchema,
   testCaseListQuerySchema,
   updateTestCaseBodySchema,
@@ -18,6 +19,7 @@ import {
   setTestCaseSteps,
   updateTestCase,
 } from '../../src/test-cases/test-cases.service.ts';
+import { mergeTestCases } from '../../src/test-cases/merge.ts';
 import { validate } from '../../src/validation.ts';
 import { orUndefined } from '../arguments.ts';
 import { builder } from '../builder.ts';
@@ -64,6 +66,10 @@ builder.prismaObject('TestCase', {
     suite: t.relation('suite', { nullable: true }),
     milestoneUlid: t.exposeString('milestoneId', { nullable: true }),
     tags: t.exposeStringList('tags'),
+    automationKey: t.exposeString('automationKey', {
+      nullable: true,
+      description: "Binds a test runner's test to this case (exact match); unique among the project's cases",
+    }),
     steps: t.relation('steps', { query: { orderBy: ORDERED } }),
     customFieldValues: t.loadableList(
       fieldValuesOf('test_case', 'Values of the test-case fields visible in the project, in field order; missing ones show the default or null'),
@@ -81,7 +87,13 @@ builder.prismaObjectField('Suite', 'cases', (t) =>
   }),
 );
 
-type FilterArgs = { suiteUlid?: string | null; q?: string | null; tag?: string | null; archived?: boolean | null };
+type FilterArgs = {
+  suiteUlid?: string | null;
+  q?: string | null;
+  tag?: string | null;
+  archived?: boolean | null;
+  automationKey?: string | null;
+};
 
 const filterOf = (args: FilterArgs): TestCaseFilter => {
   const { limit: _limit, cursor: _cursor, ...filter } = validate(testCaseListQuerySchema, {
@@ -89,6 +101,7 @@ const filterOf = (args: FilterArgs): TestCaseFilter => {
     q: args.q ?? undefined,
     tag: args.tag ?? undefined,
     archived: args.archived ? 'true' : undefined,
+    automationKey: args.automationKey ?? undefined,
   });
   return filter;
 };
@@ -105,6 +118,7 @@ builder.prismaObjectField('Project', 'testCases', (t) =>
         q: t.arg.string({ description: 'Case-insensitive substring of the title' }),
         tag: t.arg.string({ description: 'Only cases carrying this tag' }),
         archived: t.arg.boolean({ description: 'true: archived cases instead of active ones' }),
+        automationKey: t.arg.string({ description: 'Only the case with this automation key (exact, case-sensitive)' }),
       },
       resolve: (query, project, args, context) => findTestCases(requestOf(context), project, filterOf(args), query),
       totalCount: (project, args, context) => countTestCases(requestOf(context), project, filterOf(args)),
@@ -164,18 +178,20 @@ const CreateTestCaseInput = builder.inputType('CreateTestCaseInput', {
     steps: t.field({ type: [TestCaseStepInput] }),
     tags: t.stringList(),
     milestoneUlid: t.string(),
+    automationKey: t.string(),
     customFieldValues: t.field({ type: [TestCaseFieldValueInput] }),
   }),
 });
 
 const TestCasePatchInput = builder.inputType('TestCasePatchInput', {
-  description: 'At least one field; suiteUlid, milestoneUlid and description take null to clear',
+  description: 'At least one field; suiteUlid, milestoneUlid, description and automationKey take null to clear',
   fields: (t) => ({
     title: t.string(),
     description: t.string(),
     suiteUlid: t.string(),
     milestoneUlid: t.string(),
     tags: t.stringList(),
+    automationKey: t.string(),
   }),
 });
 
@@ -245,6 +261,18 @@ builder.mutationFields((t) => ({
     args: { ulid: t.arg.string({ required: true }), steps: t.arg({ type: [TestCaseStepInput], required: true }) },
     resolve: (_query, _root, { ulid, steps }, context) =>
       setTestCaseSteps(requestOf(context), ulid, validate(putStepsBodySchema, { steps: stepsOf(steps) }).steps),
+  }),
+  mergeTestCases: t.prismaField({
+    type: 'TestCase',
+    description: 'Folds duplicate cases into the target (POST …/test-cases/merge); answers the target',
+    authScopes: { member: true },
+    args: {
+      projectCode: t.arg.string({ required: true }),
+      targetUlid: t.arg.string({ required: true }),
+      sourceUlids: t.arg.stringList({ required: true }),
+    },
+    resolve: (_query, _root, { projectCode, targetUlid, sourceUlids }, context) =>
+      mergeTestCases(requestOf(context), projectCode, validate(mergeTestCasesBodySchema, { targetUlid, sourceUlids })),
   }),
   archiveTestCase: t.prismaField({
     type: 'TestCase',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { customFieldValueSchema, fieldValueInputSchema } from '../custom-fields/field-values.service.ts';
-import { searchQuerySchema, ulidSchema } from '../validation.ts';
+import { distinctArray, searchQuerySchema, ulidSchema } from '../validation.ts';
 import { cursorPageSchema, cursorQuerySchema, pageQuerySchema, pageSchema } from '../pagination.ts';
 import { attachmentRefSchema, stepAttachmentSchema } from './attachments.schemas.ts';
 
@@ -10,9 +10,22 @@ export const STEP_TEXT_MAX = 10000;
 export const STEPS_MAX = 500;
 export const TAG_MAX = 100;
 export const TAGS_MAX = 50;
+export const AUTOMATION_KEY_MAX = 1000;
 
 const title = z.string().min(1).max(TITLE_MAX);
 const description = z.string().max(DESCRIPTION_MAX).nullable();
+
+/**
+ * A test runner's name for the case's test, matched exactly (case-sensitive): stored as given, so
+ * it is never trimmed; a key with whitespace at either end or a control character is refused
+ * instead of being silently altered.
+ */
+export const automationKeySchema = z
+  .string()
+  .min(1)
+  .max(AUTOMATION_KEY_MAX)
+  .regex(/^(?!\s)(?!.*\s$)[^\p{Cc}]*$/su, 'An automation key has no leading or trailing whitespace and no control characters')
+  .meta({ description: `1..${AUTOMATION_KEY_MAX} characters, matched exactly; no whitespace at either end, no control characters` });
 
 /** Tags: each trimmed, 1..100 characters; at most 50; repeated tags are kept once (first wins). */
 export const tagsSchema = z
@@ -55,6 +68,7 @@ export const createTestCaseBodySchema = z
     steps: z.array(stepInputSchema.omit({ ulid: true })).max(STEPS_MAX).optional(),
     tags: tagsSchema.optional(),
     milestoneUlid: ulidSchema.nullable().optional(),
+    automationKey: automationKeySchema.nullable().optional(),
     customFieldValues: fieldValuesInputSchema.optional(),
   })
   .meta({ id: 'CreateTestCaseRequest' });
@@ -67,9 +81,10 @@ export const caseScalarPatchSchema = z
     suiteUlid: ulidSchema.nullable().optional(),
     milestoneUlid: ulidSchema.nullable().optional(),
     tags: tagsSchema.optional(),
+    automationKey: automationKeySchema.nullable().optional(),
   })
   .refine((patch) => Object.values(patch).some((value) => value !== undefined), {
-    message: 'patch must carry at least one of title, description, suiteUlid, milestoneUlid, tags',
+    message: 'patch must carry at least one of title, description, suiteUlid, milestoneUlid, tags, automationKey',
   });
 export type CaseScalarPatch = z.output<typeof caseScalarPatchSchema>;
 
@@ -85,6 +100,22 @@ export const updateTestCaseBodySchema = z
   .meta({ id: 'UpdateTestCaseRequest' });
 export type UpdateTestCaseInput = z.output<typeof updateTestCaseBodySchema>;
 
+export const MERGE_SOURCES_MAX = 100;
+
+export const mergeTestCasesBodySchema = z
+  .strictObject({
+    targetUlid: ulidSchema.meta({ description: 'The case that stays and receives the history', example: '01JD3Z8Q4V5W6X7Y8Z9A0B1C2E' }),
+    sourceUlids: distinctArray(ulidSchema, MERGE_SOURCES_MAX)
+      .min(1)
+      .meta({ description: `1..${MERGE_SOURCES_MAX} distinct cases folded into the target and archived` }),
+  })
+  .refine((body) => !body.sourceUlids.includes(body.targetUlid), {
+    message: 'The target must not be among the sources',
+    path: ['sourceUlids'],
+  })
+  .meta({ id: 'MergeTestCasesRequest' });
+export type MergeTestCasesInput = z.output<typeof mergeTestCasesBodySchema>;
+
 const booleanQuery = z.enum(['true', 'false']).transform((value) => value === 'true');
 
 export const testCaseListQuerySchema = cursorQuerySchema.extend({
@@ -92,6 +123,7 @@ export const testCaseListQuerySchema = cursorQuerySchema.extend({
   q: searchQuerySchema.shape.q.meta({ description: 'Case-insensitive substring of the title (taken literally)' }),
   tag: z.string().trim().min(1).max(TAG_MAX).optional().meta({ description: 'Only cases carrying this tag (exact match)' }),
   archived: booleanQuery.optional().meta({ description: 'true: archived cases instead of active ones' }),
+  automationKey: automationKeySchema.optional().meta({ description: 'Only the case with this automation key (exact, case-sensitive)' }),
 });
 export type TestCaseListQuery = z.output<typeof testCaseListQuerySchema>;
 export type TestCaseFilter = Omit<TestCaseListQuery, 'limit' | 'cursor'>;
@@ -123,6 +155,7 @@ export const testCaseSchema = z
     suiteUlid: z.string().nullable(),
     milestoneUlid: z.string().nullable(),
     tags: z.array(z.string()),
+    automationKey: z.string().nullable(),
     steps: z.array(testCaseStepSchema),
     customFieldValues: z.array(customFieldValueSchema),
     archivedAt: z.number().int().nullable(),

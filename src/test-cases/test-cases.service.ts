@@ -22,6 +22,7 @@ import type {
   TestCaseListQuery,
   UpdateTestCaseInput,
 } from './test-cases.schemas.ts';
+import { uniqueOrConflict } from '../database/constraints.ts';
 import { lockRow } from '../database/locks.ts';
 import { inTransaction } from '../database/transactions.ts';
 import { findLiveMilestoneInProject } from '../milestones/milestones.service.ts';
@@ -52,6 +53,7 @@ export function toTestCase(record: CaseRecord, customFieldValues: CustomFieldVal
     suiteUlid: record.suiteId,
     milestoneUlid: record.milestoneId,
     tags: record.tags,
+    automationKey: record.automationKey,
     steps: record.steps.map((step) => ({
       ulid: step.id,
       position: step.position,
@@ -75,7 +77,11 @@ export async function presentTestCases(ctx: RequestContext, records: CaseRecord[
 
 export const presentTestCase = async (ctx: RequestContext, record: CaseRecord) => (await presentTestCases(ctx, [record]))[0]!;
 
-const caseNotFound = () => notFound('Test case');
+export const caseNotFound = () => notFound('Test case');
+
+/** A write that sets an automation key: a key another case of the project holds (archived ones too) is a 409. */
+export const keyUniqueOrConflict = <T>(write: () => Promise<T>) =>
+  uniqueOrConflict(write, { field: 'automationKey', message: 'Another test case of the project has this automation key' });
 
 /**
  * A case ULID of the active organization, with its project, gated like its project: 404 for an
@@ -96,7 +102,7 @@ export async function resolveTestCase(
 }
 
 /** The full record of a case already resolved in this request. */
-async function readRecord(db: Db, caseId: string): Promise<CaseRecord> {
+export async function readRecord(db: Db, caseId: string): Promise<CaseRecord> {
   const record = await db.testCase.findFirst({ where: { id: caseId }, include: CASE_INCLUDE });
   if (!record) throw caseNotFound();
   return record;
@@ -121,7 +127,7 @@ export async function getTestCaseByDisplayId(ctx: RequestContext, projectCode: s
 }
 
 
-const auditOf = (record: CaseRecord) => ({
+export const auditOf = (record: CaseRecord) => ({
   entityType: 'test_case',
   entityUlid: record.id,
   entityLabel: caseLabel(record),
@@ -134,19 +140,22 @@ export async function createTestCase(ctx: RequestContext, projectCode: string, i
       if (input.suiteUlid) await findLiveSuiteInProject(tx, project.id, input.suiteUlid);
       if (input.milestoneUlid) await findLiveMilestoneInProject(tx, project.id, input.milestoneUlid);
       const caseNumber = await allocateNumber(tx, project.id, 'case');
-      const created = await tx.testCase.create({
-        data: {
-          id: newId(),
-          orgId: ctx.org.id,
-          projectId: project.id,
-          caseNumber,
-          title: input.title,
-          description: input.description ?? null,
-          suiteId: input.suiteUlid ?? null,
-          milestoneId: input.milestoneUlid ?? null,
-          tags: input.tags ?? [],
-        },
-      });
+      const created = await keyUniqueOrConflict(() =>
+        tx.testCase.create({
+          data: {
+            id: newId(),
+            orgId: ctx.org.id,
+            projectId: project.id,
+            caseNumber,
+            title: input.title,
+            description: input.description ?? null,
+            suiteId: input.suiteUlid ?? null,
+            milestoneId: input.milestoneUlid ?? null,
+            tags: input.tags ?? [],
+            automationKey: input.automationKey ?? null,
+          },
+        }),
+      );
       if (input.steps?.length) await saveSteps(tx, ctx, created.id, input.steps);
       if (input.customFieldValues?.length) {
         await writeCaseFieldValues(tx, ctx, created, input.customFieldValues, { mode: 'merge', pathPrefix: ['customFieldValues'] });
@@ -173,6 +182,7 @@ function caseListWhere(projectId: string, filter: TestCaseFilter): Prisma.TestCa
     ...(filter.suiteUlid ? { suiteId: filter.suiteUlid } : {}),
     ...(filter.q ? { title: { contains: likeLiteral(filter.q), mode: 'insensitive' } } : {}),
     ...(filter.tag ? { tags: { has: filter.tag } } : {}),
+    ...(filter.automationKey !== undefined ? { automationKey: filter.automationKey } : {}),
   };
 }
 
@@ -246,16 +256,19 @@ export function inCaseTransaction<T>(
   });
 }
 
+/** Archives (or restores) a case locked by `tx`, with its audit event; already so: nothing written. */
+export async function writeArchived(tx: Db, ctx: RequestContext, testCase: TestCaseRow, archived: boolean): Promise<CaseRecord> {
+  if ((testCase.archivedAt !== null) === archived) return readRecord(tx, testCase.id);
+  const now = new Date();
+  await tx.testCase.update({ where: { id: testCase.id }, data: { archivedAt: archived ? now : null, updatedAt: now } });
+  const record = await readRecord(tx, testCase.id);
+  await emitAudit(tx, ctx, { action: archived ? 'test_case.archived' : 'test_case.restored', ...auditOf(record) });
+  return record;
+}
+
 async function setArchived(ctx: RequestContext, caseUlid: string, archived: boolean): Promise<CaseRecord> {
   authorize(ctx, 'case.write');
-  return inCaseTransaction(ctx, caseUlid, async (tx, testCase) => {
-    if ((testCase.archivedAt !== null) === archived) return readRecord(tx, testCase.id);
-    const now = new Date();
-    await tx.testCase.update({ where: { id: testCase.id }, data: { archivedAt: archived ? now : null, updatedAt: now } });
-    const record = await readRecord(tx, testCase.id);
-    await emitAudit(tx, ctx, { action: archived ? 'test_case.archived' : 'test_case.restored', ...auditOf(record) });
-    return record;
-  });
+  return inCaseTransaction(ctx, caseUlid, (tx, testCase) => writeArchived(tx, ctx, testCase, archived));
 }
 
 /** Archiving an archived case (or restoring an active one) answers the case and records nothing. */
@@ -325,6 +338,10 @@ async function scalarChanges(tx: Db, testCase: TestCaseRow, patch: CaseScalarPat
     data.tags = patch.tags;
     changes.push(change('tags', tagsText(testCase.tags), tagsText(patch.tags)));
   }
+  if (patch.automationKey !== undefined && patch.automationKey !== testCase.automationKey) {
+    data.automationKey = patch.automationKey;
+    changes.push(change('automationKey', testCase.automationKey, patch.automationKey));
+  }
   return { data, changes, moved: data.suiteId !== undefined };
 }
 
@@ -346,7 +363,9 @@ export async function updateTestCase(ctx: RequestContext, caseUlid: string, inpu
       : [];
     if (scalars.changes.length === 0 && !stepsChange && customFieldChanges.length === 0) return readRecord(tx, testCase.id);
 
-    await tx.testCase.update({ where: { id: testCase.id }, data: { ...scalars.data, updatedAt: new Date() } });
+    await keyUniqueOrConflict(() =>
+      tx.testCase.update({ where: { id: testCase.id }, data: { ...scalars.data, updatedAt: new Date() } }),
+    );
     const record = await readRecord(tx, testCase.id);
     await emitAudit(tx, ctx, {
       action: scalars.moved ? 'test_case.moved' : 'test_case.updated',

@@ -50,6 +50,7 @@ function bodyFor(operationId: string, f: Fixture): Record<string, unknown> | und
     updateSuite: { name: 'Renamed suite' },
     createTestCase: { title: 'Another case' },
     updateTestCase: { patch: { title: 'Renamed case' } },
+    mergeTestCases: { targetUlid: f.caseUlid, sourceUlids: [newId()] },
     replaceTestCaseSteps: { steps: [{ action: 'Open', expectedResult: 'Opens' }] },
     createTestCaseComment: { body: 'A comment' },
     updateTestCaseComment: { body: 'Edited' },

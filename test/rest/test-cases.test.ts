@@ -28,6 +28,7 @@ const CASE_FIELDS = [
   'suiteUlid',
   'milestoneUlid',
   'tags',
+  'automationKey',
   'steps',
   'customFieldValues',
   'archivedAt',

@@ -386,6 +386,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{projectId}/test-cases/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Fold duplicate cases into one: their results, run cases and plan selections move to the target; they are archived */
+        post: operations["mergeTestCases"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{projectId}/test-cases/archived": {
         parameters: {
             query?: never;
@@ -484,6 +501,23 @@ export interface paths {
         put?: never;
         /** Restore an archived test case; restoring an active one changes nothing */
         post: operations["restoreTestCase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{projectId}/flaky-tests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Cases whose recent results flip between passed and failed, or were flagged flaky, most flips first */
+        get: operations["listFlakyTests"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2187,6 +2221,7 @@ export interface components {
             suiteUlid: string | null;
             milestoneUlid: string | null;
             tags: string[];
+            automationKey: string | null;
             steps: components["schemas"]["TestCaseStep"][];
             customFieldValues: components["schemas"]["CustomFieldValue"][];
             archivedAt: number | null;
@@ -2229,6 +2264,8 @@ export interface components {
             tags?: string[];
             /** @example 01JD3Z8Q4V5W6X7Y8Z9A0B1C2D */
             milestoneUlid?: string | null;
+            /** @description 1..1000 characters, matched exactly; no whitespace at either end, no control characters */
+            automationKey?: string | null;
             customFieldValues?: components["schemas"]["CustomFieldValueInput"][];
         };
         /** @description `{ ulid }` keeps a committed attachment; `{ key }` commits a staged upload */
@@ -2244,6 +2281,15 @@ export interface components {
             fieldUlid: string;
             /** @description select_single/radio: option ULID; select_multi: array of distinct option ULIDs; checkbox: boolean (or "true"/"false"); paragraph: string (max 10000); user_picker: member user ULID. Null or empty clears. */
             value?: unknown;
+        };
+        MergeTestCasesRequest: {
+            /**
+             * @description The case that stays and receives the history
+             * @example 01JD3Z8Q4V5W6X7Y8Z9A0B1C2E
+             */
+            targetUlid: string;
+            /** @description 1..100 distinct cases folded into the target and archived */
+            sourceUlids: string[];
         };
         TestCaseCursorPage: {
             items: components["schemas"]["TestCase"][];
@@ -2265,6 +2311,8 @@ export interface components {
                 milestoneUlid?: string | null;
                 /** @description Up to 50 tags, each trimmed to 1..100 characters; duplicates are dropped */
                 tags?: string[];
+                /** @description 1..1000 characters, matched exactly; no whitespace at either end, no control characters */
+                automationKey?: string | null;
             };
             steps?: components["schemas"]["TestCaseStepInput"][];
             customFieldValues?: components["schemas"]["CustomFieldValueInput"][];
@@ -2279,6 +2327,38 @@ export interface components {
         };
         PutTestCaseStepsRequest: {
             steps: components["schemas"]["TestCaseStepInput"][];
+        };
+        FlakyTestPage: {
+            items: components["schemas"]["FlakyTest"][];
+            page: number;
+            pageSize: number;
+            total: number;
+        };
+        FlakyTest: {
+            caseUlid: string;
+            displayId: string;
+            title: string;
+            /** @description Changes between passed and failed from one result to the next in the window */
+            flips: number;
+            /** @description flips / (resultsInWindow - 1): 0 never flips, 1 flips every time */
+            flakyRate: number;
+            resultsInWindow: number;
+            /** @description Results of the window flagged flaky (failed, then passed on retry) */
+            flaggedFlaky: number;
+            /** @description The 10 most recent results of the window, most recent first */
+            lastResults: {
+                resultUlid: string;
+                runUlid: string;
+                /** @enum {string} */
+                status: "passed" | "failed";
+                executedAt: number;
+                flaky: boolean;
+            }[];
+            /** @description The runs of the results of the window, the most recently executed first */
+            runs: {
+                ulid: string;
+                name: string;
+            }[];
         };
         StagedAttachments: {
             items: components["schemas"]["StagedAttachment"][];
@@ -4988,6 +5068,8 @@ export interface operations {
                 tag?: string;
                 /** @description true: archived cases instead of active ones */
                 archived?: "true" | "false";
+                /** @description Only the case with this automation key (exact, case-sensitive) */
+                automationKey?: string;
             };
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
@@ -5044,6 +5126,51 @@ export interface operations {
         responses: {
             /** @description The test case */
             201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestCase"];
+                };
+            };
+            400: components["responses"]["MeteredBadRequest"];
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            409: components["responses"]["MeteredConflict"];
+            413: components["responses"]["MeteredContentTooLarge"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    mergeTestCases: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+                /** @description Replays the first response for 24 hours */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The project code */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 10mb (larger bodies answer 413) */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MergeTestCasesRequest"];
+            };
+        };
+        responses: {
+            /** @description The target test case */
+            200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -5369,6 +5496,49 @@ export interface operations {
             403: components["responses"]["MeteredForbidden"];
             404: components["responses"]["MeteredNotFound"];
             409: components["responses"]["MeteredConflict"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    listFlakyTests: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page, 1..200 */
+                pageSize?: number;
+                /** @description The most recent passed or failed results of each case that are looked at, 5..100 */
+                window?: number;
+                /** @description Flips between passed and failed that make a case flaky, 1..window-1 */
+                minFlips?: number;
+            };
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+            };
+            path: {
+                /** @description The project code */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of flaky cases */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlakyTestPage"];
+                };
+            };
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
             422: components["responses"]["MeteredValidationFailed"];
             429: components["responses"]["MeteredTooManyRequests"];
         };

@@ -1,0 +1,104 @@
+import { emitAudit } from '../audit/audit.service.ts';
+import { change } from '../audit/clip.ts';
+import { authorize } from '../auth/policy.ts';
+import type { RequestContext } from '../context.ts';
+import type { Db } from '../database/client.ts';
+import { lockRows } from '../database/locks.ts';
+import { inTransaction } from '../database/transactions.ts';
+import { conflict } from '../errors.ts';
+import { caseDisplayId } from '../projects/projects.schemas.ts';
+import { resolveProject } from '../projects/projects.service.ts';
+import type { MergeTestCasesInput } from './test-cases.schemas.ts';
+import { auditOf, caseNotFound, keyUniqueOrConflict, readRecord, writeArchived, type CaseRecord } from './test-cases.service.ts';
+
+/**
+ * Run cases of the sources re-pointed to the target, one per run: a run that already holds the
+ * target (or two sources) keeps the others on their archived source, as (run, case) is unique.
+ */
+async function moveRunCases(tx: Db, orgId: string, targetId: string, sourceIds: string[]): Promise<number> {
+  return tx.$executeRaw`
+    UPDATE test_run_cases SET case_id = ${targetId}
+    WHERE org_id = ${orgId} AND id IN (
+      SELECT DISTINCT ON (run_id) id FROM test_run_cases
+      WHERE org_id = ${orgId} AND case_id = ANY(${sourceIds}::char(26)[])
+        AND run_id NOT IN (SELECT run_id FROM test_run_cases WHERE org_id = ${orgId} AND case_id = ${targetId})
+      ORDER BY run_id, id
+    )`;
+}
+
+/** Plan selections of the sources moved to the target, one per plan; a plan's other rows of them are dropped. */
+async function movePlanCases(tx: Db, orgId: string, targetId: string, sourceIds: string[]) {
+  const [counts] = await tx.$queryRaw<Array<{ moved: number; dropped: number }>>`
+    WITH keep AS (
+      SELECT DISTINCT ON (plan_id) id FROM test_plan_cases
+      WHERE org_id = ${orgId} AND case_id = ANY(${sourceIds}::char(26)[])
+        AND plan_id NOT IN (SELECT plan_id FROM test_plan_cases WHERE org_id = ${orgId} AND case_id = ${targetId})
+      ORDER BY plan_id, position, id
+    ), dropped AS (
+      DELETE FROM test_plan_cases
+      WHERE org_id = ${orgId} AND case_id = ANY(${sourceIds}::char(26)[]) AND id NOT IN (SELECT id FROM keep)
+      RETURNING id
+    ), moved AS (
+      UPDATE test_plan_cases SET case_id = ${targetId} WHERE id IN (SELECT id FROM keep) RETURNING id
+    )
+    SELECT (SELECT count(*) FROM moved)::int AS moved, (SELECT count(*) FROM dropped)::int AS dropped`;
+  return counts!;
+}
+
+/**
+ * Folds duplicate cases into one in one transaction: the sources' results, run cases and plan
+ * selections move to the target, the sources are archived (each with its `test_case.archived`)
+ * and release their automation keys; a target without a key takes the first source's that has
+ * one. Comments, steps and field values stay on the sources. One `test_case.merged` on the target.
+ */
+export async function mergeTestCases(ctx: RequestContext, projectCode: string, input: MergeTestCasesInput): Promise<CaseRecord> {
+  authorize(ctx, 'case.write');
+  return inTransaction(ctx.db, async (tx) => {
+    const project = await resolveProject(ctx, projectCode, { db: tx });
+    const orgId = ctx.org.id;
+    const ids = [input.targetUlid, ...input.sourceUlids];
+    await lockRows(tx, 'test_cases', ids, { orgId });
+    const found = await tx.testCase.findMany({ where: { id: { in: ids }, projectId: project.id } });
+    if (found.length !== ids.length) throw caseNotFound();
+    const byId = new Map(found.map((testCase) => [testCase.id, testCase]));
+    const target = byId.get(input.targetUlid)!;
+    const sources = input.sourceUlids.map((id) => byId.get(id)!);
+    if (target.archivedAt) throw conflict('The target case is archived; restore it first', { path: ['targetUlid'] });
+
+    // Marking, adding run cases and replacing plan selections hold these rows' locks: none of them interleaves.
+    const holders = await tx.testRunCase.findMany({ where: { caseId: { in: input.sourceUlids } }, select: { runId: true }, distinct: ['runId'] });
+    await lockRows(tx, 'test_runs', holders.map((row) => row.runId), { orgId, strength: 'no key update' });
+    const selections = await tx.testPlanCase.findMany({ where: { caseId: { in: input.sourceUlids } }, select: { planId: true }, distinct: ['planId'] });
+    await lockRows(tx, 'test_plans', selections.map((row) => row.planId), { orgId, strength: 'no key update' });
+
+    const movedResults = (await tx.testRunResult.updateMany({ where: { caseId: { in: input.sourceUlids } }, data: { caseId: target.id } })).count;
+    const movedRunCases = await moveRunCases(tx, orgId, target.id, input.sourceUlids);
+    const planCases = await movePlanCases(tx, orgId, target.id, input.sourceUlids);
+
+    const inheritedKey = target.automationKey === null ? (sources.find((source) => source.automationKey !== null)?.automationKey ?? null) : null;
+    await tx.testCase.updateMany({ where: { id: { in: input.sourceUlids }, automationKey: { not: null } }, data: { automationKey: null } });
+    for (const source of sources) await writeArchived(tx, ctx, source, true);
+    await keyUniqueOrConflict(() =>
+      tx.testCase.update({
+        where: { id: target.id },
+        data: { ...(inheritedKey !== null ? { automationKey: inheritedKey } : {}), updatedAt: new Date() },
+      }),
+    );
+
+    const record = await readRecord(tx, target.id);
+    await emitAudit(tx, ctx, {
+      action: 'test_case.merged',
+      ...auditOf(record),
+      metadata: {
+        sourceUlids: input.sourceUlids,
+        sourceDisplayIds: sources.map((source) => caseDisplayId(project.code, source.caseNumber)),
+        movedResults,
+        movedRunCases,
+        movedPlanCases: planCases.moved,
+        droppedPlanCases: planCases.dropped,
+        ...(inheritedKey !== null ? { changes: [change('automationKey', null, inheritedKey)] } : {}),
+      },
+    });
+    return record;
+  });
+}

@@ -82,6 +82,15 @@ async function parseReport(file: UploadedFile, requested: ReportFormat | undefin
   return format;
 }
 
+/** Every test of the reports, in order (422 empty_import when there is none), and the format of the last. */
+export async function readReports(files: UploadedFile[], requested: ReportFormat | undefined) {
+  const sink = new TestSink();
+  let format: ReportFormat | null = null;
+  for (const file of files) format = (await parseReport(file, requested, sink)) ?? format;
+  if (sink.tests.length === 0) throw new AppError('empty_import', 'The report holds no test');
+  return { tests: sink.tests, format: format! };
+}
+
 const STATUS_RANK = { passed: 0, skipped: 1, blocked: 2, failed: 3 } as const;
 
 type BoundTest = { test: ReportedTest; identity: TestIdentity; caseId: string };
@@ -135,11 +144,7 @@ export async function importResults(ctx: RequestContext, projectCode: string, qu
     });
   }
   const project = await resolveProject(ctx, projectCode);
-  const sink = new TestSink();
-  let format: ReportFormat | null = null;
-  for (const file of files) format = (await parseReport(file, query.format, sink)) ?? format;
-  const tests = sink.tests;
-  if (tests.length === 0) throw new AppError('empty_import', 'The report holds no test');
+  const { tests, format } = await readReports(files, query.format);
   const mayCreate = query.createCases !== false;
   if (mayCreate) authorize(ctx, 'case.write');
 

@@ -1,6 +1,7 @@
 import { projectPathSchema } from '../../src/projects/projects.schemas.ts';
 import {
   REPORT_CONTENT_TYPES,
+  REPORT_FILES_MAX,
   REPORT_MAX_BYTES,
   resultImportQuerySchema,
   resultImportSchema,
@@ -20,7 +21,7 @@ export const resultImportRoutes = [
     query: resultImportQuerySchema,
     upload: {
       maxBytes: REPORT_MAX_BYTES,
-      maxFiles: 20,
+      maxFiles: REPORT_FILES_MAX,
       rawTypes: REPORT_CONTENT_TYPES,
       description: 'A JUnit XML or CTRF JSON report, optionally gzip-compressed (Content-Encoding: gzip for a raw body)',
     },

@@ -6,6 +6,8 @@ import { ulidSchema } from '../validation.ts';
 export const REPORT_MAX_BYTES = 100 * 1024 * 1024;
 /** A gzip body may inflate to at most this much: a compression bomb ends as 413 file_too_large. */
 export const REPORT_INFLATED_MAX_BYTES = 1024 * 1024 * 1024;
+/** The most `file` parts of one multipart import. */
+export const REPORT_FILES_MAX = 20;
 /** The content types of a raw report body; multipart `file` parts may be anything. */
 export const REPORT_CONTENT_TYPES = ['application/xml', 'text/xml', 'application/json'];
 

@@ -7,7 +7,7 @@ import type { RequestContext } from '../context.ts';
 import type { Db } from '../database/client.ts';
 import { lockRow } from '../database/locks.ts';
 import { inTransaction } from '../database/transactions.ts';
-import { AppError, notFound, validationFailed } from '../errors.ts';
+import { AppError, fromValidationIssues, notFound, validationFailed } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { allocateNumbers } from '../projects/numbering.service.ts';
 import { resolveProject } from '../projects/projects.service.ts';
@@ -23,7 +23,7 @@ import { parseCtrf } from './ctrf.ts';
 import { identify, type TestIdentity } from './identity.ts';
 import { parseJunit } from './junit.ts';
 import { TestSink, type ReportedTest, type ReportFormat } from './report.ts';
-import { REPORT_INFLATED_MAX_BYTES, type ResultImport, type ResultImportQuery } from './result-imports.schemas.ts';
+import { REPORT_FILES_MAX, REPORT_INFLATED_MAX_BYTES, type ResultImport, type ResultImportQuery } from './result-imports.schemas.ts';
 
 const tooLarge = () => new AppError('file_too_large', `The report inflates to more than ${REPORT_INFLATED_MAX_BYTES} bytes`);
 
@@ -142,6 +142,9 @@ export async function importResults(ctx: RequestContext, projectCode: string, qu
       path: ['runUlid'],
       location: 'query',
     });
+  }
+  if (files.length > REPORT_FILES_MAX) {
+    throw fromValidationIssues([{ path: ['file'], message: `at most ${REPORT_FILES_MAX} reports per import` }], 'file');
   }
   const project = await resolveProject(ctx, projectCode);
   const { tests, format } = await readReports(files, query.format);

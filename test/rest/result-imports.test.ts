@@ -244,6 +244,15 @@ describe('POST /api/v1/projects/{projectId}/result-imports', () => {
       expect(await writtenIn(owner.orgId)).toEqual(before);
     });
 
+    it('more than 20 files: 422', async () => {
+      const { owner, code } = await ownerWithProject(t.http);
+      const request = t.http.post(`/api/v1/projects/${code}/result-imports`).set(owner.headers);
+      const report = Buffer.from(await fixture('go-junit-report.xml'));
+      for (let index = 0; index < 21; index++) request.attach('file', report, { filename: `r${index}.xml`, contentType: 'application/xml' });
+      expectError(await request, 422, 'validation_failed');
+      expect(await writtenIn(owner.orgId)).toEqual({ results: 0, cases: 0, runs: 0, suites: 0 });
+    });
+
     it('more than 50,000 tests: too_many_cases', async () => {
       const { owner, code } = await ownerWithProject(t.http);
       const report = `<testsuite name="big">${Array.from({ length: 50_001 }, (_, index) => `<testcase classname="c" name="t${index}"/>`).join('')}</testsuite>`;

@@ -3,6 +3,7 @@ import { loadConfig } from '../src/config.ts';
 import { openDatabase, prisma } from '../src/database/client.ts';
 import { AppError } from '../src/errors.ts';
 import { ULID_PATTERN } from '../src/ids.ts';
+import { RESULTS_USAGE, uploadResults, UploadUsageError, type UploadOutput } from './results-upload.ts';
 import { setMemberSuspension } from '../src/members/members.service.ts';
 import { PLAN_NAMES, type PlanName } from '../src/orgs/orgs.schemas.ts';
 import { eraseUser } from '../src/users/users.service.ts';
@@ -19,7 +20,7 @@ import {
  * over HTTP. `bin/tcms.mjs` is the executable entry; `runCli` is also callable in-process.
  */
 
-export type CliOutput = { out(line: string): void; err(line: string): void };
+export type CliOutput = UploadOutput;
 
 export const USAGE = `Usage: tcms <command>
 
@@ -44,12 +45,13 @@ Commands:
       tokens are deleted; their audit events stay with the actor's ULID, email
       and name cleared ("[identity removed]"). Refused for the last owner of an
       organization.
+${RESULTS_USAGE}
   tcms help
       Print this text.
 
-The database is the server's: DATABASE_URL (a postgres:// address) or else the embedded
+The org commands work on the server's database: DATABASE_URL (a postgres:// address) or else the embedded
 database under TCMS_DATA_DIR (default ./data). Results are printed as JSON.
-Exit codes: 0 success, 1 error (unknown organization, bad value), 2 usage error.`;
+Exit codes: 0 success, 1 error (unknown organization, bad value, failed upload), 2 usage error.`;
 
 /** Thrown for malformed command lines: exit code 2. */
 class UsageError extends Error {}
@@ -221,7 +223,8 @@ function databaseIsOpen(): boolean {
 const oneLine = (message: string) => message.replace(/\s+/g, ' ').trim() || 'Unexpected error';
 
 /** Runs one command line; answers the exit code (0 ok, 1 error, 2 usage). Never throws. */
-export async function runCli(argv: string[], output: CliOutput): Promise<number> {
+export async function runCli(argv: string[], output: CliOutput, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  if (argv[0] === 'results') return runResults(argv.slice(1), output, env);
   let command: Command;
   try {
     command = parseCommand(argv);
@@ -268,4 +271,15 @@ function describeUnexpected(error: unknown): string {
     return `Invalid environment: ${issue?.path?.map(String).join('.') ?? ''} ${issue?.message ?? ''}`;
   }
   return error instanceof Error ? error.message : String(error);
+}
+
+/** `tcms results …`: talks HTTP to a server, never to the database. */
+async function runResults(argv: string[], output: CliOutput, env: NodeJS.ProcessEnv): Promise<number> {
+  try {
+    if (argv[0] !== 'upload') throw new UploadUsageError(argv[0] === undefined ? 'Missing results command: upload' : `Unknown results command "${argv[0]}"`);
+    return await uploadResults(argv.slice(1), output, env);
+  } catch (error) {
+    output.err(`tcms: ${oneLine((error as Error).message)}${error instanceof UploadUsageError ? ' (see "tcms help")' : ''}`);
+    return error instanceof UploadUsageError ? 2 : 1;
+  }
 }

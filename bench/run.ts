@@ -55,6 +55,7 @@ import {
 } from './runs.ts';
 import { seedTeamOrganization, serviceTeamList, TEAM_GROUPS, TEAM_LIST_PATH, TEAM_MEMBERS, TEAM_PROJECTS, teamPeople } from './project-team.ts';
 import { rawTeamList } from './raw-project-team.ts';
+import { IMPORT_TESTS, importProject, peakRssOfLargeReport, rawImport, REPORT_MB, serviceImport, type ImportFigures } from './import.ts';
 import { bearer, getJson, newIntegrator, seedProjects, type Integrator } from './setup.ts';
 import {
   EXPORT_MEASURES,
@@ -143,9 +144,9 @@ const RUN_BOUND_MS = 45_000;
 /** The whole benchmark, set-up and clean-up included. */
 const DEADLINE_MS = 1_200_000;
 const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
-/** `BENCH_ONLY=team` or `exports`: only the project-team or the export measures, on both engines. */
+/** `BENCH_ONLY=team`, `exports` or `import`: only the project-team, the export or the import measures, on both engines. */
 const ONLY = process.env.BENCH_ONLY;
-if (ONLY !== undefined && ONLY !== 'team' && ONLY !== 'exports') throw new Error('BENCH_ONLY takes one value: team or exports');
+if (ONLY !== undefined && !['team', 'exports', 'import'].includes(ONLY)) throw new Error('BENCH_ONLY takes one value: team, exports or import');
 
 /** `perOp`: results each successful request appends (the bulk rows), reported as results/s. */
 type Row = { engine: string; endpoint: string; service: Measurement; raw: Measurement; perOp?: number };
@@ -606,6 +607,71 @@ async function exportsPostgres(): Promise<ExportRow[]> {
   return rows;
 }
 
+// ---- result import (BENCH_ONLY=import), on each engine in a database of its own -----------------
+
+type ImportRow = { engine: string; first: ImportFigures; second: ImportFigures; raw: ImportFigures };
+
+async function importMeasures(service: ServiceProcess) {
+  const who = await newIntegrator(service, 'import');
+  const code = nextCode();
+  const { projectId, body } = await timed('import project', () => importProject(service, who, code));
+  const first = await timed('first import (creates the cases)', () => serviceImport(service, who, code, body, 'first import'));
+  if (first.createdCases !== IMPORT_TESTS) throw new Error(`first import created ${first.createdCases} cases`);
+  const second = await timed('second import (a new run, cases matched)', () => serviceImport(service, who, code, body, 'second import'));
+  if (second.createdCases !== 0) throw new Error(`second import created ${second.createdCases} cases`);
+  return { who, projectId, first, second };
+}
+
+async function importPglite(): Promise<ImportRow> {
+  log('pglite: result import, embedded PostgreSQL in a temporary data directory');
+  const { dataDir, remove: removeDir } = await temporaryDataDir();
+  const service = await timed('service started', () => startService(serviceEnv({ TCMS_DATA_DIR: dataDir })));
+  const stopService = onCleanup('pglite service', () => service.stop());
+  const { who, projectId, first, second } = await importMeasures(service);
+  // PGlite is single-process: the raw floor opens the data directory once the service is down.
+  await stopService();
+  const db = await PGlite.create(path.join(dataDir, 'pgdata'));
+  const closeDb = onCleanup('raw PGlite', () => db.close());
+  const raw = await timed('raw import', () => rawImport(pgliteSql(db), who, projectId));
+  await closeDb();
+  await removeDir();
+  return { engine: 'pglite', first, second, raw };
+}
+
+async function importPostgres(): Promise<ImportRow> {
+  const { databaseUrl, drop } = await temporaryDatabase();
+  const { dataDir, remove: removeDir } = await temporaryDataDir();
+  const service = await timed('service started', () => startService(serviceEnv({ DATABASE_URL: databaseUrl.toString(), TCMS_DATA_DIR: dataDir })));
+  const stopService = onCleanup('postgres service', () => service.stop());
+  const { who, projectId, first, second } = await importMeasures(service);
+  const pool = new pg.Pool({ connectionString: databaseUrl.toString(), max: 2, connectionTimeoutMillis: 10_000 });
+  const endPool = onCleanup('raw pool', () => pool.end());
+  const raw = await timed('raw import', () => rawImport(pgPoolSql(pool), who, projectId));
+  await endPool();
+  await stopService();
+  await drop();
+  await removeDir();
+  return { engine: 'postgres', first, second, raw };
+}
+
+async function benchImport(): Promise<void> {
+  const rows = [await importPglite(), await importPostgres()];
+  const memory = await timed(`peak RSS of a ${REPORT_MB} MB report`, () => peakRssOfLargeReport());
+  const figure = (label: string, figures: ImportFigures) => `${label} ${(figures.ms / 1000).toFixed(2)} s = ${rate(figures.resultsPerSecond)} results/s`;
+  process.stdout.write(
+    [
+      '',
+      `tcms bench: POST /api/v1/projects/{code}/result-imports of a gzip-compressed JUnit report of ${IMPORT_TESTS} tests (100 classes, one in ten failing), one request each`,
+      '  first = into a project without cases (creates every case and its suite path); second = the same report into a new run (binds by automation key);',
+      '  raw = the same cases, run, run cases, results, counters and event straight into the database in one transaction, set-based (bench/import.ts)',
+      ...rows.map((row) => `${row.engine.padEnd(8)}  ${figure('first', row.first)}  |  ${figure('second', row.second)}  |  ${figure('raw', row.raw)}`),
+      `memory: a ${(memory.reportBytes / 1024 / 1024).toFixed(0)} MiB report (${memory.tests} tests, 4 KiB system-out each, gzip on disk) read by the import's reader in ${(memory.ms / 1000).toFixed(1)} s:` +
+        ` peak RSS ${memory.peakRssMb.toFixed(0)} MiB (the process before reading: ${memory.baselineRssMb.toFixed(0)} MiB)`,
+      '',
+    ].join('\n'),
+  );
+}
+
 // ---- report -------------------------------------------------------------------------------------
 
 const ms = (value: number) => `${value.toFixed(value < 10 ? 2 : 1)} ms`;
@@ -697,6 +763,8 @@ let exitCode = 0;
 try {
   if (ONLY === 'exports') {
     process.stdout.write(exportReport([...(await exportsPglite()), ...(await exportsPostgres())]));
+  } else if (ONLY === 'import') {
+    await benchImport();
   } else {
     const rows =
       ONLY === 'team'
@@ -705,6 +773,7 @@ try {
     const exportRows = ONLY === 'team' ? [] : [...(await exportsPglite()), ...(await exportsPostgres())];
     report(rows, performance.now() - started, loadAtStart);
     if (exportRows.length > 0) process.stdout.write(exportReport(exportRows));
+    if (ONLY !== 'team') await benchImport();
     if (rows.some((row) => row.service.failed || row.raw.failed || row.service.truncated || row.raw.truncated)) exitCode = 1;
   }
 } catch (error) {

@@ -32,13 +32,17 @@ const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
 
 const mebibytes = (bytes: number) => `${+(bytes / 2 ** 20).toFixed(2)} MiB`;
 
-function uploadBody({ description, maxBytes, maxFiles }: NonNullable<RouteDefinition['upload']>) {
+function uploadBody({ description, maxBytes, maxFiles, rawTypes = [] }: NonNullable<RouteDefinition['upload']>) {
   const part = z.string().meta({ format: 'binary', description: `${description}, at most ${mebibytes(maxBytes)}` });
   const limits = maxFiles ? `1 to ${maxFiles} \`file\` parts of at most ${mebibytes(maxBytes)} each` : `One \`file\` part of at most ${mebibytes(maxBytes)}`;
+  const raw = rawTypes.length > 0 ? `; or the file itself as the body (${rawTypes.join(', ')})` : '';
   return {
-    description: `multipart/form-data: ${limits}`,
+    description: `multipart/form-data: ${limits}${raw}`,
     required: true,
-    content: { 'multipart/form-data': { schema: z.object({ file: maxFiles ? z.array(part).min(1).max(maxFiles) : part }) } },
+    content: {
+      'multipart/form-data': { schema: z.object({ file: maxFiles ? z.array(part).min(1).max(maxFiles) : part }) },
+      ...Object.fromEntries(rawTypes.map((type) => [type, { schema: z.string().max(maxBytes).meta({ format: 'binary', description }) }])),
+    },
   };
 }
 

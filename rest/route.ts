@@ -32,7 +32,7 @@ export type RouteInput<P, Q, B> = {
   params: Output<P>;
   query: Output<Q>;
   body: Output<B>;
-  /** Every uploaded `file` part of an `upload` route, in order. */
+  /** Every uploaded `file` part of an `upload` route, in order (or its raw body, with `rawTypes`). */
   files: UploadedFile[];
   identity: Identity;
   /** Present on `org` routes. */
@@ -76,7 +76,13 @@ export type RouteDefinition<P extends Schema | undefined = Schema | undefined, Q
    * A multipart upload of parts named `file`: one, or up to `maxFiles` (parsing stops at
    * maxFiles + 1 parts, so the service can answer its own error for one too many).
    */
-  upload?: { maxBytes: number; description: string; maxFiles?: number };
+  upload?: {
+    maxBytes: number;
+    description: string;
+    maxFiles?: number;
+    /** Content types also taken as the raw body (one file); such a route runs before the JSON body parser. */
+    rawTypes?: string[];
+  };
   /** `media`: the body's schema per media type, for an answer that is not (only) JSON. */
   success: { status: number; description: string; schema?: Schema; media?: Record<string, Schema> };
   /** Answers that are neither the success nor an error envelope (readiness's 503). */

@@ -58,7 +58,11 @@ function assertParsable(_req: Request, _res: Response, bytes: Buffer, charset: s
 /** Every `/api/v1` route; body-parser failures reach the app's error handler as contract errors. */
 export function restRouter(routes: RouteDefinition[], settings: HttpSettings): Router {
   const router = express.Router();
+  const serve = (route: RouteDefinition) => router[route.method](expressPath(route.path), routeHandler(route, settings));
+  // Routes that take a raw body stream it themselves: they come before the JSON parser reads it.
+  const raw = routes.filter((route) => route.upload?.rawTypes);
+  raw.forEach(serve);
   router.use(express.json({ limit: JSON_BODY_LIMIT, verify: assertParsable }));
-  for (const route of routes) router[route.method](expressPath(route.path), routeHandler(route, settings));
+  routes.filter((route) => !raw.includes(route)).forEach(serve);
   return router;
 }

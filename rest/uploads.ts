@@ -59,10 +59,10 @@ class TemporaryFileStorage implements multer.StorageEngine {
 
 const temporaryFiles = new TemporaryFileStorage();
 
-const removeAll = (files: Express.Multer.File[]) => Promise.all(files.map((file) => rm(file.path, { force: true })));
+const removeAll = (files: Array<{ path: string }>) => Promise.all(files.map((file) => rm(file.path, { force: true })));
 
 /** Removes the request's temporary files once its response is over, however it ended. */
-function removeWhenClosed(res: Response, files: Express.Multer.File[]): void {
+function removeWhenClosed(res: Response, files: Array<{ path: string }>): void {
   const remove = () => void removeAll(files).catch((error: unknown) => res.req.log.warn({ err: error }, 'an upload stayed behind'));
   if (res.closed) remove();
   else res.once('close', remove);
@@ -73,8 +73,10 @@ function removeWhenClosed(res: Response, files: Express.Multer.File[]): void {
  * `maxFiles` up to maxFiles + 1 (so that the service answers its own error for one too many).
  */
 export function receiveUpload(req: Request, res: Response, upload: NonNullable<RouteDefinition['upload']>): Promise<UploadedFile[]> {
+  if (upload.rawTypes && req.is(upload.rawTypes)) return receiveRawBody(req, res, upload.maxBytes);
   if (!req.is('multipart/form-data')) {
-    return Promise.reject(new AppError('unsupported_media_type', 'Send the file as multipart/form-data'));
+    const raw = upload.rawTypes ? ` or as the body (${upload.rawTypes.join(', ')})` : '';
+    return Promise.reject(new AppError('unsupported_media_type', `Send the file as multipart/form-data${raw}`));
   }
   const { maxBytes } = upload;
   const parts = upload.maxFiles ? upload.maxFiles + 1 : 1;
@@ -107,5 +109,46 @@ export function receiveUpload(req: Request, res: Response, upload: NonNullable<R
         }
       }
     });
+  });
+}
+
+/**
+ * The raw body of a `rawTypes` route as one file, streamed to a temporary file and hashed on the
+ * way, as it was sent (a gzip body stays compressed: its reader inflates it). Past `maxBytes` the
+ * rest of the body is read and dropped, so that the 413 reaches the client.
+ */
+function receiveRawBody(req: Request, res: Response, maxBytes: number): Promise<UploadedFile[]> {
+  const encoding = (req.get('content-encoding') ?? 'identity').toLowerCase();
+  if (encoding !== 'identity' && encoding !== 'gzip') {
+    return Promise.reject(new AppError('unsupported_media_type', 'Content-Encoding must be gzip or identity'));
+  }
+  const target = path.join(os.tmpdir(), `tcms-upload-${randomUUID()}`);
+  removeWhenClosed(res, [{ path: target }]);
+  const file = createWriteStream(target);
+  const hash = createHash('sha256');
+  let size = 0;
+  return new Promise((resolve, reject) => {
+    const fail = (error: unknown) => {
+      req.off('data', receive);
+      file.destroy();
+      req.resume();
+      reject(error);
+    };
+    const receive = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) return fail(new AppError('file_too_large', `The file exceeds ${maxBytes} bytes`));
+      hash.update(chunk);
+      if (!file.write(chunk)) {
+        req.pause();
+        file.once('drain', () => req.resume());
+      }
+    };
+    req.on('data', receive);
+    req.once('end', () => {
+      if (size > maxBytes) return;
+      file.end(() => resolve([{ path: target, fileName: 'body', contentType: req.get('content-type') ?? '', sizeBytes: size, sha256: hash.digest('hex') }]));
+    });
+    req.once('error', fail);
+    file.once('error', fail);
   });
 }

@@ -15,6 +15,7 @@ import { planRoutes } from './plans.routes.ts';
 import { projectAccessRoutes } from './project-access.routes.ts';
 import { projectRoutes } from './projects.routes.ts';
 import { resultAttachmentRoutes } from './result-attachments.routes.ts';
+import { resultImportRoutes } from './result-imports.routes.ts';
 import { runCaseBulkRoutes } from './run-cases-bulk.routes.ts';
 import { runCaseRoutes } from './run-cases.routes.ts';
 import { runSettingsRoutes } from './run-settings.routes.ts';
@@ -49,6 +50,7 @@ export const v1Routes = [
   ...runCaseRoutes,
   ...resultAttachmentRoutes,
   ...runCaseBulkRoutes,
+  ...resultImportRoutes,
   ...runSettingsRoutes,
   ...auditRoutes,
   ...exportRoutes,

@@ -10,11 +10,16 @@ const COLUMN = { suite: 'lastSuiteNumber', case: 'lastCaseNumber', plan: 'lastPl
  * queue behind each other and numbers come out 1, 2, 3 … with no gap (a rolled-back create
  * releases its number) and no duplicate.
  */
-export async function allocateNumber(tx: Db, projectId: string, counter: Counter): Promise<number> {
+export function allocateNumber(tx: Db, projectId: string, counter: Counter): Promise<number> {
+  return allocateNumbers(tx, projectId, counter, 1);
+}
+
+/** `n` consecutive numbers in one counter update (as allocateNumber); answers the first of them. */
+export async function allocateNumbers(tx: Db, projectId: string, counter: Counter, n: number): Promise<number> {
   const project = await tx.project.update({
     where: { id: projectId },
-    data: { [COLUMN[counter]]: { increment: 1 } },
+    data: { [COLUMN[counter]]: { increment: n } },
     select: { lastSuiteNumber: true, lastCaseNumber: true, lastPlanNumber: true, lastDefectNumber: true },
   });
-  return project[COLUMN[counter]];
+  return project[COLUMN[counter]] - n + 1;
 }

@@ -8,7 +8,7 @@ import { caseDisplayIdOf, caseEntry, listedEntries, runEvent, type CaseEntry } f
 import type { BulkAssignInput, BulkCasesInput, BulkMarkInput, BulkResult, SubmitResultsInput } from './run-bulk.schemas.ts';
 import { findRunCasesByUlid, type RunCaseRow } from './internal/run-case-record.ts';
 import { applyRunChange } from './internal/run-counters.ts';
-import { isAssigneeLocked, recordResults } from './internal/run-marking.ts';
+import { isAssigneeLocked, recordResults, type MarkEntry, type ResultSource } from './internal/run-marking.ts';
 import { addTransition, type CaseStatus, type StatusDelta } from './internal/run-status.ts';
 import { inTransaction } from '../database/transactions.ts';
 
@@ -198,28 +198,42 @@ export function submitRunResults(ctx: RequestContext, runUlid: string, input: Su
       }
       return { runCase, status: entry.status, elapsedMs: entry.elapsedMs, comment: entry.comment };
     });
-
-    const statusNow = new Map<string, string>();
-    const changed: CaseEntry[] = [];
-    const repeated: CaseEntry[] = [];
-    for (const { runCase, status } of entries) {
-      const from = statusNow.get(runCase.id) ?? runCase.status;
-      statusNow.set(runCase.id, status);
-      (from === status ? repeated : changed).push(caseEntry(run, runCase, { fromStatus: from, toStatus: status }));
-    }
-    const statusFrom = uniform(changed.map((entry) => entry.fromStatus));
-    const statusTo = uniform(entries.map((entry) => entry.status));
-    const { affected, unchanged } = await recordBulkEvent(
-      tx,
-      ctx,
-      run,
-      'run.cases_bulk_marked',
-      changed,
-      repeated,
-      { ...(statusFrom ? { statusFrom } : {}), ...(statusTo ? { statusTo } : {}) },
-      { evenIfUnchanged: true },
-    );
-    const { outcomes } = await recordResults(tx, ctx, run, entries, { source: 'bulk', appendUnchanged: true });
-    return { affected, unchanged, resultUlids: outcomes.map((outcome) => outcome.resultUlid!) };
+    return appendResults(tx, ctx, run, entries, { source: 'bulk' });
   });
+}
+
+/**
+ * Appends one result per entry, in order, with the one run.cases_bulk_marked event of a submit
+ * (bulk submit-result, a result import): entries that change their case's status are listed
+ * first. `summary` adds to the event's summary.
+ */
+export async function appendResults(
+  tx: Db,
+  ctx: RequestContext,
+  run: LockedRun,
+  entries: Array<MarkEntry & { runCase: RunCaseRow }>,
+  options: { source: ResultSource; summary?: Record<string, unknown> },
+) {
+  const statusNow = new Map<string, string>();
+  const changed: CaseEntry[] = [];
+  const repeated: CaseEntry[] = [];
+  for (const { runCase, status } of entries) {
+    const from = statusNow.get(runCase.id) ?? runCase.status;
+    statusNow.set(runCase.id, status);
+    (from === status ? repeated : changed).push(caseEntry(run, runCase, { fromStatus: from, toStatus: status }));
+  }
+  const statusFrom = uniform(changed.map((entry) => entry.fromStatus));
+  const statusTo = uniform(entries.map((entry) => entry.status));
+  const { affected, unchanged } = await recordBulkEvent(
+    tx,
+    ctx,
+    run,
+    'run.cases_bulk_marked',
+    changed,
+    repeated,
+    { ...(statusFrom ? { statusFrom } : {}), ...(statusTo ? { statusTo } : {}), ...options.summary },
+    { evenIfUnchanged: true },
+  );
+  const { outcomes } = await recordResults(tx, ctx, run, entries, { source: options.source, appendUnchanged: true });
+  return { affected, unchanged, resultUlids: outcomes.map((outcome) => outcome.resultUlid!) };
 }

@@ -6,7 +6,7 @@ import type { Db, Prisma } from '../database/client.ts';
 import { notFound, validationFailed } from '../errors.ts';
 import { newId, ULID_PATTERN } from '../ids.ts';
 import { suiteDisplayId, parseDisplayId } from '../projects/projects.schemas.ts';
-import { allocateNumber } from '../projects/numbering.service.ts';
+import { allocateNumber, allocateNumbers } from '../projects/numbering.service.ts';
 import { assertProjectUnlocked, resolveProject, type ProjectRow } from '../projects/projects.service.ts';
 import { cursorPageOf, type CursorQuery } from '../pagination.ts';
 import type { CreateSuiteInput, UpdateSuiteInput } from './suites.schemas.ts';
@@ -153,6 +153,49 @@ export async function findSuiteByDisplayId(ctx: RequestContext, code: string, di
   const suite = await ctx.db.suite.findFirst({ where: { projectId: project.id, suiteNumber } });
   if (!suite) throw notFound('Suite');
   return { ...suite, project };
+}
+
+/**
+ * The suite at the end of each path of names from the root (`['checkout', 'PaymentTest']`), created
+ * with the suites missing on the way, inside the caller's transaction: one counter update and one
+ * insert for all of them, each appended after its siblings. Keyed by the path's names joined with
+ * a NUL, with how many were created. Names are matched exactly (the first sibling of that name, by position).
+ */
+export async function ensureSuitePaths(tx: Db, ctx: RequestContext, projectId: string, paths: string[][]) {
+  const resolved = new Map<string, string>();
+  if (paths.length === 0) return { suiteIds: resolved, created: 0 };
+  await lockProjectTree(tx, ctx, projectId);
+  const existing = await tx.suite.findMany({ where: { projectId }, orderBy: SIBLING_ORDER, select: { id: true, name: true, parentId: true } });
+  const childOf = new Map<string, string>();
+  const childCount = new Map<string | null, number>();
+  const slot = (parentId: string | null, name: string) => `${parentId ?? ''}\u0000${name}`;
+  for (const suite of existing) {
+    if (!childOf.has(slot(suite.parentId, suite.name))) childOf.set(slot(suite.parentId, suite.name), suite.id);
+    childCount.set(suite.parentId, (childCount.get(suite.parentId) ?? 0) + 1);
+  }
+  const created: Array<{ id: string; name: string; parentId: string | null; position: number }> = [];
+  for (const names of paths) {
+    let parentId: string | null = null;
+    for (const name of names) {
+      let id = childOf.get(slot(parentId, name));
+      if (!id) {
+        id = newId();
+        const position = childCount.get(parentId) ?? 0;
+        childCount.set(parentId, position + 1);
+        childOf.set(slot(parentId, name), id);
+        created.push({ id, name, parentId, position });
+      }
+      parentId = id;
+    }
+    resolved.set(names.join('\u0000'), parentId!);
+  }
+  if (created.length > 0) {
+    const first = await allocateNumbers(tx, projectId, 'suite', created.length);
+    await tx.suite.createMany({
+      data: created.map((suite, index) => ({ ...suite, orgId: ctx.org.id, projectId, suiteNumber: first + index })),
+    });
+  }
+  return { suiteIds: resolved, created: created.length };
 }
 
 export async function createSuite(ctx: RequestContext, code: string, input: CreateSuiteInput) {

@@ -1509,6 +1509,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{projectId}/result-imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import a test runner report (JUnit XML or CTRF JSON, optionally gzip-compressed) into a new or open run */
+        post: operations["importResults"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{projectId}/run-settings": {
         parameters: {
             query?: never;
@@ -3311,6 +3328,25 @@ export interface components {
             removed: number;
             reassigned: number;
             run: components["schemas"]["RunResponse"];
+        };
+        ResultImport: {
+            /** @example 01JD3Z8Q4V5W6X7Y8Z9A0B1C2D */
+            runUlid: string;
+            /** @description Tests in the report(s) */
+            tests: number;
+            /** @description Results appended */
+            results: number;
+            createdCases: number;
+            /** @description Existing cases the tests were bound to */
+            matchedCases: number;
+            /** @description Tests left out: no case and createCases=false, or their automation key belongs to an archived case */
+            unmatched: {
+                name: string;
+                /** @enum {string} */
+                reason: "no_case" | "archived_case";
+            }[];
+            /** @description Runs of the tests, retries included */
+            attempts: number;
         };
         /** @description Each setting with its source: project, organization or default */
         ProjectRunSettings: {
@@ -9174,6 +9210,72 @@ export interface operations {
             403: components["responses"]["MeteredForbidden"];
             404: components["responses"]["MeteredNotFound"];
             409: components["responses"]["MeteredConflict"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    importResults: {
+        parameters: {
+            query?: {
+                /** @description Detected from the content when absent */
+                format?: "junit" | "ctrf";
+                /** @description Add the results to this open run of the project */
+                runUlid?: string;
+                /** @description The name of the new run; default "<format> import <ISO time>" */
+                runName?: string;
+                /** @description A new run from this plan: its selection, then the report's other cases */
+                planUlid?: string;
+                /** @description The environment of a new run */
+                environmentId?: string;
+                /** @description The milestone of a new run */
+                milestoneId?: string;
+                /** @description Create a case for a test bound to none (default true); false lists it in unmatched */
+                createCases?: "true" | "false";
+            };
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+                /** @description Replays the first response for 24 hours */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The project code */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        /** @description multipart/form-data: 1 to 20 `file` parts of at most 100 MiB each; or the file itself as the body (application/xml, text/xml, application/json) */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    file: string[];
+                };
+                "application/xml": string;
+                "text/xml": string;
+                "application/json": string;
+            };
+        };
+        responses: {
+            /** @description The results were appended */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResultImport"];
+                };
+            };
+            400: components["responses"]["MeteredBadRequest"];
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            409: components["responses"]["MeteredConflict"];
+            413: components["responses"]["MeteredContentTooLarge"];
+            415: components["responses"]["MeteredUnsupportedMediaType"];
             422: components["responses"]["MeteredValidationFailed"];
             429: components["responses"]["MeteredTooManyRequests"];
         };

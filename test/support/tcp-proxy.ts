@@ -13,8 +13,14 @@ export type TcpProxy = {
  * A TCP proxy to `target` on a port of its own: the tests put it between the service and its
  * PostgreSQL server to make the database unreachable and reachable again.
  */
-export async function tcpProxy(target: { host: string; port: number }, options: { listening?: boolean; port?: number } = {}): Promise<TcpProxy> {
+export async function tcpProxy(
+  target: { host: string; port: number },
+  options: { listening?: boolean; port?: number; cutFirstAnswer?: boolean } = {},
+): Promise<TcpProxy> {
   const sockets = new Set<net.Socket>();
+  // `cutFirstAnswer`: the first connection reaches the target whole, but is cut as its answer
+  // starts coming back, like a network that fails after the server did the work.
+  let cutNext = options.cutFirstAnswer === true;
   let server: net.Server | undefined;
   let port = options.port ?? (await freePort());
   const start = async () => {
@@ -28,7 +34,14 @@ export async function tcpProxy(target: { host: string; port: number }, options: 
           upstream.destroy();
         });
       }
-      client.pipe(upstream).pipe(client);
+      if (cutNext) {
+        cutNext = false;
+        client.pipe(upstream);
+        upstream.once('data', () => {
+          client.destroy();
+          upstream.destroy();
+        });
+      } else client.pipe(upstream).pipe(client);
     });
     await new Promise<void>((resolve) => server!.listen(port, '127.0.0.1', resolve));
     port = (server.address() as net.AddressInfo).port;

@@ -10,9 +10,18 @@ import { addTransition, type CaseStatus, type StatusDelta } from './run-status.t
 /** What marking needs of a run case. */
 export type MarkableCase = { id: string; caseId: string | null; status: string };
 
-export type MarkEntry = { runCase: MarkableCase; status: CaseStatus; elapsedMs?: number | null; comment?: string | null };
+/** `flaky`, `attempts` and `parameters` are what an imported result keeps of its test runner's report. */
+export type MarkEntry = {
+  runCase: MarkableCase;
+  status: CaseStatus;
+  elapsedMs?: number | null;
+  comment?: string | null;
+  flaky?: boolean;
+  attempts?: unknown[] | null;
+  parameters?: unknown;
+};
 
-export type ResultSource = 'manual' | 'api' | 'bulk';
+export type ResultSource = 'manual' | 'api' | 'bulk' | 'import';
 
 /** manual for a person in a session, api for a machine caller; bulk operations say bulk. */
 export const singleSource = (ctx: RequestContext): ResultSource => (ctx.identity.kind === 'session' ? 'manual' : 'api');
@@ -53,7 +62,17 @@ export async function recordResults(
   const at = new Date();
   const original = new Map<string, CaseStatus>();
   const finalOf = new Map<string, { status: CaseStatus; elapsedMs: number | null | undefined }>();
-  const results: Array<{ id: string; runCaseId: string; caseId: string | null; status: CaseStatus; elapsedMs: number | null; comment: string | null }> = [];
+  const results: Array<{
+    id: string;
+    runCaseId: string;
+    caseId: string | null;
+    status: CaseStatus;
+    elapsedMs: number | null;
+    comment: string | null;
+    flaky: boolean;
+    attempts: string | null;
+    parameters: string | null;
+  }> = [];
   const outcomes = entries.map((entry) => {
     const id = entry.runCase.id;
     const previous = finalOf.get(id);
@@ -70,6 +89,9 @@ export async function recordResults(
       status: entry.status,
       elapsedMs: entry.elapsedMs ?? null,
       comment: entry.comment ?? null,
+      flaky: entry.flaky ?? false,
+      attempts: entry.attempts ? JSON.stringify(entry.attempts) : null,
+      parameters: entry.parameters === undefined || entry.parameters === null ? null : JSON.stringify(entry.parameters),
     });
     return { entry, from, resultUlid };
   });
@@ -99,13 +121,16 @@ export async function recordResults(
     const author = authorColumns(ctx.identity);
     await tx.$executeRaw`
       INSERT INTO test_run_results (id, org_id, run_id, run_case_id, case_id, status, elapsed_ms, comment, source, executed_at,
-                                    executed_by_id, author_kind, author_id, author_name, author_avatar_key)
+                                    executed_by_id, author_kind, author_id, author_name, author_avatar_key, flaky, attempts, parameters)
       SELECT r.id, ${ctx.org.id}, ${run.id}, r.run_case_id, r.case_id, r.status, r.elapsed_ms, r.comment, ${options.source}, ${at},
-             ${ctx.identity.user.id}, ${author.authorKind}, ${author.authorId}, ${author.authorName}, ${author.authorAvatarKey}
+             ${ctx.identity.user.id}, ${author.authorKind}, ${author.authorId}, ${author.authorName}, ${author.authorAvatarKey},
+             r.flaky, r.attempts::jsonb, r.parameters::jsonb
       FROM unnest(${results.map((row) => row.id)}::char(26)[], ${results.map((row) => row.runCaseId)}::char(26)[],
                   ${results.map((row) => row.caseId)}::char(26)[], ${results.map((row) => row.status)}::text[],
-                  ${results.map((row) => row.elapsedMs)}::int[], ${results.map((row) => row.comment)}::text[])
-        AS r(id, run_case_id, case_id, status, elapsed_ms, comment)`;
+                  ${results.map((row) => row.elapsedMs)}::int[], ${results.map((row) => row.comment)}::text[],
+                  ${results.map((row) => row.flaky)}::boolean[], ${results.map((row) => row.attempts)}::text[],
+                  ${results.map((row) => row.parameters)}::text[])
+        AS r(id, run_case_id, case_id, status, elapsed_ms, comment, flaky, attempts, parameters)`;
   }
 
   const statusDelta: StatusDelta = {};

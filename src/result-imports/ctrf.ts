@@ -1,0 +1,103 @@
+import { JSONParser } from '@streamparser/json';
+import { AppError } from '../errors.ts';
+import { clip, parseFailed, Position, type Attempt, type ImportStatus, type TestSink } from './report.ts';
+
+type CtrfAttempt = { status?: unknown; duration?: unknown; message?: unknown; trace?: unknown };
+type CtrfTest = CtrfAttempt & {
+  name?: unknown;
+  suite?: unknown;
+  filePath?: unknown;
+  retries?: unknown;
+  retryAttempts?: unknown;
+  flaky?: unknown;
+  parameters?: unknown;
+};
+
+/** Decisions §12: passed, failed, skipped; pending → skipped; anything else → blocked. */
+function statusOf(status: unknown): ImportStatus {
+  if (status === 'passed' || status === 'failed' || status === 'skipped') return status;
+  return status === 'pending' ? 'skipped' : 'blocked';
+}
+
+const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
+
+const duration = (value: unknown) =>
+  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.min(Math.round(value), 2_147_483_647) : null;
+
+function attemptOf(run: CtrfAttempt): Attempt {
+  const message = [text(run.message), text(run.trace)].filter(Boolean).join('\n');
+  return { status: statusOf(run.status), elapsedMs: duration(run.duration), message: clip(message) };
+}
+
+/**
+ * The attempts of a CTRF test, oldest first: its `retryAttempts` when the reporter lists them,
+ * else `retries` failed attempts (CTRF counts retries of a test that ends as reported), then the
+ * final outcome.
+ */
+function attemptsOf(test: CtrfTest): Attempt[] {
+  const final = attemptOf(test);
+  if (Array.isArray(test.retryAttempts) && test.retryAttempts.length > 0) {
+    return [...test.retryAttempts.map((each) => attemptOf(each as CtrfAttempt)), final];
+  }
+  const retries = typeof test.retries === 'number' && Number.isSafeInteger(test.retries) ? Math.min(Math.max(test.retries, 0), 100) : 0;
+  return [...Array.from({ length: retries }, (): Attempt => ({ status: 'failed', elapsedMs: null, message: null })), final];
+}
+
+/** CTRF `suite`: a string, or (newer reporters) the chain of suite names. */
+function suiteNames(test: CtrfTest): string[] {
+  if (Array.isArray(test.suite)) return test.suite.filter((name): name is string => typeof name === 'string' && name !== '');
+  return text(test.suite) ? [test.suite as string] : [];
+}
+
+/**
+ * Reads a CTRF JSON report from its bytes, handing each entry of `results.tests` to `sink` as
+ * soon as it is complete: only one test is ever held, whatever the report's size.
+ */
+export async function parseCtrf(chunks: AsyncIterable<Uint8Array>, sink: TestSink): Promise<void> {
+  const parser = new JSONParser({ paths: ['$.results.tests.*'], keepStack: false });
+  const position = new Position();
+  let failure: Error | null = null;
+  let current: Uint8Array = new Uint8Array();
+  parser.onError = (error) => {
+    failure ??= error;
+  };
+  parser.onValue = ({ value }) => {
+    if (failure) return;
+    try {
+      const test = (value && typeof value === 'object' ? value : {}) as CtrfTest;
+      const suites = suiteNames(test);
+      const filePath = text(test.filePath);
+      sink.add({
+        name: text(test.name) ?? '',
+        scope: suites.length > 0 ? suites.join('.') : null,
+        suitePath: suites.length > 0 ? suites : filePath ? [filePath] : [],
+        caseProperty: null,
+        parameters: test.parameters ?? null,
+        attempts: attemptsOf(test),
+        flakyReported: test.flaky === true,
+      });
+    } catch (error) {
+      failure = error as Error;
+    }
+  };
+  const check = () => {
+    if (!failure) return;
+    if (failure instanceof AppError) throw failure;
+    const at = /chunk position "(\d+)"/.exec(failure.message);
+    const where = position.within(current, at ? Number(at[1]) : current.length);
+    throw parseFailed(failure.message.replace(/ at chunk position.*$/, ''), where.line, where.column);
+  };
+  for await (const chunk of chunks) {
+    current = chunk;
+    parser.write(chunk);
+    check();
+    position.advance(chunk);
+  }
+  current = new Uint8Array();
+  try {
+    if (!parser.isEnded) parser.end();
+  } catch (error) {
+    failure ??= error as Error;
+  }
+  check();
+}

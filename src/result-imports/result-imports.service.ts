@@ -1,0 +1,234 @@
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { pipeline } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { authorize } from '../auth/policy.ts';
+import type { RequestContext } from '../context.ts';
+import type { Db } from '../database/client.ts';
+import { lockRow } from '../database/locks.ts';
+import { inTransaction } from '../database/transactions.ts';
+import { AppError, fromValidationIssues, notFound, validationFailed } from '../errors.ts';
+import { newId } from '../ids.ts';
+import { allocateNumbers } from '../projects/numbering.service.ts';
+import { resolveProject } from '../projects/projects.service.ts';
+import { lockRun } from '../runs/internal/run-access.ts';
+import { findRunCasesByUlid } from '../runs/internal/run-case-record.ts';
+import { isAssigneeLocked } from '../runs/internal/run-marking.ts';
+import { appendResults } from '../runs/run-bulk.service.ts';
+import { addRunCases } from '../runs/run-membership.service.ts';
+import { createRun } from '../runs/runs.service.ts';
+import type { UploadedFile } from '../storage/storage.service.ts';
+import { ensureSuitePaths } from '../suites/suites.service.ts';
+import { parseCtrf } from './ctrf.ts';
+import { identify, type TestIdentity } from './identity.ts';
+import { parseJunit } from './junit.ts';
+import { TestSink, type ReportedTest, type ReportFormat } from './report.ts';
+import { REPORT_FILES_MAX, REPORT_INFLATED_MAX_BYTES, type ResultImport, type ResultImportQuery } from './result-imports.schemas.ts';
+
+const tooLarge = () => new AppError('file_too_large', `The report inflates to more than ${REPORT_INFLATED_MAX_BYTES} bytes`);
+
+/** The bytes of an uploaded report: gzip (recognized by its magic number, whatever the headers say) is inflated as it streams. */
+async function* reportBytes(file: UploadedFile): AsyncGenerator<Buffer> {
+  const handle = await open(file.path);
+  const magic = Buffer.alloc(2);
+  await handle.read(magic, 0, 2, 0).finally(() => handle.close());
+  const source = createReadStream(file.path);
+  const gzip = magic[0] === 0x1f && magic[1] === 0x8b;
+  const stream = gzip ? pipeline(source, createGunzip(), () => undefined) : source;
+  let total = 0;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      total += chunk.length;
+      if (total > REPORT_INFLATED_MAX_BYTES) throw tooLarge();
+      yield chunk;
+    }
+  } catch (error) {
+    if (error && typeof error === 'object' && 'errno' in error && String((error as { code?: string }).code).startsWith('Z_')) {
+      throw new AppError('parse_failed', 'The gzip stream is corrupt', { line: 1, column: 1 });
+    }
+    throw error;
+  }
+}
+
+const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
+
+/** The format a report's first significant byte tells (`<` JUnit XML, `{` CTRF JSON), or null. */
+function sniff(chunk: Buffer): ReportFormat | 'blank' | null {
+  let at = chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf ? 3 : 0;
+  while (at < chunk.length && WHITESPACE.has(chunk[at]!)) at++;
+  if (at === chunk.length) return 'blank';
+  return chunk[at] === 0x3c ? 'junit' : chunk[at] === 0x7b ? 'ctrf' : null;
+}
+
+/** Streams one report into `sink`; answers its format (null for a blank file). */
+async function parseReport(file: UploadedFile, requested: ReportFormat | undefined, sink: TestSink): Promise<ReportFormat | null> {
+  const chunks = reportBytes(file);
+  const head: Buffer[] = [];
+  let detected: ReturnType<typeof sniff> = 'blank';
+  // Read by hand: leaving a for-await loop would end the generator.
+  for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+    head.push(next.value);
+    detected = sniff(next.value);
+    if (detected !== 'blank') break;
+  }
+  if (detected === 'blank') return null;
+  const format = requested ?? detected;
+  if (!format) throw new AppError('unsupported_media_type', 'The report is neither JUnit XML nor CTRF JSON');
+  const all = (async function* () {
+    yield* head;
+    yield* chunks;
+  })();
+  await (format === 'junit' ? parseJunit(all, sink) : parseCtrf(all, sink));
+  return format;
+}
+
+/** Every test of the reports, in order (422 empty_import when there is none), and the format of the last. */
+export async function readReports(files: UploadedFile[], requested: ReportFormat | undefined) {
+  const sink = new TestSink();
+  let format: ReportFormat | null = null;
+  for (const file of files) format = (await parseReport(file, requested, sink)) ?? format;
+  if (sink.tests.length === 0) throw new AppError('empty_import', 'The report holds no test');
+  return { tests: sink.tests, format: format! };
+}
+
+const STATUS_RANK = { passed: 0, skipped: 1, blocked: 2, failed: 3 } as const;
+
+type BoundTest = { test: ReportedTest; identity: TestIdentity; caseId: string };
+type CaseRow = { id: string; number: number; key: string | null; archived: boolean };
+
+/** The cases of the project that the tests' display IDs and automation keys name. */
+async function findCandidates(tx: Db, ctx: RequestContext, projectId: string, identities: TestIdentity[]) {
+  const numbers = [...new Set(identities.flatMap((identity) => identity.caseNumbers))];
+  const keys = [...new Set(identities.map((identity) => identity.automationKey))];
+  const rows = await tx.$queryRaw<CaseRow[]>`
+    SELECT id, case_number AS number, automation_key AS key, archived_at IS NOT NULL AS archived
+    FROM test_cases
+    WHERE org_id = ${ctx.org.id} AND project_id = ${projectId}
+      AND (case_number = ANY(${numbers}::int[]) OR automation_key = ANY(${keys}::text[]))`;
+  return {
+    byNumber: new Map(rows.filter((row) => !row.archived).map((row) => [row.number, row])),
+    byKey: new Map(rows.flatMap((row) => (row.key === null ? [] : [[row.key, row] as const]))),
+  };
+}
+
+/** One case per automation key, in one counter update and one insert; suites are created as needed. */
+async function createCases(tx: Db, ctx: RequestContext, projectId: string, identities: TestIdentity[]) {
+  const { suiteIds, created: createdSuites } = await ensureSuitePaths(tx, ctx, projectId, identities.map((identity) => identity.suitePath).filter((path) => path.length > 0));
+  const ids = identities.map(() => newId());
+  if (identities.length > 0) {
+    const first = await allocateNumbers(tx, projectId, 'case', identities.length);
+    const now = new Date();
+    await tx.$executeRaw`
+      INSERT INTO test_cases (id, org_id, project_id, case_number, title, suite_id, automation_key, created_at, updated_at)
+      SELECT c.id, ${ctx.org.id}, ${projectId}, ${first}::int + c.ordinal - 1, c.title, c.suite_id, c.key, ${now}, ${now}
+      FROM unnest(${ids}::char(26)[], ${identities.map((identity) => identity.title)}::text[],
+                  ${identities.map((identity) => suiteIds.get(identity.suitePath.join('\u0000')) ?? null)}::char(26)[],
+                  ${identities.map((identity) => identity.automationKey)}::text[]) WITH ORDINALITY AS c(id, title, suite_id, key, ordinal)`;
+  }
+  return { ids, createdSuites };
+}
+
+/**
+ * POST /projects/{projectId}/result-imports (decisions §12): reads the reports, binds each test
+ * to a case (a `tcms_case` property, a display ID in brackets in its name, its automation key;
+ * else a new case unless createCases=false), and appends their results to a new run or to
+ * `runUlid`, all in one transaction through the marking engine. A case several tests bind to
+ * (parameter sets) takes the worst of their statuses: its results are appended best first.
+ */
+export async function importResults(ctx: RequestContext, projectCode: string, query: ResultImportQuery, files: UploadedFile[]): Promise<ResultImport> {
+  authorize(ctx, 'result.execute');
+  if (query.runUlid && (query.runName || query.planUlid || query.environmentId || query.milestoneId)) {
+    throw validationFailed('runUlid adds to an existing run: runName, planUlid, environmentId and milestoneId are for a new one', {
+      path: ['runUlid'],
+      location: 'query',
+    });
+  }
+  if (files.length > REPORT_FILES_MAX) {
+    throw fromValidationIssues([{ path: ['file'], message: `at most ${REPORT_FILES_MAX} reports per import` }], 'file');
+  }
+  const project = await resolveProject(ctx, projectCode);
+  const { tests, format } = await readReports(files, query.format);
+  const mayCreate = query.createCases !== false;
+  if (mayCreate) authorize(ctx, 'case.write');
+
+  return inTransaction(ctx.db, async (tx) => {
+    const txCtx = { ...ctx, db: tx };
+    // New cases take numbers and keys: imports of one project queue here, so no key is taken twice.
+    if (mayCreate) await lockRow(tx, 'projects', project.id, { orgId: ctx.org.id });
+    const identities = tests.map((test) => identify(test, project.code));
+    const { byNumber, byKey } = await findCandidates(tx, ctx, project.id, identities);
+
+    const bound: Array<BoundTest | null> = [];
+    const unmatched: ResultImport['unmatched'] = [];
+    const toCreate = new Map<string, { identity: TestIdentity; tests: number[] }>();
+    identities.forEach((identity, index) => {
+      const test = tests[index]!;
+      const match = identity.caseNumbers.map((number) => byNumber.get(number)).find(Boolean) ?? byKey.get(identity.automationKey);
+      bound.push(match && !match.archived ? { test, identity, caseId: match.id } : null);
+      if (match?.archived) unmatched.push({ name: test.name, reason: 'archived_case' });
+      else if (!match && !mayCreate) unmatched.push({ name: test.name, reason: 'no_case' });
+      else if (!match) {
+        const pending = toCreate.get(identity.automationKey) ?? { identity, tests: [] };
+        pending.tests.push(index);
+        toCreate.set(identity.automationKey, pending);
+      }
+    });
+    const matchedCases = new Set(bound.flatMap((entry) => (entry ? [entry.caseId] : []))).size;
+    const creations = [...toCreate.values()];
+    const { ids: createdIds, createdSuites } = await createCases(tx, ctx, project.id, creations.map((each) => each.identity));
+    creations.forEach((creation, at) => {
+      for (const index of creation.tests) bound[index] = { test: tests[index]!, identity: identities[index]!, caseId: createdIds[at]! };
+    });
+
+    const boundTests = bound.filter((entry): entry is BoundTest => entry !== null);
+    const caseIds = [...new Set(boundTests.map((entry) => entry.caseId))];
+    let runUlid = query.runUlid;
+    if (runUlid) {
+      const run = await lockRun(tx, txCtx, runUlid);
+      if (run.projectId !== project.id) throw notFound('Run');
+    } else {
+      const name = query.runName ?? `${format} import ${new Date().toISOString()}`;
+      const { planUlid, environmentId, milestoneId } = query;
+      runUlid = (await createRun(txCtx, project.code, { name, planUlid, environmentId, milestoneId, caseUlids: planUlid ? undefined : caseIds })).id;
+    }
+    const present = await findRunCasesByUlid(tx, runUlid, caseIds);
+    const missing = caseIds.filter((caseId) => !present.has(caseId));
+    if (missing.length > 0) await addRunCases(txCtx, runUlid, { caseUlids: missing });
+    const run = await lockRun(tx, txCtx, runUlid);
+    const runCases = missing.length > 0 ? await findRunCasesByUlid(tx, runUlid, caseIds) : present;
+
+    const order = new Map(caseIds.map((caseId, index) => [caseId, index]));
+    const statusOf = (entry: BoundTest) => entry.test.attempts.at(-1)!.status;
+    const sorted = [...boundTests].sort(
+      (a, b) => order.get(a.caseId)! - order.get(b.caseId)! || STATUS_RANK[statusOf(a)] - STATUS_RANK[statusOf(b)],
+    );
+    const entries = sorted.map(({ test, identity, caseId }) => {
+      const runCase = runCases.get(caseId)!;
+      if (isAssigneeLocked(txCtx, run, runCase)) {
+        throw new AppError('run_case_assignee_locked', `Only the assignee of ${project.code}-${runCase.caseNumber} may mark it (${test.name})`);
+      }
+      const final = test.attempts.at(-1)!;
+      const failedBefore = test.attempts.slice(0, -1).some((attempt) => attempt.status === 'failed');
+      return {
+        runCase,
+        status: final.status,
+        elapsedMs: final.elapsedMs,
+        comment: final.message,
+        flaky: final.status === 'passed' && (failedBefore || test.flakyReported),
+        attempts: test.attempts.length > 1 ? test.attempts : null,
+        parameters: identity.parameters,
+      };
+    });
+    const summary = { import: { format, tests: tests.length, createdCases: creations.length, createdSuites, unmatched: unmatched.length } };
+    await appendResults(tx, txCtx, run, entries, { source: 'import', summary });
+    return {
+      runUlid,
+      tests: tests.length,
+      results: entries.length,
+      createdCases: creations.length,
+      matchedCases,
+      unmatched,
+      attempts: tests.reduce((sum, test) => sum + test.attempts.length, 0),
+    };
+  });
+}

@@ -170,6 +170,41 @@ describe('POST /api/v1/projects/{projectId}/result-imports', () => {
     expect(byKey.get('github.com/acme/shop/cart.TestCheckout')).toMatchObject({ status: 'skipped' });
   });
 
+  it('imports the reports jest (jest-junit and its CTRF reporter) and mocha wrote for one suite', async () => {
+    const { owner, code } = await ownerWithProject(t.http);
+    const junit = await importRaw(owner, code, await fixture('jest-junit.xml'), 'application/xml');
+    expect(junit.status, JSON.stringify(junit.body)).toBe(201);
+    expect(junit.body).toMatchObject({ tests: 6, results: 6, createdCases: 6, matchedCases: 0, attempts: 6 });
+    const fromJunit = new Map((await resultsOfRun(junit.body.runUlid)).map((result) => [result.testCase!.title, result]));
+    expect(fromJunit.get('Cart pays by card')).toMatchObject({ status: 'failed', source: 'import' });
+    expect(fromJunit.get('Cart pays by card')!.comment).toContain('Expected: "paid"');
+    expect(fromJunit.get('Cart ships abroad')).toMatchObject({ status: 'skipped' });
+    expect(fromJunit.get('Cart sums 1 and 2')).toMatchObject({ status: 'passed' });
+
+    // jest's CTRF reporter records the retries: the test that failed once and then passed is flaky.
+    const ctrf = await importRaw(owner, code, await fixture('jest-ctrf.json'), 'application/json');
+    expect(ctrf.status, JSON.stringify(ctrf.body)).toBe(201);
+    expect(ctrf.body).toMatchObject({ tests: 6, results: 6, attempts: 9 });
+    const fromCtrf = new Map((await resultsOfRun(ctrf.body.runUlid)).map((result) => [result.testCase!.title, result]));
+    expect(fromCtrf.get('Cart loads the catalogue')).toMatchObject({ status: 'passed', flaky: true });
+    expect(fromCtrf.get('Cart loads the catalogue')!.attempts).toHaveLength(2);
+    expect(fromCtrf.get('Cart pays by card')).toMatchObject({ status: 'failed', flaky: false });
+    expect(fromCtrf.get('Cart pays by card')!.attempts).toHaveLength(3);
+    expect(fromCtrf.get('Cart ships abroad')).toMatchObject({ status: 'skipped' });
+
+    const mocha = await importRaw(owner, code, await fixture('mocha-junit.xml'), 'text/xml');
+    expect(mocha.status, JSON.stringify(mocha.body)).toBe(201);
+    expect(mocha.body).toMatchObject({ tests: 3, results: 3 });
+    const fromMocha = (await resultsOfRun(mocha.body.runUlid)).map((result) => [result.testCase!.title, result.status]);
+    expect(new Map(fromMocha as Array<[string, string]>)).toEqual(
+      new Map([
+        ['Cart adds an item', 'passed'],
+        ['Cart pays by card', 'failed'],
+        ['Cart loads the catalogue', 'passed'],
+      ]),
+    );
+  });
+
   it('createCases=false lists unknown tests as unmatched and creates nothing', async () => {
     const { owner, code } = await ownerWithProject(t.http);
     const response = await importRaw(owner, code, await fixture('go-junit-report.xml'), 'application/xml', { createCases: 'false' });

@@ -205,6 +205,23 @@ describe('POST /api/v1/projects/{projectId}/result-imports', () => {
     );
   });
 
+  it('imports the JUnit report gotestsum wrote for a Go package: subtests are cases of their own, a skip is skipped', async () => {
+    const { owner, code } = await ownerWithProject(t.http);
+    const response = await importRaw(owner, code, await fixture('gotestsum.xml'), 'application/xml');
+    expect(response.status, JSON.stringify(response.body)).toBe(201);
+    expect(response.body).toMatchObject({ tests: 5, results: 5, createdCases: 5 });
+    const byKey = new Map((await resultsOfRun(response.body.runUlid)).map((result) => [result.testCase!.automationKey, result.status]));
+    expect(byKey).toEqual(
+      new Map([
+        ['github.com/acme/shop/cart.TestAddItem/negative_quantity', 'failed'],
+        ['github.com/acme/shop/cart.TestAddItem', 'failed'],
+        ['github.com/acme/shop/cart.TestCheckout', 'skipped'],
+        ['github.com/acme/shop/cart.TestAddItem/positive_quantity', 'passed'],
+        ['github.com/acme/shop/cart.TestTotal', 'passed'],
+      ]),
+    );
+  });
+
   it('createCases=false lists unknown tests as unmatched and creates nothing', async () => {
     const { owner, code } = await ownerWithProject(t.http);
     const response = await importRaw(owner, code, await fixture('go-junit-report.xml'), 'application/xml', { createCases: 'false' });

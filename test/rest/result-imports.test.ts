@@ -222,6 +222,21 @@ describe('POST /api/v1/projects/{projectId}/result-imports', () => {
     );
   });
 
+  it('imports the report Maven Surefire 2.22 wrote with rerunFailingTestsCount: reruns are attempts, a flaky pass is flagged', async () => {
+    const { owner, code } = await ownerWithProject(t.http);
+    const response = await importRaw(owner, code, await fixture('surefire-2.22.xml'), 'application/xml');
+    expect(response.status, JSON.stringify(response.body)).toBe(201);
+    expect(response.body).toMatchObject({ tests: 4, results: 4, createdCases: 4, attempts: 7 });
+    const byKey = new Map((await resultsOfRun(response.body.runUlid)).map((result) => [result.testCase!.automationKey, result]));
+    expect(byKey.get('com.acme.shop.PaymentTest.loadsCatalogue')).toMatchObject({ status: 'passed', flaky: true });
+    expect(byKey.get('com.acme.shop.PaymentTest.loadsCatalogue')!.attempts).toHaveLength(2);
+    expect(byKey.get('com.acme.shop.PaymentTest.refundsOrder')).toMatchObject({ status: 'failed', flaky: false });
+    expect(byKey.get('com.acme.shop.PaymentTest.refundsOrder')!.attempts).toHaveLength(3);
+    expect(byKey.get('com.acme.shop.PaymentTest.refundsOrder')!.comment).toContain('expected:<[refund]ed> but was:<[declin]ed>');
+    expect(byKey.get('com.acme.shop.PaymentTest.shipsAbroad')).toMatchObject({ status: 'skipped' });
+    expect(byKey.get('com.acme.shop.PaymentTest.paysByCard')).toMatchObject({ status: 'passed', flaky: false });
+  });
+
   it('createCases=false lists unknown tests as unmatched and creates nothing', async () => {
     const { owner, code } = await ownerWithProject(t.http);
     const response = await importRaw(owner, code, await fixture('go-junit-report.xml'), 'application/xml', { createCases: 'false' });

@@ -73,7 +73,8 @@ function drainOnSignals(server: Server, app: App): void {
     server.close(async () => {
       await app.close();
       logger.info('stopped');
-      process.exit(0);
+      // pino writes asynchronously: exiting before its pending writes end could print "stopped" before them.
+      logger.flush(() => process.exit(0));
     });
     server.closeIdleConnections();
   };

@@ -56,6 +56,14 @@ export class Reply {
   ) {}
 }
 
+/** A stored file as a download: its content type, its name (RFC 5987), never sniffed. */
+export const fileReply = (file: { data: Buffer; contentType: string; fileName: string }) =>
+  new Reply(200, file.data, {
+    'Content-Type': file.contentType,
+    'Content-Disposition': `attachment; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
+    'X-Content-Type-Options': 'nosniff',
+  });
+
 export type RouteDefinition<P extends Schema | undefined = Schema | undefined, Q extends Schema | undefined = Schema | undefined, B extends Schema | undefined = Schema | undefined> = {
   method: Method;
   /** OpenAPI-style path below /api/v1, e.g. `/projects/{projectId}`. */

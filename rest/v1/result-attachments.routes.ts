@@ -12,7 +12,7 @@ import {
   stageResultAttachments,
 } from '../../src/runs/result-attachments.service.ts';
 import { ATTACHMENT_MAX_BYTES, ATTACHMENTS_PER_STEP, stagedAttachmentSchema } from '../../src/test-cases/attachments.schemas.ts';
-import { defineRoute, Reply } from '../route.ts';
+import { defineRoute, fileReply, Reply } from '../route.ts';
 
 const base = '/runs/{runUlid}/cases/{runCaseUlid}/results/{resultUlid}/attachments';
 
@@ -61,14 +61,7 @@ export const resultAttachmentRoutes = [
     params: resultAttachmentPathSchema,
     success: { status: 200, description: 'The file, with its stored content type' },
     errors: [403, 404],
-    handle: async ({ ctx, params }) => {
-      const file = await readResultAttachment(ctx, params);
-      return new Reply(200, file.data, {
-        'Content-Type': file.contentType,
-        'Content-Disposition': `attachment; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
-        'X-Content-Type-Options': 'nosniff',
-      });
-    },
+    handle: async ({ ctx, params }) => fileReply(await readResultAttachment(ctx, params)),
   }),
   defineRoute({
     method: 'delete',

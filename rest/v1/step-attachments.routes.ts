@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ATTACHMENT_MAX_BYTES, ATTACHMENTS_PER_STEP, stagedAttachmentSchema } from '../../src/test-cases/attachments.schemas.ts';
 import { deleteAttachment, readAttachment, stageAttachments } from '../../src/test-cases/attachments.service.ts';
 import { ulidSchema } from '../../src/validation.ts';
-import { defineRoute, Reply } from '../route.ts';
+import { defineRoute, fileReply, Reply } from '../route.ts';
 
 const casePath = z.object({ caseUlid: z.string() });
 const attachmentPath = z.object({ caseUlid: z.string(), attachmentUlid: ulidSchema });
@@ -35,14 +35,7 @@ export const stepAttachmentRoutes = [
     params: attachmentPath,
     success: { status: 200, description: 'The file, with its stored content type' },
     errors: [403, 404],
-    handle: async ({ ctx, params }) => {
-      const file = await readAttachment(ctx, params.caseUlid, params.attachmentUlid);
-      return new Reply(200, file.data, {
-        'Content-Type': file.contentType,
-        'Content-Disposition': `attachment; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
-        'X-Content-Type-Options': 'nosniff',
-      });
-    },
+    handle: async ({ ctx, params }) => fileReply(await readAttachment(ctx, params.caseUlid, params.attachmentUlid)),
   }),
   defineRoute({
     method: 'delete',

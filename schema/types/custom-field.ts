@@ -131,6 +131,10 @@ export const fieldValuesOf = (entity: ValueEntity, description: string) => ({
   resolve: (owner: { id: string; projectId: string }) => `${owner.id}:${owner.projectId}`,
 });
 
+/** `customFieldValues` of a GraphQL input as the REST body carries them: a missing value is null. */
+export const fieldValueInputsOf = (values: ReadonlyArray<{ fieldUlid: string; value?: unknown }> | null | undefined) =>
+  values?.map((entry) => ({ fieldUlid: entry.fieldUlid, value: entry.value ?? null }));
+
 const filtersOf = (args: { entity?: Entity | null; projectUlid?: string | null; q?: string | null }) =>
   validate(customFieldFilterSchema, {
     entity: args.entity ?? undefined,

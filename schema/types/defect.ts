@@ -20,7 +20,7 @@ import { orUndefined } from '../arguments.ts';
 import { builder } from '../builder.ts';
 import { requestOf } from '../context.ts';
 import { Author } from './comment.ts';
-import { fieldValuesOf, JsonScalar } from './custom-field.ts';
+import { fieldValueInputsOf, fieldValuesOf, JsonScalar } from './custom-field.ts';
 
 const DefectStatus = builder.enumType('DefectStatus', { values: DEFECT_STATUSES });
 
@@ -152,10 +152,6 @@ const UpdateDefectInput = builder.inputType('UpdateDefectInput', {
   }),
 });
 
-type ValueArg = typeof DefectFieldValueInput.$inferInput;
-const valuesOf = (values: readonly ValueArg[] | null | undefined) =>
-  values?.map((entry) => ({ fieldUlid: entry.fieldUlid, value: entry.value ?? null }));
-
 builder.mutationFields((t) => ({
   createDefect: t.prismaField({
     type: 'Defect',
@@ -169,7 +165,7 @@ builder.mutationFields((t) => ({
           ...input,
           status: orUndefined(input.status),
           resultUlids: orUndefined(input.resultUlids),
-          customFieldValues: valuesOf(input.customFieldValues),
+          customFieldValues: fieldValueInputsOf(input.customFieldValues),
         }),
       ),
   }),
@@ -185,7 +181,7 @@ builder.mutationFields((t) => ({
           ...input,
           title: orUndefined(input.title),
           status: orUndefined(input.status),
-          customFieldValues: valuesOf(input.customFieldValues),
+          customFieldValues: fieldValueInputsOf(input.customFieldValues),
         }),
       ),
   }),

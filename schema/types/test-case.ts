@@ -24,7 +24,7 @@ import { validate } from '../../src/validation.ts';
 import { orUndefined } from '../arguments.ts';
 import { builder } from '../builder.ts';
 import { requestOf } from '../context.ts';
-import { fieldValuesOf, JsonScalar } from './custom-field.ts';
+import { fieldValueInputsOf, fieldValuesOf, JsonScalar } from './custom-field.ts';
 
 const ORDERED = [{ position: 'asc' as const }, { id: 'asc' as const }];
 
@@ -207,7 +207,6 @@ const UpdateTestCaseInput = builder.inputType('UpdateTestCaseInput', {
 /** GraphQL's null for "absent" where the REST body has no null (zod then reports what is missing). */
 
 type StepArg = typeof TestCaseStepInput.$inferInput;
-type ValueArg = typeof TestCaseFieldValueInput.$inferInput;
 
 const stepsOf = (steps: readonly StepArg[] | null | undefined) =>
   steps?.map((step) => ({
@@ -217,9 +216,6 @@ const stepsOf = (steps: readonly StepArg[] | null | undefined) =>
     expectedResult: step.expectedResult,
     attachments: step.attachments?.map((ref) => Object.fromEntries(Object.entries(ref).filter(([, value]) => value != null))),
   }));
-
-const valuesOf = (values: readonly ValueArg[] | null | undefined) =>
-  values?.map((entry) => ({ fieldUlid: entry.fieldUlid, value: entry.value ?? null }));
 
 builder.mutationFields((t) => ({
   createTestCase: t.prismaField({
@@ -234,7 +230,7 @@ builder.mutationFields((t) => ({
           ...input,
           tags: orUndefined(input.tags),
           steps: stepsOf(input.steps)?.map(({ ulid: _ulid, ...step }) => step),
-          customFieldValues: valuesOf(input.customFieldValues),
+          customFieldValues: fieldValueInputsOf(input.customFieldValues),
         }),
       ),
   }),
@@ -250,7 +246,7 @@ builder.mutationFields((t) => ({
         validate(updateTestCaseBodySchema, {
           patch: input.patch ? { ...input.patch, title: orUndefined(input.patch.title), tags: orUndefined(input.patch.tags) } : undefined,
           steps: stepsOf(input.steps),
-          customFieldValues: valuesOf(input.customFieldValues),
+          customFieldValues: fieldValueInputsOf(input.customFieldValues),
         }),
       ),
   }),

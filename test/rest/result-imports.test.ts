@@ -40,6 +40,7 @@ const resultsOfRun = (runId: string) =>
 async function vitestReport(): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'tcms-vitest-report-'));
   try {
+    // The file vitest runs to write the report: its skipped test is the report's skipped testcase.
     await writeFile(
       path.join(dir, 'cart.test.ts'),
       `import { describe, expect, it } from 'vitest';

@@ -80,10 +80,20 @@ const environmentSchema = z.object({
   // Mail leaves through this SMTP server; without it, it is written to TCMS_DATA_DIR/outbox.
   TCMS_SMTP_URL: smtpUrl.optional(),
   TCMS_MAIL_FROM: mailbox.default('tcms <no-reply@localhost>'),
-  // The first retry delay of a delivery (mail, webhooks); it doubles with each attempt.
+  // The first retry delay of a mail; it doubles with each attempt.
   TCMS_RETRY_BASE_MS: milliseconds(30_000, 1),
   // How often each process looks for mail other processes queued or that is due for a retry.
   TCMS_MAIL_POLL_MS: milliseconds(1_000, 10),
+  // Webhooks (decisions §13): receivers on loopback, link-local or private addresses are refused unless this is true.
+  TCMS_WEBHOOKS_ALLOW_PRIVATE: flag('false'),
+  // How long a receiver has to answer one delivery attempt.
+  TCMS_WEBHOOK_TIMEOUT_MS: milliseconds(10_000, 1),
+  // The first retry delay of a webhook delivery; it quadruples with each attempt (8 attempts: about a day).
+  TCMS_WEBHOOK_RETRY_BASE_MS: milliseconds(15_000, 1),
+  // How often each process looks for deliveries that are due (retries, and those other processes queued).
+  TCMS_WEBHOOK_POLL_MS: milliseconds(1_000, 10),
+  // Live progress streams (decisions §14) send a comment line this often to keep idle connections open.
+  TCMS_SSE_KEEPALIVE_MS: milliseconds(15_000, 10),
 });
 
 /**
@@ -117,7 +127,11 @@ export type Config = {
   mailFrom: string;
   retryBaseMs: number;
   mailPollMs: number;
+  webhooks: WebhookSettings;
+  sseKeepAliveMs: number;
 };
+
+export type WebhookSettings = { allowPrivate: boolean; timeoutMs: number; retryBaseMs: number; pollMs: number };
 
 export type S3Settings = {
   bucket: string;
@@ -170,5 +184,12 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     mailFrom: parsed.TCMS_MAIL_FROM,
     retryBaseMs: parsed.TCMS_RETRY_BASE_MS,
     mailPollMs: parsed.TCMS_MAIL_POLL_MS,
+    webhooks: {
+      allowPrivate: parsed.TCMS_WEBHOOKS_ALLOW_PRIVATE,
+      timeoutMs: parsed.TCMS_WEBHOOK_TIMEOUT_MS,
+      retryBaseMs: parsed.TCMS_WEBHOOK_RETRY_BASE_MS,
+      pollMs: parsed.TCMS_WEBHOOK_POLL_MS,
+    },
+    sseKeepAliveMs: parsed.TCMS_SSE_KEEPALIVE_MS,
   };
 }

@@ -1,7 +1,11 @@
 import { authorize } from '../auth/policy.ts';
 import type { Identity, RequestContext } from '../context.ts';
 import { displayName } from '../context.ts';
-import type { Db, Prisma } from '../database/client.ts';
+import type { Db } from '../database/client.ts';
+import { Prisma } from '../../prisma/generated/client/client.ts';
+import { afterCommit } from '../database/transactions.ts';
+import { publishRunChange } from '../live/progress-signals.ts';
+import { wakeWebhookDispatchers } from '../webhooks/dispatch-signal.ts';
 import { newId } from '../ids.ts';
 import { cursorPageOf } from '../pagination.ts';
 import { clipSnapshot } from './clip.ts';
@@ -22,7 +26,10 @@ export type AuditActor = Identity | typeof SYSTEM_ACTOR;
 
 /**
  * Records one audit event. Call it with the transaction that performs the mutation, so that the
- * event and the change it records commit together or not at all.
+ * event and the change it records commit together or not at all. The same statement writes the
+ * event's webhook deliveries (the outbox of decisions §13): one row per active webhook of the
+ * organization whose patterns match the action. Once the transaction commits, this process's
+ * webhook dispatchers are woken, and a run's change reaches the live progress streams (§14).
  */
 export async function emitAudit(
   tx: Db,
@@ -32,25 +39,34 @@ export async function emitAudit(
   const label = clipSnapshot(entry.entityLabel);
   const metadata = label.truncated ? { ...entry.metadata, truncated: true } : (entry.metadata ?? {});
   const { identity } = ctx;
-  await tx.auditEvent.create({
-    data: {
-      id: newId(),
-      orgId: ctx.org.id,
-      action: entry.action,
-      actorKind: identity.kind === 'session' ? 'user' : identity.kind,
-      actorUserId: identity.kind === 'session' ? identity.user.id : null,
-      actorTokenId: identity.kind === 'api_token' ? identity.token.id : null,
-      actorEmail: identity.kind === 'session' ? identity.user.email : null,
-      actorName: identity.kind === 'session' ? displayName(identity.user) : identity.kind === 'api_token' ? identity.token.name : null,
-      entityType: entry.entityType,
-      entityUlid: entry.entityUlid,
-      entityLabel: label.text,
-      runId: entry.runId ?? null,
-      originRunId: entry.runId ?? null,
-      metadata: metadata as Prisma.InputJsonValue,
-    },
-  });
+  const orgId = ctx.org.id;
+  const runId = entry.runId ?? null;
+  const actorName = identity.kind === 'session' ? displayName(identity.user) : identity.kind === 'api_token' ? identity.token.name : null;
+  const [written] = await tx.$queryRaw<[{ deliveries: number; planId: string | null }]>`
+    WITH event AS (
+      INSERT INTO audit_events (id, org_id, action, actor_kind, actor_user_id, actor_token_id, actor_email, actor_name,
+                                entity_type, entity_ulid, entity_label, run_id, origin_run_id, metadata, created_at)
+      VALUES (${newId()}, ${orgId}, ${entry.action}, ${identity.kind === 'session' ? 'user' : identity.kind},
+              ${identity.kind === 'session' ? identity.user.id : null}, ${identity.kind === 'api_token' ? identity.token.id : null},
+              ${identity.kind === 'session' ? identity.user.email : null}, ${actorName},
+              ${entry.entityType}, ${entry.entityUlid}, ${label.text}, ${runId}, ${runId}, ${JSON.stringify(metadata)}::jsonb, ${new Date()})
+      RETURNING id, org_id, action
+    ), deliveries AS (
+      INSERT INTO webhook_deliveries (id, org_id, webhook_id, event_id, action)
+      SELECT tcms_ulid(), event.org_id, webhook.id, event.id, event.action
+      FROM event JOIN webhooks AS webhook ON webhook.org_id = event.org_id AND webhook.active
+      WHERE EXISTS (SELECT 1 FROM unnest(webhook.events) AS pattern WHERE ${WEBHOOK_PATTERN_MATCHES})
+      RETURNING 1
+    )
+    SELECT (SELECT count(*) FROM deliveries)::int AS deliveries,
+           (SELECT plan_id FROM test_runs WHERE id = ${runId}) AS "planId"`;
+  if (written.deliveries > 0) afterCommit(tx, wakeWebhookDispatchers);
+  if (runId) afterCommit(tx, () => publishRunChange({ orgId, runId, planId: written.planId }));
 }
+
+/** Whether the webhook's `pattern` matches `event.action`: `*`, the action itself, or a prefix such as `run.*`. */
+const WEBHOOK_PATTERN_MATCHES = Prisma.sql`pattern = '*' OR pattern = event.action
+  OR (right(pattern, 2) = '.*' AND starts_with(event.action, left(pattern, -1)))`;
 
 type AuditRow = Awaited<ReturnType<Db['auditEvent']['findFirstOrThrow']>>;
 

@@ -41,6 +41,8 @@ const TENANT_MODELS = new Set([
   'UserGroupMember',
   'ProjectAccessMember',
   'ProjectGroupAssignment',
+  'Webhook',
+  'WebhookDelivery',
 ]);
 
 /** Models whose rows belong to one project: a project hidden from the caller hides them too. */

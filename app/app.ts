@@ -25,6 +25,7 @@ import { logger } from '../src/logger.ts';
 import { startMailOutbox } from '../src/mail/mail-outbox.service.ts';
 import { startMaintenance } from '../src/maintenance.ts';
 import { openFileStorage } from '../src/storage/storage.service.ts';
+import { startWebhookDispatcher } from '../src/webhooks/webhook-dispatcher.ts';
 import { createMetrics } from './metrics.ts';
 
 export type App = { express: Express; database: OpenDatabase; close(): Promise<void> };
@@ -52,6 +53,7 @@ export async function createApp(config: Config): Promise<App> {
   const settings = httpSettings(config);
   const metrics = createMetrics(database);
   const mailOutbox = await startMailOutbox(config, database.backgroundClient, metrics.countMail);
+  const webhookDispatcher = startWebhookDispatcher(config.webhooks, database.backgroundClient, metrics.countWebhookDelivery);
 
   const yoga = createYoga<{ req: express.Request; res: express.Response }>({
     schema,
@@ -104,6 +106,7 @@ export async function createApp(config: Config): Promise<App> {
     close: async () => {
       await stopMaintenance();
       await mailOutbox.stop();
+      await webhookDispatcher.stop();
       await database.close();
     },
   };

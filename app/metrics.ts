@@ -2,11 +2,12 @@ import type { RequestHandler } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { OpenDatabase } from '../src/database/client.ts';
 import type { MailOutcome } from '../src/mail/mail-outbox.service.ts';
+import type { DeliveryOutcome } from '../src/webhooks/webhook-dispatcher.ts';
 
 /**
  * Prometheus metrics (prom-client) of one process: requests by route and status with their
  * latency, requests in progress, and the database pool (its waiting requests are the queue in
- * front of the database), mail deliveries by outcome, plus Node's own process metrics.
+ * front of the database), mail and webhook deliveries by outcome, plus Node's own process metrics.
  */
 export function createMetrics(database: Pick<OpenDatabase, 'poolUsage'>) {
   const registry = new Registry();
@@ -50,6 +51,13 @@ export function createMetrics(database: Pick<OpenDatabase, 'poolUsage'>) {
     registers: [registry],
   });
 
+  const webhookDeliveries = new Counter({
+    name: 'tcms_webhook_deliveries_total',
+    help: 'Webhook delivery attempts by outcome: delivered, retry (a failed attempt tried again later), failed',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
+
   /**
    * Counts every request under its route's template (`/api/v1/projects/{projectId}`), never its
    * concrete path, so that the number of series stays bounded.
@@ -66,5 +74,10 @@ export function createMetrics(database: Pick<OpenDatabase, 'poolUsage'>) {
     next();
   };
 
-  return { registry, measure, countMail: (outcome: MailOutcome) => mails.inc({ outcome }) };
+  return {
+    registry,
+    measure,
+    countMail: (outcome: MailOutcome) => mails.inc({ outcome }),
+    countWebhookDelivery: (outcome: DeliveryOutcome) => webhookDeliveries.inc({ outcome }),
+  };
 }

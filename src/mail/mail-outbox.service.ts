@@ -1,4 +1,5 @@
 import { Prisma } from '../../prisma/generated/client/client.ts';
+import { backoffDelayMs } from '../backoff.ts';
 import type { Config } from '../config.ts';
 import type { PrismaClient } from '../database/client.ts';
 import { logger } from '../logger.ts';
@@ -20,8 +21,7 @@ const BATCH_SIZE = 10;
 const TAKEOVER_POLLS = 10;
 
 /** The delay before the retry that follows `attempt` failed: base · 2^(attempt−1), ±20%. */
-export const retryDelayMs = (baseMs: number, attempt: number, random = Math.random()) =>
-  Math.round(baseMs * 2 ** (attempt - 1) * (0.8 + 0.4 * random));
+export const retryDelayMs = (baseMs: number, attempt: number, random = Math.random()) => backoffDelayMs(baseMs, 2, attempt, random);
 
 /** How an address is compared with the suppression list. */
 export const suppressionKey = (address: string) => address.trim().toLowerCase();

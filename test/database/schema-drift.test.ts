@@ -160,12 +160,12 @@ const REFERENTIAL_ACTIONS: Record<string, string> = {
 };
 
 /**
- * Unique indexes that Prisma cannot declare (partial or on an expression) are written as
- * `// partial unique index … WHERE …` or `// unique index …` comments.
+ * Indexes that Prisma cannot declare (partial or on an expression) are written as
+ * `// partial [unique] index … WHERE …` or `// unique index …` comments.
  */
 function partialIndexFacts(schema: string, facts: Facts): void {
-  for (const [, name, table, columns, where] of schema.matchAll(/^\/\/ (?:partial )?unique index (\w+) ON (\w+) \((.+)\)( WHERE .+)?$/gm)) {
-    facts.set(`index ${name}`, `UNIQUE ON ${table} USING btree (${columns})${where ? ' WHERE …' : ''}`);
+  for (const [, unique, name, table, columns, where] of schema.matchAll(/^\/\/ (?:partial )?(unique )?index (\w+) ON (\w+) \((.+)\)( WHERE .+)?$/gm)) {
+    facts.set(`index ${name}`, `${unique ? 'UNIQUE' : 'INDEX'} ON ${table} USING btree (${columns})${where ? ' WHERE …' : ''}`);
   }
 }
 

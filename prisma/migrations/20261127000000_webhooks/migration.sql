@@ -44,6 +44,8 @@ CREATE TABLE "webhook_deliveries" (
 CREATE INDEX "webhook_deliveries_webhook_id_id_idx" ON "webhook_deliveries"("webhook_id", "id");
 CREATE INDEX "webhook_deliveries_event_id_idx" ON "webhook_deliveries"("event_id");
 CREATE INDEX "webhook_deliveries_status_next_attempt_at_idx" ON "webhook_deliveries"("status", "next_attempt_at");
+-- The deliveries being sent (leased), counted per webhook to bound how many one receiver holds.
+CREATE INDEX "webhook_deliveries_leased_idx" ON "webhook_deliveries"("webhook_id") WHERE "lease_until" IS NOT NULL;
 
 -- A ULID made by the database, for rows a statement creates in numbers it cannot know
 -- beforehand (the deliveries of an audit event): 48 bits of milliseconds, 80 random bits.

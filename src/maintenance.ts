@@ -5,6 +5,7 @@ import { IDEMPOTENCY_RETENTION_MS } from './idempotency/idempotency.service.ts';
 import { BUCKETS } from './rate-limit/rate-limit.service.ts';
 import { applyDueSubscriptions } from './subscription/subscription.service.ts';
 import { sweepStagedUploads } from './storage/staged-uploads.ts';
+import { DELIVERY_RETENTION_MS } from './webhooks/webhook-dispatcher.ts';
 
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 /** How late a scheduled seat change or a period's renewal may take effect. */
@@ -12,7 +13,8 @@ const SUBSCRIPTION_INTERVAL_MS = 60 * 1000;
 
 /**
  * Deletes what has outlived its purpose: idempotency keys, rate-limit windows, sign-in failure
- * counters, idle sessions and staged uploads nobody committed within a day.
+ * counters, idle sessions, staged uploads nobody committed within a day, and the log of webhook
+ * deliveries settled (delivered or failed) more than 30 days ago.
  */
 export async function sweepExpired(now = Date.now()): Promise<void> {
   const client = prisma();
@@ -23,6 +25,7 @@ export async function sweepExpired(now = Date.now()): Promise<void> {
   await client.loginThrottle.deleteMany({ where: { expire: { lt: new Date(now) } } });
   await client.session.deleteMany({ where: { lastSeenAt: { lt: new Date(now - SESSION_IDLE_MS) } } });
   await sweepStagedUploads(now);
+  await client.webhookDelivery.deleteMany({ where: { status: { in: ['delivered', 'failed'] }, createdAt: { lt: new Date(now - DELIVERY_RETENTION_MS) } } });
 }
 
 /**

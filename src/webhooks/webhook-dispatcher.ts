@@ -17,6 +17,9 @@ export const MAX_ATTEMPTS = 8;
 /** Consecutive failed attempts after which a webhook is deactivated (`webhook.disabled`). */
 export const DEACTIVATION_THRESHOLD = 20;
 
+/** How long the log of a settled delivery (delivered or failed) is kept; the maintenance sweep deletes it then. */
+export const DELIVERY_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+
 /** Each later retry waits this many times longer than the one before (8 attempts span about a day). */
 const BACKOFF_GROWTH = 4;
 

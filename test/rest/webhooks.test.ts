@@ -2,6 +2,7 @@ import { createServer } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { prisma } from '../../src/database/client.ts';
 import { newId } from '../../src/ids.ts';
+import { onWebhookDeliveriesQueued } from '../../src/webhooks/dispatch-signal.ts';
 import { auditEvents, createProject, expectError, joinAs, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
 
 /**
@@ -407,7 +408,7 @@ describe('webhooks with private receivers allowed', () => {
       expectError(await t.http.get(webhookPath(owner, newId(), '/deliveries')).set(owner.headers), 404, 'not_found');
     });
 
-    it('redeliver queues the same event again as a new pending delivery, unaudited', async () => {
+    it('redeliver queues the same event again as a new pending delivery, wakes the dispatchers, is not audited', async () => {
       const owner = await signUp(t.http);
       const webhook = await createWebhook(owner, { events: ['project.*'] });
       const other = await createWebhook(owner, { events: ['project.*'] });
@@ -416,8 +417,12 @@ describe('webhooks with private receivers allowed', () => {
       const [othersDelivery] = (await deliveries(owner, other.ulid)).items;
       const eventsBefore = await auditEvents(t.http, owner);
 
+      let wakes = 0;
+      const stopListening = onWebhookDeliveriesQueued(() => (wakes += 1));
       const response = await t.http.post(webhookPath(owner, webhook.ulid, `/deliveries/${original!.ulid}/redeliver`)).set(owner.headers);
+      stopListening();
       expect(response.status).toBe(202);
+      expect(wakes).toBe(1);
       expect(response.body).toEqual({
         ulid: expect.stringMatching(/^[0-9A-Z]{26}$/),
         eventUlid: original!.eventUlid,

@@ -70,6 +70,7 @@ function drainOnSignals(server: Server, app: App): void {
     stopping = true;
     logger.info(`${signal} received: draining requests`);
     for (const response of unanswered) closeConnectionAfter(response);
+    app.endStreams();
     server.close(async () => {
       await app.close();
       logger.info('stopped');

@@ -5,6 +5,9 @@ import { hearRunChange, sendRunChangesThrough, type RunChange } from './progress
 /** The one PostgreSQL channel every process LISTENs on and NOTIFYs to. */
 export const RUN_CHANGES_CHANNEL = 'tcms_run_changes';
 
+/** The listening connection's application_name, as pg_stat_activity shows it. */
+export const LISTENER_APPLICATION_NAME = 'tcms live progress';
+
 /** How long to wait before connecting again after the listening connection was lost. */
 const RECONNECT_DELAYS_MS = [100, 500, 1_000, 2_000, 5_000];
 
@@ -31,7 +34,7 @@ export async function startProgressFanOut(databaseUrl: string, onReconnected: ()
   let queued = new Map<string, RunChange>();
 
   const connect = async () => {
-    const next = new pg.Client({ connectionString: databaseUrl });
+    const next = new pg.Client({ connectionString: databaseUrl, application_name: LISTENER_APPLICATION_NAME });
     next.on('notification', (message) => {
       if (message.channel !== RUN_CHANGES_CHANNEL || !message.payload) return;
       try {

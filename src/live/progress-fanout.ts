@@ -3,7 +3,7 @@ import { logger } from '../logger.ts';
 import { hearRunChange, sendRunChangesThrough, type RunChange } from './progress-signals.ts';
 
 /** The one PostgreSQL channel every process LISTENs on and NOTIFYs to. */
-export const RUN_CHANGES_CHANNEL = 'tcms_run_changes';
+const RUN_CHANGES_CHANNEL = 'tcms_run_changes';
 
 /** The listening connection's application_name, as pg_stat_activity shows it. */
 export const LISTENER_APPLICATION_NAME = 'tcms live progress';

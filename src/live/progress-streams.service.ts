@@ -9,7 +9,7 @@ import { findRun, toRunResponse } from '../runs/runs.service.ts';
 import { onRunChange } from './progress-signals.ts';
 
 /** Neither a topic's reads nor one stream's events come closer together than this. */
-export const MIN_EVENT_INTERVAL_MS = 250;
+const MIN_EVENT_INTERVAL_MS = 250;
 
 /** The progress event of a run stream (decisions §14): the counters of the run response. */
 export type RunProgress = Pick<ReturnType<typeof toRunResponse>, 'state' | 'counts' | 'total' | 'passRate' | 'lastResultAt'> & { runUlid: string };

@@ -64,7 +64,7 @@ export async function createApp(config: Config): Promise<App> {
   const settings = httpSettings(config);
   const metrics = createMetrics(database);
   const mailOutbox = await startMailOutbox(config, database.backgroundClient, metrics.countMail);
-  const webhookDispatcher = startWebhookDispatcher(config.webhooks, database.backgroundClient, metrics.countWebhookDelivery);
+  const webhookDispatcher = config.webhooks.dispatch ? startWebhookDispatcher(config.webhooks, database.backgroundClient, metrics.countWebhookDelivery) : undefined;
   // Across server processes through LISTEN/NOTIFY; the embedded database has one server process, which hears its own changes.
   const progressFanOut = database.engine === 'postgres' && config.databaseUrl ? await startProgressFanOut(config.databaseUrl, refreshAllStreams) : undefined;
   configureEventStreams({ keepAliveMs: config.sseKeepAliveMs });
@@ -123,7 +123,7 @@ export async function createApp(config: Config): Promise<App> {
       await progressFanOut?.stop();
       await stopMaintenance();
       await mailOutbox.stop();
-      await webhookDispatcher.stop();
+      await webhookDispatcher?.stop();
       await database.close();
     },
   };

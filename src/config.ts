@@ -84,6 +84,8 @@ const environmentSchema = z.object({
   TCMS_RETRY_BASE_MS: milliseconds(30_000, 1),
   // How often each process looks for mail other processes queued or that is due for a retry.
   TCMS_MAIL_POLL_MS: milliseconds(1_000, 10),
+  // Whether this process sends webhook deliveries (every process that does shares the work); false for processes that only answer requests.
+  TCMS_WEBHOOK_DISPATCH: flag('true'),
   // Webhooks (decisions §13): receivers on loopback, link-local or private addresses are refused unless this is true.
   TCMS_WEBHOOKS_ALLOW_PRIVATE: flag('false'),
   // How long a receiver has to answer one delivery attempt.
@@ -131,7 +133,7 @@ export type Config = {
   sseKeepAliveMs: number;
 };
 
-export type WebhookSettings = { allowPrivate: boolean; timeoutMs: number; retryBaseMs: number; pollMs: number };
+export type WebhookSettings = { dispatch: boolean; allowPrivate: boolean; timeoutMs: number; retryBaseMs: number; pollMs: number };
 
 export type S3Settings = {
   bucket: string;
@@ -185,6 +187,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     retryBaseMs: parsed.TCMS_RETRY_BASE_MS,
     mailPollMs: parsed.TCMS_MAIL_POLL_MS,
     webhooks: {
+      dispatch: parsed.TCMS_WEBHOOK_DISPATCH,
       allowPrivate: parsed.TCMS_WEBHOOKS_ALLOW_PRIVATE,
       timeoutMs: parsed.TCMS_WEBHOOK_TIMEOUT_MS,
       retryBaseMs: parsed.TCMS_WEBHOOK_RETRY_BASE_MS,

@@ -6,7 +6,7 @@ import { createApp, type App } from '../../app/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { prisma } from '../../src/database/client.ts';
 import { newId } from '../../src/ids.ts';
-import { uniqueEmail } from '../support/app.ts';
+import { TEST_DEFAULTS, uniqueEmail } from '../support/app.ts';
 import { aMail, outboxRowOf, queue, statusOf } from '../support/mail-outbox.ts';
 import { startSmtpServer } from '../support/smtp.ts';
 
@@ -22,7 +22,7 @@ let dataDir: string;
 let app: App;
 
 const openApp = (smtpUrl: string) =>
-  createApp(loadConfig({ ...process.env, TCMS_DATA_DIR: dataDir, NODE_ENV: 'test', TCMS_SMTP_URL: smtpUrl, TCMS_MAIL_POLL_MS: '100' }));
+  createApp(loadConfig({ ...process.env, TCMS_DATA_DIR: dataDir, NODE_ENV: 'test', ...TEST_DEFAULTS, TCMS_SMTP_URL: smtpUrl, TCMS_MAIL_POLL_MS: '100' }));
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'tcms-mail-'));

@@ -12,6 +12,13 @@ import { newId } from '../../src/ids.ts';
 export type TestApp = { app: App; http: TestAgent; dataDir: string };
 
 /**
+ * What test apps and server processes leave out unless a test asks for it: sending webhook
+ * deliveries. On the server database every app would otherwise send every file's deliveries,
+ * with its own settings (a refusing one, one with long retries).
+ */
+export const TEST_DEFAULTS = { TCMS_WEBHOOK_DISPATCH: 'false' };
+
+/**
  * Starts the real app once per test file: on the PostgreSQL server named by DATABASE_URL, or
  * else on a fresh embedded database in a temporary directory. Files never share state except
  * the server database, where every test works in organizations of its own. `env` adds to (or
@@ -21,7 +28,7 @@ export function useTestApp(env: NodeJS.ProcessEnv = {}): TestApp {
   const handle = {} as TestApp;
   beforeAll(async () => {
     handle.dataDir = await mkdtemp(path.join(os.tmpdir(), 'tcms-test-'));
-    handle.app = await createApp(loadConfig({ ...process.env, TCMS_DATA_DIR: handle.dataDir, NODE_ENV: 'test', ...env }));
+    handle.app = await createApp(loadConfig({ ...process.env, TCMS_DATA_DIR: handle.dataDir, NODE_ENV: 'test', ...TEST_DEFAULTS, ...env }));
     handle.http = request(handle.app.express);
   });
   afterAll(async () => {

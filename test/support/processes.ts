@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { fileURLToPath } from 'node:url';
+import { TEST_DEFAULTS } from './app.ts';
 
 /**
  * Child processes for tests: spawn one, collect what it prints, wait for a line, and make sure
@@ -167,7 +168,7 @@ export const SERVER_ENTRY = ['--enable-source-maps', 'dist/server.mjs'];
  */
 export function spawnServer({ dataDir, env = {}, limitMs = 120_000 }: ServerOptions): WatchedProcess {
   return spawnWatched(process.execPath, SERVER_ENTRY, {
-    env: { PORT: '0', TCMS_DATA_DIR: dataDir, NODE_ENV: 'test', TCMS_LOG_REQUESTS: 'false', TCMS_LOG_LEVEL: 'info', ...env },
+    env: { PORT: '0', TCMS_DATA_DIR: dataDir, NODE_ENV: 'test', TCMS_LOG_REQUESTS: 'false', TCMS_LOG_LEVEL: 'info', ...TEST_DEFAULTS, ...env },
     limitMs,
   });
 }

@@ -50,10 +50,10 @@ export async function emitAudit(
               ${identity.kind === 'session' ? identity.user.id : null}, ${identity.kind === 'api_token' ? identity.token.id : null},
               ${identity.kind === 'session' ? identity.user.email : null}, ${actorName},
               ${entry.entityType}, ${entry.entityUlid}, ${label.text}, ${runId}, ${runId}, ${JSON.stringify(metadata)}::jsonb, ${new Date()})
-      RETURNING id, org_id, action
+      RETURNING id, org_id, action, created_at
     ), deliveries AS (
-      INSERT INTO webhook_deliveries (id, org_id, webhook_id, event_id, action)
-      SELECT tcms_ulid(), event.org_id, webhook.id, event.id, event.action
+      INSERT INTO webhook_deliveries (id, org_id, webhook_id, event_id, action, created_at)
+      SELECT tcms_ulid(), event.org_id, webhook.id, event.id, event.action, event.created_at
       FROM event JOIN webhooks AS webhook ON webhook.org_id = event.org_id AND webhook.active
       WHERE EXISTS (SELECT 1 FROM unnest(webhook.events) AS pattern WHERE ${WEBHOOK_PATTERN_MATCHES})
       RETURNING 1

@@ -836,7 +836,9 @@ try {
   } else if (ONLY === 'live') {
     const liveRows = [await livePglite(), await livePostgres()];
     process.stdout.write(liveReport(liveRows, LIVE_PLANS));
-    process.stdout.write(`load average (1/5/15 min) at start ${loadAtStart}, at end ${loadAverage()} on ${os.availableParallelism()} cores\n`);
+    process.stdout.write(
+      `load average (1/5/15 min) at start ${loadAtStart}, at end ${loadAverage()} on ${os.availableParallelism()} cores; total wall time ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+    );
     if (liveRows.some(liveShortfall)) exitCode = 1;
   } else {
     const rows =

@@ -20,7 +20,7 @@ import http from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import { signatureHeader } from '../src/webhooks/signature.ts';
 import type { ServiceProcess } from './child.ts';
-import { elapsedOf, newRun, RUN_CASES, runsProject, type BenchRun, type RunsProject } from './runs.ts';
+import { elapsedOf, newRun, RUN_CASES, runsProject, send, type BenchRun, type RunsProject } from './runs.ts';
 import { bearer, type Integrator } from './setup.ts';
 import { percentile } from './stats.ts';
 import type { Counts } from './test-design.ts';
@@ -33,7 +33,8 @@ export const LIVE_STREAMS = 200;
 export const MARK_GAP_MS = 300;
 /** How long the deliveries (or stream events) of a phase may trail its last call. */
 const SETTLE_MS = 30_000;
-const REQUEST_TIMEOUT_MS = 30_000;
+/** How long a stream may take to send its first event (the current counts). */
+const FIRST_EVENT_MS = 30_000;
 
 /** Bulk-mark calls (each one event) and paced marks, per engine; BENCH_SCALE multiplies the measured counts. */
 export type LivePlan = { webhookCalls: Counts; marks: Counts };
@@ -54,18 +55,8 @@ export function livePlan(engine: 'pglite' | 'postgres', scale: number): LivePlan
 
 /** The runs one side works in: one per webhook client, one whose progress the streams follow. */
 export type LiveRuns = { bulk: BenchRun[]; progress: BenchRun };
-export type LiveFixture = { project: RunsProject; webhook: { ulid: string; secret: string }; service: LiveRuns; raw: LiveRuns };
-
-async function send(service: ServiceProcess, who: Integrator, method: string, path: string, body: unknown) {
-  const response = await fetch(`${service.baseUrl}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...bearer(who) },
-    body: JSON.stringify(body),
-    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-  });
-  const text = await response.text();
-  return { status: response.status, text };
-}
+/** `secret`: the webhook's signing secret, which the receiver checks and the raw floor signs with. */
+export type LiveFixture = { project: RunsProject; secret: string; service: LiveRuns; raw: LiveRuns };
 
 /** The project, the runs of both sides and the webhook, all through the API. */
 export async function seedLive(service: ServiceProcess, who: Integrator, code: string, receiverUrl: string): Promise<LiveFixture> {
@@ -75,10 +66,8 @@ export async function seedLive(service: ServiceProcess, who: Integrator, code: s
     for (let client = 0; client < WEBHOOK_CLIENTS; client++) bulk.push(await newRun(service, project, `${side} webhooks ${client}`));
     return { bulk, progress: await newRun(service, project, `${side} progress`) };
   };
-  const created = await send(service, who, 'POST', `/api/v1/orgs/${who.orgId}/webhooks`, { url: receiverUrl, events: [WEBHOOK_EVENT] });
-  if (created.status !== 201) throw new Error(`webhook creation: HTTP ${created.status} ${created.text.slice(0, 500)}`);
-  const webhook = JSON.parse(created.text) as { ulid: string; secret: string };
-  return { project, webhook: { ulid: webhook.ulid, secret: webhook.secret }, service: await runs('service'), raw: await runs('raw') };
+  const webhook = (await send(service, who, 'POST', `/api/v1/orgs/${who.orgId}/webhooks`, { url: receiverUrl, events: [WEBHOOK_EVENT] })) as { secret: string };
+  return { project, secret: webhook.secret, service: await runs('service'), raw: await runs('raw') };
 }
 
 // ---- the webhook receiver -------------------------------------------------------------------------
@@ -89,6 +78,14 @@ type Collected = { deliveries: Delivery[]; refused: number; truncated: boolean }
 type Collection = { until(expected: number, withinMs: number): Promise<Collected> };
 
 export type Receiver = { url: string; collect(secret: string): Collection; close(): Promise<void> };
+
+function parsedBody(body: string): { type?: unknown; timestamp?: unknown } | undefined {
+  try {
+    return JSON.parse(body) as { type?: unknown; timestamp?: unknown };
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * An HTTP receiver on 127.0.0.1 that answers 204 to every POST. While a collection is open it
@@ -112,8 +109,8 @@ export async function startReceiver(): Promise<Receiver> {
       const timestamp = Number(request.headers['webhook-timestamp']);
       const expected = signatureHeader([collection.secret], id, timestamp, body);
       const signatures = String(request.headers['webhook-signature'] ?? '').split(' ');
-      const payload = JSON.parse(body) as { type?: string; timestamp?: number };
-      if (!signatures.includes(expected) || payload.type !== WEBHOOK_EVENT || typeof payload.timestamp !== 'number') {
+      const payload = parsedBody(body);
+      if (!signatures.includes(expected) || payload?.type !== WEBHOOK_EVENT || typeof payload.timestamp !== 'number') {
         collection.refused++;
       } else if (!seen.has(id)) {
         seen.add(id);
@@ -164,6 +161,8 @@ export type WebhookFigures = {
   /** Successful calls whose delivery did not arrive within SETTLE_MS of the last call. */
   missing: number;
   refused: number;
+  /** True when the time bound stopped the calls before their fixed count. */
+  truncated: boolean;
   elapsedMs: number;
   eventsPerSecond: number;
   p50: number;
@@ -173,7 +172,7 @@ export type WebhookFigures = {
 /** One bulk-mark of every case of `run` to `status`; resolves once its event is committed (and, raw, sent). */
 export type BulkCall = (run: BenchRun, status: string) => Promise<void>;
 
-export const statusOfCall = (call: number) => (call % 2 === 0 ? 'passed' : 'failed');
+export const alternatingStatus = (call: number) => (call % 2 === 0 ? 'passed' : 'failed');
 
 /**
  * Warm-up, then the measured calls: WEBHOOK_CLIENTS clients, each on its own run with its own
@@ -193,7 +192,7 @@ export async function measureWebhooks(receiver: Receiver, secret: string, runs: 
         while (issued < calls && performance.now() < deadline) {
           issued++;
           try {
-            await call(run, statusOfCall(callsMade[client]!++));
+            await call(run, alternatingStatus(callsMade[client]!++));
           } catch (error) {
             failedCalls++;
             firstFailure ??= error;
@@ -214,6 +213,7 @@ export async function measureWebhooks(receiver: Receiver, secret: string, runs: 
       deliveries: deliveries.length,
       missing: truncated ? succeeded - deliveries.length : 0,
       refused,
+      truncated: issued < calls,
       elapsedMs,
       eventsPerSecond: (deliveries.length * 1000) / elapsedMs,
       p50: percentile(latencies, 50),
@@ -227,15 +227,13 @@ export async function measureWebhooks(receiver: Receiver, secret: string, runs: 
 /** The service side: POST /api/v1/runs/{run}/cases/bulk-mark, which must change every case. */
 export function serviceBulkCall(service: ServiceProcess, who: Integrator): BulkCall {
   return async (run, status) => {
-    const answer = await send(service, who, 'POST', `/api/v1/runs/${run.ulid}/cases/bulk-mark`, { caseUlids: run.runCaseUlids, status });
-    if (answer.status !== 200 || !answer.text.includes(`"affected":${RUN_CASES}`)) {
-      throw new Error(`bulk-mark: HTTP ${answer.status} ${answer.text.slice(0, 300)}`);
-    }
+    const answer = (await send(service, who, 'POST', `/api/v1/runs/${run.ulid}/cases/bulk-mark`, { caseUlids: run.runCaseUlids, status })) as { affected: number };
+    if (answer.affected !== RUN_CASES) throw new Error(`bulk-mark changed ${answer.affected} cases, not ${RUN_CASES}`);
   };
 }
 
 export const serviceWebhooks = (service: ServiceProcess, fixture: LiveFixture, receiver: Receiver, counts: Counts, maxMs: number) =>
-  measureWebhooks(receiver, fixture.webhook.secret, fixture.service.bulk, counts, maxMs, serviceBulkCall(service, fixture.project.who));
+  measureWebhooks(receiver, fixture.secret, fixture.service.bulk, counts, maxMs, serviceBulkCall(service, fixture.project.who));
 
 // ---- live progress latency, either side -----------------------------------------------------------
 
@@ -313,7 +311,7 @@ function openProgressStream(url: string, headers: Record<string, string>, agent:
       response.once('error', reject);
     });
     request.once('error', reject);
-    request.setTimeout(REQUEST_TIMEOUT_MS, () => request?.destroy(new Error(`GET ${url}: no first event within ${REQUEST_TIMEOUT_MS} ms`)));
+    request.setTimeout(FIRST_EVENT_MS, () => request?.destroy(new Error(`GET ${url}: no first event within ${FIRST_EVENT_MS} ms`)));
   });
   return { arrivals, opened, close: () => request?.destroy() };
 }
@@ -333,11 +331,7 @@ export async function serviceProgressLatency(service: ServiceProcess, fixture: L
       base,
       counts,
       async (index) => {
-        const answer = await send(service, who, 'PATCH', `/api/v1/runs/${run.ulid}/cases/${run.runCaseUlids[index]}`, {
-          status: statusOfCall(index),
-          elapsedMs: elapsedOf(index),
-        });
-        if (answer.status !== 200) throw new Error(`mark: HTTP ${answer.status} ${answer.text.slice(0, 300)}`);
+        await send(service, who, 'PATCH', `/api/v1/runs/${run.ulid}/cases/${run.runCaseUlids[index]}`, { status: alternatingStatus(index), elapsedMs: elapsedOf(index) });
       },
     );
   } finally {
@@ -358,7 +352,7 @@ const ms = (value: number) => `${value.toFixed(value < 10 ? 2 : 1)} ms`;
 
 /** Whether a figure is short of what it should hold (failed calls, lost deliveries or events, bad signatures). */
 export const liveShortfall = (row: LiveRow) =>
-  [row.webhooks.service, row.webhooks.raw].some((figures) => figures.failedCalls + figures.missing + figures.refused > 0) ||
+  [row.webhooks.service, row.webhooks.raw].some((figures) => figures.failedCalls + figures.missing + figures.refused > 0 || figures.truncated) ||
   [row.progress.service, row.progress.raw].some((figures) => figures.missing > 0);
 
 export function liveReport(rows: LiveRow[], plans: Record<string, LivePlan>): string {
@@ -372,6 +366,7 @@ export function liveReport(rows: LiveRow[], plans: Record<string, LivePlan>): st
         figures.failedCalls ? `${figures.failedCalls} calls failed` : '',
         figures.missing ? `${figures.missing} deliveries missing` : '',
         figures.refused ? `${figures.refused} deliveries with a bad signature or body` : '',
+        figures.truncated ? `stopped at the time bound after ${figures.calls} calls` : '',
       ].filter(Boolean);
       return problems.length ? [`! ${row.engine} webhooks ${side}: ${problems.join(', ')} (${figures.deliveries} delivered)`] : [];
     }),

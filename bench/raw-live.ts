@@ -25,7 +25,7 @@ import {
   LIVE_STREAMS, 
   measureProgress,
   measureWebhooks,
-  statusOfCall,
+  alternatingStatus,
   type Arrival,
   type LiveFixture,
   type ProgressFigures,
@@ -105,7 +105,7 @@ function postSigned(url: string, secret: string, deliveryId: string, body: strin
 }
 
 export async function rawWebhooks(sql: Sql, actor: RunsActor, fixture: LiveFixture, receiver: Receiver, counts: Counts, maxMs: number): Promise<WebhookFigures> {
-  const { secret } = fixture.webhook;
+  const { secret } = fixture;
   return measureWebhooks(receiver, secret, fixture.raw.bulk, counts, maxMs, async (run: BenchRun, status: string) => {
     let written: { event: unknown[]; deliveryIds: string[] } | undefined;
     const writeEvent: WriteEvent = async (query, event) => {
@@ -160,7 +160,7 @@ export async function rawProgressLatency(sql: Sql, listen: Listen, actor: RunsAc
   });
   try {
     return await measureProgress(listeners, 0, counts, async (index) => {
-      await markRunCase(sql, actor, run.ulid, run.runCaseUlids[index]!, statusOfCall(index), elapsedOf(index));
+      await markRunCase(sql, actor, run.ulid, run.runCaseUlids[index]!, alternatingStatus(index), elapsedOf(index));
       await sql.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify({ orgId: actor.orgId, runId: run.ulid, planId: null, marked: index + 1 })]);
     });
   } finally {

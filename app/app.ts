@@ -26,6 +26,7 @@ import { startMailOutbox } from '../src/mail/mail-outbox.service.ts';
 import { startMaintenance } from '../src/maintenance.ts';
 import { openFileStorage } from '../src/storage/storage.service.ts';
 import { startWebhookDispatcher } from '../src/webhooks/webhook-dispatcher.ts';
+import { configureWebhookReceivers } from '../src/webhooks/webhooks.service.ts';
 import { createMetrics } from './metrics.ts';
 
 export type App = { express: Express; database: OpenDatabase; close(): Promise<void> };
@@ -46,6 +47,7 @@ export async function createApp(config: Config): Promise<App> {
   logger.level = config.logLevel;
   openBillingProvider(config);
   configureInvitationLinks(config);
+  configureWebhookReceivers(config);
   await openFileStorage(config);
   const database = await openDatabase(config);
   await seedMissingSystemFields();

@@ -19,5 +19,6 @@ import './types/member.ts';
 import './types/user-group.ts';
 import './types/project-access.ts';
 import './types/audit.ts';
+import './types/webhook.ts';
 
 export const schema = builder.toSchema();

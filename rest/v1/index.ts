@@ -27,6 +27,7 @@ import { systemRoutes } from './system.routes.ts';
 import { testCaseRoutes } from './test-cases.routes.ts';
 import { tokenRoutes } from './tokens.routes.ts';
 import { usageRoutes } from './usage.routes.ts';
+import { webhookRoutes } from './webhooks.routes.ts';
 
 /** Every /api/v1 route, in the order the OpenAPI document lists them. */
 export const v1Routes = [
@@ -59,4 +60,5 @@ export const v1Routes = [
   ...memberRoutes,
   ...invitationRoutes,
   ...groupRoutes,
+  ...webhookRoutes,
 ];

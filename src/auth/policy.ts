@@ -31,6 +31,8 @@ const CAPABILITIES = {
   'group.manage': ['owner', 'admin'],
   // Any project's access (mode, owner, grants, groups); a project's own owner also changes its own.
   'project_access.manage': ['owner', 'admin'],
+  // Webhooks: every read and change of them, their deliveries and their secrets (decisions §13).
+  'webhook.manage': ['owner', 'admin'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Capability = keyof typeof CAPABILITIES;

@@ -13,6 +13,7 @@ const LOCKABLE = {
   test_plans: { tenant: true },
   test_runs: { tenant: true },
   user_groups: { tenant: true },
+  webhooks: { tenant: true },
 } as const;
 
 export type LockableTable = keyof typeof LOCKABLE;

@@ -3,6 +3,7 @@ import { backoffDelayMs } from '../backoff.ts';
 import type { Config } from '../config.ts';
 import type { PrismaClient } from '../database/client.ts';
 import { logger } from '../logger.ts';
+import { startOutboxWorker } from '../outbox/outbox-worker.ts';
 import { classifyFailure, openMailTransport, SEND_DEADLINE_MS, type Envelope, type Failure } from './mail-transport.ts';
 
 /** Attempts of one mail in all: after the last temporary failure it is `failed`. */
@@ -11,8 +12,8 @@ export const MAX_ATTEMPTS = 5;
 /** How long a claimed mail stays its claimer's: far beyond the longest send, so no two processes send it. */
 const LEASE_MS = 5 * SEND_DEADLINE_MS;
 
-/** Mails claimed at once and sent side by side, each over a connection of its own. */
-const BATCH_SIZE = 10;
+/** Mails sent side by side, each over a connection of its own. */
+const CONCURRENCY = 10;
 
 /**
  * Mail its process should have sent (queued there, or due there for a retry) is taken over by
@@ -63,40 +64,25 @@ export async function startMailOutbox(
   const own = new Map<string, number>();
   const retryTimers = new Set<NodeJS.Timeout>();
   let lookForOrphans = false;
-  let stopped = false;
-  let draining: Promise<void> | undefined;
-  let unreachable = false;
 
-  const nextBatch = async (): Promise<Claimed[] | undefined> => {
+  /** Its own mail first; mail of no process only after a poll, and as long as each claim finds a full batch. */
+  const claimDue = async (limit: number): Promise<Claimed[]> => {
     if (own.size > 0) {
-      const batch = [...own].slice(0, BATCH_SIZE);
-      for (const [id] of batch) own.delete(id);
-      return claim(db, ownedMail(batch));
+      const mails = [...own].slice(0, limit);
+      for (const [id] of mails) own.delete(id);
+      const claimed = await claim(db, ownedMail(mails));
+      // None of these was still left to this worker: the rest may be.
+      return claimed.length > 0 ? claimed : claimDue(limit);
     }
-    if (!lookForOrphans) return undefined;
-    const claimed = await claim(db, orphanedMail(takeoverMs));
-    lookForOrphans = claimed.length === BATCH_SIZE;
+    if (!lookForOrphans) return [];
+    lookForOrphans = false;
+    const claimed = await claim(db, orphanedMail(takeoverMs, limit));
+    lookForOrphans = claimed.length === limit;
     return claimed;
   };
 
-  const deliverAll = async () => {
-    try {
-      while (!stopped) {
-        const batch = await nextBatch();
-        if (!batch) break;
-        await Promise.all(batch.map((mail) => (mail.status === 'sending' ? deliver(mail) : report(mail, mail.status, mail.lastError))));
-      }
-      if (unreachable) logger.info('the mail outbox can be read again');
-      unreachable = false;
-    } catch (error) {
-      // The database is away: said once. Mail not claimed is taken over once it is back.
-      if (!unreachable) logger.warn({ err: error }, 'the mail outbox cannot be read');
-      unreachable = true;
-      lookForOrphans = false;
-    }
-  };
-
   const deliver = async (mail: Claimed) => {
+    if (mail.status !== 'sending') return report(mail, mail.status, mail.lastError);
     let failure: Failure | undefined;
     try {
       await transport.send(mail, AbortSignal.timeout(SEND_DEADLINE_MS));
@@ -133,35 +119,26 @@ export async function startMailOutbox(
     else logger.warn(fields, OUTCOME_MESSAGES[outcome]);
   };
 
-  const drain = () => {
-    if (stopped || draining) return;
-    draining = deliverAll().finally(() => {
-      draining = undefined;
-      // Woken after the last look for work, before it ended.
-      if (own.size > 0) drain();
-    });
-  };
-
+  const worker = startOutboxWorker({ name: 'mail', concurrency: CONCURRENCY, claim: claimDue, process: deliver });
   const wake = (mailId: string, attempts: number) => {
-    if (stopped) return;
     own.set(mailId, attempts);
-    drain();
+    worker.wake();
   };
-
+  // The worker's own poll would not tell a poll from a wake: only a poll looks for orphans.
   const poll = setInterval(() => {
     lookForOrphans = true;
-    drain();
+    worker.wake();
   }, config.mailPollMs);
   poll.unref();
   running.add(wake);
 
   return {
     stop: async () => {
-      stopped = true;
       running.delete(wake);
       clearInterval(poll);
+      await worker.stop();
+      // Set last by the sends that were in flight.
       for (const timer of retryTimers) clearTimeout(timer);
-      await draining;
       transport.close();
     },
   };
@@ -176,13 +153,13 @@ const ownedMail = (mails: [id: string, attempts: number][]) => Prisma.sql`
   WHERE candidate.status = 'queued'`;
 
 /** Mail due for longer than `takeoverMs`, or whose lease ran out as long ago: no process is taking care of it. */
-const orphanedMail = (takeoverMs: number) => Prisma.sql`
+const orphanedMail = (takeoverMs: number, limit: number) => Prisma.sql`
   SELECT candidate.id, candidate.recipient, candidate.attempts
   FROM mail_outbox AS candidate
   WHERE (candidate.status = 'queued' AND candidate.next_attempt_at <= now() - ${takeoverMs}::double precision * interval '1 millisecond')
      OR (candidate.status = 'sending' AND candidate.lease_until <= now() - ${takeoverMs}::double precision * interval '1 millisecond')
   ORDER BY candidate.next_attempt_at, candidate.id
-  LIMIT ${BATCH_SIZE}`;
+  LIMIT ${limit}`;
 
 /**
  * Claims the mail `candidates` selects, in one statement. Mail to a suppressed address is settled

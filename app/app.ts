@@ -8,6 +8,7 @@ import { errorHandler, notFoundHandler } from '../rest/errors.ts';
 import { httpSettings, JSON_BODY_BYTES, readSessionCookie } from '../rest/http-settings.ts';
 import { buildOpenApiDocument } from '../rest/openapi.ts';
 import { requestLog } from '../rest/request-log.ts';
+import { configureEventStreams } from '../rest/v1/live-progress.routes.ts';
 import { restRouter } from '../rest/router.ts';
 import { v1Routes } from '../rest/v1/index.ts';
 import { createGraphQLContext } from '../schema/context.ts';
@@ -21,6 +22,8 @@ import { seedMissingSystemFields } from '../src/custom-fields/system-fields.serv
 import { openDatabase, type OpenDatabase } from '../src/database/client.ts';
 import { configureInvitationLinks } from '../src/invitations/invitations.service.ts';
 import { AppError } from '../src/errors.ts';
+import { startProgressFanOut } from '../src/live/progress-fanout.ts';
+import { endAllStreams, refreshAllStreams } from '../src/live/progress-streams.service.ts';
 import { logger } from '../src/logger.ts';
 import { startMailOutbox } from '../src/mail/mail-outbox.service.ts';
 import { startMaintenance } from '../src/maintenance.ts';
@@ -29,7 +32,13 @@ import { startWebhookDispatcher } from '../src/webhooks/webhook-dispatcher.ts';
 import { configureWebhookReceivers } from '../src/webhooks/webhooks.service.ts';
 import { createMetrics } from './metrics.ts';
 
-export type App = { express: Express; database: OpenDatabase; close(): Promise<void> };
+export type App = {
+  express: Express;
+  database: OpenDatabase;
+  /** Ends every open live progress stream (the first step of a shutdown: they would keep the HTTP server open). */
+  endStreams(): void;
+  close(): Promise<void>;
+};
 
 /** Headers a browser on an allowed origin may read. */
 const EXPOSED_HEADERS = ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Idempotency-Replayed'];
@@ -56,6 +65,9 @@ export async function createApp(config: Config): Promise<App> {
   const metrics = createMetrics(database);
   const mailOutbox = await startMailOutbox(config, database.backgroundClient, metrics.countMail);
   const webhookDispatcher = startWebhookDispatcher(config.webhooks, database.backgroundClient, metrics.countWebhookDelivery);
+  // Across server processes through LISTEN/NOTIFY; the embedded database has one server process, which hears its own changes.
+  const progressFanOut = database.engine === 'postgres' && config.databaseUrl ? await startProgressFanOut(config.databaseUrl, refreshAllStreams) : undefined;
+  configureEventStreams({ keepAliveMs: config.sseKeepAliveMs });
 
   const yoga = createYoga<{ req: express.Request; res: express.Response }>({
     schema,
@@ -105,7 +117,10 @@ export async function createApp(config: Config): Promise<App> {
   return {
     express: app,
     database,
+    endStreams: endAllStreams,
     close: async () => {
+      endAllStreams();
+      await progressFanOut?.stop();
       await stopMaintenance();
       await mailOutbox.stop();
       await webhookDispatcher.stop();

@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { OpenDatabase } from '../src/database/client.ts';
+import { openStreamCount } from '../src/live/progress-streams.service.ts';
 import type { MailOutcome } from '../src/mail/mail-outbox.service.ts';
 import type { DeliveryOutcome } from '../src/webhooks/webhook-dispatcher.ts';
 
@@ -8,6 +9,8 @@ import type { DeliveryOutcome } from '../src/webhooks/webhook-dispatcher.ts';
  * Prometheus metrics (prom-client) of one process: requests by route and status with their
  * latency, requests in progress, and the database pool (its waiting requests are the queue in
  * front of the database), mail and webhook deliveries by outcome, plus Node's own process metrics.
+ * front of the database), mail deliveries by outcome, open live progress streams, plus Node's
+ * own process metrics.
  */
 export function createMetrics(database: Pick<OpenDatabase, 'poolUsage'>) {
   const registry = new Registry();
@@ -41,6 +44,15 @@ export function createMetrics(database: Pick<OpenDatabase, 'poolUsage'>) {
     collect() {
       const usage = database.poolUsage();
       if (usage) this.set(usage.waiting);
+    },
+  });
+
+  new Gauge({
+    name: 'tcms_live_streams',
+    help: 'Open live progress streams (Server-Sent Events and GraphQL subscriptions)',
+    registers: [registry],
+    collect() {
+      this.set(openStreamCount());
     },
   });
 

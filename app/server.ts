@@ -59,6 +59,13 @@ function drainOnSignals(server: Server, app: App): void {
   const unanswered = new Set<ServerResponse>();
   const closeConnectionAfter = (response: ServerResponse) => {
     if (!response.headersSent) response.setHeader('Connection', 'close');
+    else {
+      // A streamed answer (live progress) sent its headers long ago: its connection ends with it.
+      // The socket is taken now: the response lets go of it as it finishes.
+      const socket = response.socket;
+      if (response.writableFinished) socket?.end();
+      else response.once('finish', () => socket?.end());
+    }
   };
   server.on('request', (_request, response: ServerResponse) => {
     if (stopping) return closeConnectionAfter(response);
@@ -70,6 +77,7 @@ function drainOnSignals(server: Server, app: App): void {
     stopping = true;
     logger.info(`${signal} received: draining requests`);
     for (const response of unanswered) closeConnectionAfter(response);
+    app.endStreams();
     server.close(async () => {
       await app.close();
       logger.info('stopped');

@@ -20,5 +20,6 @@ import './types/user-group.ts';
 import './types/project-access.ts';
 import './types/audit.ts';
 import './types/webhook.ts';
+import './types/live-progress.ts';
 
 export const schema = builder.toSchema();

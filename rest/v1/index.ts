@@ -8,6 +8,7 @@ import { environmentRoutes } from './environments.routes.ts';
 import { exportRoutes } from './exports.routes.ts';
 import { flakyTestRoutes } from './flaky-tests.routes.ts';
 import { invitationRoutes } from './invitations.routes.ts';
+import { liveProgressRoutes } from './live-progress.routes.ts';
 import { memberRoutes } from './members.routes.ts';
 import { groupRoutes } from './groups.routes.ts';
 import { milestoneRoutes } from './milestones.routes.ts';
@@ -51,6 +52,7 @@ export const v1Routes = [
   ...runCaseRoutes,
   ...resultAttachmentRoutes,
   ...runCaseBulkRoutes,
+  ...liveProgressRoutes,
   ...resultImportRoutes,
   ...runSettingsRoutes,
   ...auditRoutes,

@@ -50,7 +50,7 @@ const ProgressBucketRef = builder.objectRef<ProgressBucket>('PlanProgressBucket'
   }),
 });
 
-const PlanProgressRef = builder.objectRef<PlanProgress>('PlanProgress').implement({
+export const PlanProgressRef = builder.objectRef<PlanProgress>('PlanProgress').implement({
   description: "Computed at read time from the counters of the plan's runs",
   fields: (t) => ({
     totalRuns: t.exposeInt('totalRuns'),

@@ -35,6 +35,9 @@ type Delivery = {
   createdAt: number;
 };
 
+/** A webhook as answered, less its failure count, which the dispatcher moves meanwhile (nothing listens at `receiver`). */
+const withoutFailureCount = ({ consecutiveFailures: _failures, ...rest }: Webhook) => rest;
+
 const SECRET = /^whsec_[A-Za-z0-9+/]{32}$/;
 
 /** A local port nothing listens on (taken from the system, then released). */
@@ -235,7 +238,7 @@ describe('webhooks with private receivers allowed', () => {
         expectError(await t.http.patch(webhookPath(owner, webhook.ulid)).set(owner.headers).send(body), 422, 'validation_failed');
       }
       const { secret: _secret, ...unchanged } = webhook;
-      expect((await t.http.get(webhookPath(owner, webhook.ulid)).set(owner.headers)).body).toEqual(unchanged);
+      expect(withoutFailureCount((await t.http.get(webhookPath(owner, webhook.ulid)).set(owner.headers)).body)).toEqual(withoutFailureCount(unchanged));
     });
   });
 
@@ -296,7 +299,7 @@ describe('webhooks with private receivers allowed', () => {
       expect(secret).toMatch(SECRET);
       expect(secret).not.toBe(webhook.secret);
       expect(shown).toMatchObject({ ulid: webhook.ulid, url: receiver, events: ['*'], active: true });
-      expect((await t.http.get(webhookPath(owner, webhook.ulid)).set(owner.headers)).body).toEqual(shown);
+      expect(withoutFailureCount((await t.http.get(webhookPath(owner, webhook.ulid)).set(owner.headers)).body)).toEqual(withoutFailureCount(shown));
 
       const row = await prisma().webhook.findUniqueOrThrow({ where: { id: webhook.ulid } });
       expect(row.secret).toBe(secret);

@@ -4,7 +4,8 @@
  * runs of them for each side) and the same receivers in this process.
  *
  * - webhooks: a webhook of the organization subscribed to run.cases_bulk_marked, pointing at an
- *   HTTP receiver in this process (127.0.0.1; the service runs with TCMS_WEBHOOKS_ALLOW_PRIVATE).
+ *   HTTP receiver in a worker thread of this process (bench/webhook-receiver.ts; 127.0.0.1, so the
+ *   service runs with TCMS_WEBHOOKS_ALLOW_PRIVATE).
  *   WEBHOOK_CLIENTS clients each bulk-mark all RUN_CASES cases of a run of their own, alternating
  *   passed and failed so that every call changes every case: one audit event, one delivery per
  *   call. Figures: events per second from the first call's start to the last delivery received,
@@ -18,12 +19,13 @@
  */
 import http from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
-import { signatureHeader } from '../src/webhooks/signature.ts';
+import { Worker } from 'node:worker_threads';
 import type { ServiceProcess } from './child.ts';
 import { elapsedOf, newRun, RUN_CASES, runsProject, send, type BenchRun, type RunsProject } from './runs.ts';
 import { bearer, type Integrator } from './setup.ts';
 import { percentile } from './stats.ts';
 import type { Counts } from './test-design.ts';
+import type { Collected, ReceiverAnswer, ReceiverRequest } from './webhook-receiver.ts';
 
 export const WEBHOOK_EVENT = 'run.cases_bulk_marked';
 /** Concurrent bulk-mark clients, each on a run of its own. */
@@ -72,83 +74,45 @@ export async function seedLive(service: ServiceProcess, who: Integrator, code: s
 
 // ---- the webhook receiver -------------------------------------------------------------------------
 
-type Delivery = { receivedAt: number; latencyMs: number };
-type Collected = { deliveries: Delivery[]; refused: number; truncated: boolean };
+/** Epoch milliseconds with a fraction, comparable with the receiver thread's receipt times. */
+const epochNow = () => performance.timeOrigin + performance.now();
+
 /** Collects the deliveries that arrive from now on, until `expected` have arrived or `withinMs` passed. */
 type Collection = { until(expected: number, withinMs: number): Promise<Collected> };
 
 export type Receiver = { url: string; collect(secret: string): Collection; close(): Promise<void> };
 
-function parsedBody(body: string): { type?: unknown; timestamp?: unknown } | undefined {
-  try {
-    return JSON.parse(body) as { type?: unknown; timestamp?: unknown };
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * An HTTP receiver on 127.0.0.1 that answers 204 to every POST. While a collection is open it
- * records each new webhook-id (receipt time, and its latency from the body's `timestamp`) whose
- * signature verifies with the collection's secret; others are counted as refused.
- */
+/** Starts bench/webhook-receiver.ts in a worker thread (with the tsx loader) and resolves once it listens. */
 export async function startReceiver(): Promise<Receiver> {
-  const seen = new Set<string>();
-  let current: { secret: string; deliveries: Delivery[]; refused: number; check(): void } | undefined;
-  const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const receivedAt = performance.now();
-      const receivedEpochMs = Date.now();
-      response.writeHead(204).end();
-      const collection = current;
-      if (!collection) return;
-      const body = Buffer.concat(chunks).toString('utf8');
-      const id = String(request.headers['webhook-id']);
-      const timestamp = Number(request.headers['webhook-timestamp']);
-      const expected = signatureHeader([collection.secret], id, timestamp, body);
-      const signatures = String(request.headers['webhook-signature'] ?? '').split(' ');
-      const payload = parsedBody(body);
-      if (!signatures.includes(expected) || payload?.type !== WEBHOOK_EVENT || typeof payload.timestamp !== 'number') {
-        collection.refused++;
-      } else if (!seen.has(id)) {
-        seen.add(id);
-        collection.deliveries.push({ receivedAt, latencyMs: receivedEpochMs - payload.timestamp });
-      }
-      collection.check();
-    });
+  const script = new URL('./webhook-receiver.ts', import.meta.url).href;
+  const worker = new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(script)}); })`, { eval: true });
+  const failed = new Promise<never>((_, reject) => {
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the webhook receiver stopped (code ${code})`)));
   });
-  await new Promise<void>((resolve, reject) => server.listen(0, '127.0.0.1', resolve).once('error', reject));
-  const address = server.address();
-  if (!address || typeof address !== 'object') throw new Error('the receiver has no address');
+  failed.catch(() => {});
+  const answer = () => Promise.race([new Promise<ReceiverAnswer>((resolve) => worker.once('message', resolve)), failed]);
+  const ready = await answer();
+  if (ready.type !== 'ready') throw new Error(`unexpected first message from the webhook receiver: ${ready.type}`);
+  const ask = (request: ReceiverRequest) => worker.postMessage(request);
   return {
-    url: `http://127.0.0.1:${address.port}/hooks`,
+    url: `http://127.0.0.1:${ready.port}/hooks`,
     collect(secret) {
-      const collection = { secret, deliveries: [] as Delivery[], refused: 0, check: () => {} };
-      current = collection;
+      ask({ type: 'collect', secret, event: WEBHOOK_EVENT });
       return {
-        until: (expected, withinMs) =>
-          new Promise<Collected>((resolve) => {
-            const settle = (truncated: boolean) => {
-              clearTimeout(timer);
-              collection.check = () => {};
-              if (current === collection) current = undefined;
-              resolve({ deliveries: collection.deliveries, refused: collection.refused, truncated });
-            };
-            const timer = setTimeout(() => settle(true), withinMs);
-            collection.check = () => {
-              if (collection.deliveries.length >= expected) settle(false);
-            };
-            collection.check();
-          }),
+        async until(expected, withinMs) {
+          const collected = answer();
+          ask({ type: 'until', expected, withinMs });
+          const result = await collected;
+          if (result.type !== 'collected') throw new Error(`unexpected message from the webhook receiver: ${result.type}`);
+          return result;
+        },
       };
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: async () => {
+      worker.removeAllListeners('exit');
+      await worker.terminate();
+    },
   };
 }
 
@@ -185,8 +149,8 @@ export async function measureWebhooks(receiver: Receiver, secret: string, runs: 
     let issued = 0;
     let failedCalls = 0;
     let firstFailure: unknown;
-    const started = performance.now();
-    const deadline = started + maxMs;
+    const started = epochNow();
+    const deadline = performance.now() + maxMs;
     await Promise.all(
       runs.map(async (run, client) => {
         while (issued < calls && performance.now() < deadline) {
@@ -378,7 +342,7 @@ export function liveReport(rows: LiveRow[], plans: Record<string, LivePlan>): st
   return [
     '',
     `tcms bench, live: webhook throughput and live progress latency`,
-    `  webhooks = a webhook on ${WEBHOOK_EVENT} to an HTTP receiver in the bench process (127.0.0.1, signatures checked); ${WEBHOOK_CLIENTS} clients bulk-mark ${RUN_CASES} cases`,
+    `  webhooks = a webhook on ${WEBHOOK_EVENT} to an HTTP receiver in a worker thread of the bench process (127.0.0.1, signatures checked); ${WEBHOOK_CLIENTS} clients bulk-mark ${RUN_CASES} cases`,
     `    of a run each (passed/failed alternating: one event, one delivery per call); events/s from the first call to the last delivery received;`,
     `    latency = receipt minus the body's timestamp (the event's time). raw = the bulk-mark statements of bench/raw-runs.ts with the event and its delivery row`,
     `    written in one statement as emitAudit does, then a signed POST of the same body to the same receiver and the delivery row UPDATEd as delivered`,

@@ -32,7 +32,7 @@ import type { Counts, Drive } from './test-design.ts';
 /** A token's organization and the user behind it (results carry executed_by_id). */
 export type RunsActor = Actor & { userId: string };
 
-type Query = (text: string, params: unknown[]) => Promise<unknown>;
+export type Query = (text: string, params: unknown[]) => Promise<unknown>;
 type Rows<T = Record<string, unknown>> = { rows: T[] };
 
 const LOCK_RUN = 'SELECT id FROM test_runs WHERE id = $1 AND org_id = $2 FOR NO KEY UPDATE';
@@ -144,7 +144,7 @@ async function lockAndReadRun(query: Query, actor: RunsActor, runUlid: string) {
 }
 
 /** PATCH run case `{ status, elapsedMs }`. */
-async function mark(sql: Sql, actor: RunsActor, runUlid: string, runCaseUlid: string, status: string, elapsedMs: number): Promise<void> {
+export async function markRunCase(sql: Sql, actor: RunsActor, runUlid: string, runCaseUlid: string, status: string, elapsedMs: number): Promise<void> {
   await authenticate(sql, actor);
   await sql.transaction(async (query) => {
     const run = await lockAndReadRun(query, actor, runUlid);
@@ -158,15 +158,28 @@ async function mark(sql: Sql, actor: RunsActor, runUlid: string, runCaseUlid: st
   });
 }
 
-/** bulk-mark (no elapsedMs) or bulk submit-result (an elapsedMs each): every case of the run. */
-async function bulk(sql: Sql, actor: RunsActor, run: BenchRun, status: string, withElapsed: boolean): Promise<void> {
+/**
+ * Writes an audit event given as the parameters of INSERT_AUDIT (id, org, action, actor kind,
+ * user, token, email, name, entity type, ULID and label, run, metadata JSON, time).
+ */
+export type WriteEvent = (query: Query, event: unknown[]) => Promise<void>;
+const insertEvent: WriteEvent = async (query, event) => {
+  await query(INSERT_AUDIT, event);
+};
+
+/**
+ * bulk-mark (no elapsedMs) or bulk submit-result (an elapsedMs each): every case of the run, in
+ * one transaction; `writeEvent` writes its run.cases_bulk_marked event (the webhook floor of
+ * bench/raw-live.ts adds the delivery row there).
+ */
+export async function bulkMarkRun(sql: Sql, actor: RunsActor, run: BenchRun, status: string, withElapsed: boolean, writeEvent = insertEvent): Promise<void> {
   await authenticate(sql, actor);
   await sql.transaction(async (query) => {
     const row = await lockAndReadRun(query, actor, run.ulid);
     const ulids = run.runCaseUlids;
     const cases = ((await query(readCasesByUlid(ulids.length), [run.ulid, ...ulids, ...ulids, actor.orgId])) as Rows<CaseRow>).rows;
     const entries = cases.slice(0, 20).map((runCase) => ({ ulid: runCase.id, caseDisplayId: `C-${runCase.caseNumber}`, titleSnapshot: runCase.title, fromStatus: runCase.status, toStatus: status }));
-    await query(INSERT_AUDIT, auditRow(actor, 'run.cases_bulk_marked', 'test_run', run.ulid, String(row.name), run.ulid, {
+    await writeEvent(query, auditRow(actor, 'run.cases_bulk_marked', 'test_run', run.ulid, String(row.name), run.ulid, {
       bulkCases: { cases: entries, omittedCount: cases.length - entries.length, summary: { affected: cases.length, unchanged: 0, statusTo: status } },
     }));
     await recordResults(query, actor, row, cases.map((runCase, index) => ({ runCase, status, elapsedMs: withElapsed ? elapsedOf(index) : null })), 'bulk');
@@ -217,7 +230,7 @@ export async function rawMarks(sql: Sql, actor: RunsActor, run: BenchRun, counts
   const next = roundRobin(run.runCaseUlids);
   const op = () => {
     const { item, pass, sequence } = next();
-    return mark(sql, actor, run.ulid, item, statusOfPass(pass), elapsedOf(sequence));
+    return markRunCase(sql, actor, run.ulid, item, statusOfPass(pass), elapsedOf(sequence));
   };
   await runOps(counts.warmup, drive.concurrency, drive.maxMs, op);
   return runOps(counts.measured, drive.concurrency, drive.maxMs, op);
@@ -228,7 +241,7 @@ async function rawBulk(sql: Sql, actor: RunsActor, runs: BenchRun[], withElapsed
   const next = roundRobin(runs);
   const op = () => {
     const { item, pass } = next();
-    return bulk(sql, actor, item, statusOfPass(pass), withElapsed);
+    return bulkMarkRun(sql, actor, item, statusOfPass(pass), withElapsed);
   };
   await runOps(counts.warmup, drive.concurrency, drive.maxMs, op);
   return runOps(counts.measured, drive.concurrency, drive.maxMs, op);

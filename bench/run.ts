@@ -11,7 +11,13 @@
  * them private, read by a member in a session. `BENCH_ONLY=team` runs only that measure (in a
  * data directory and a database of its own, as always); and of the exports (bench/exports.ts:
  * the audit export of 25,000 events and the project export of 10,000 cases beside a raw COPY of
- * the same rows, time and peak memory), `BENCH_ONLY=exports` for only those.
+ * the same rows, time and peak memory), `BENCH_ONLY=exports` for only those; and of the live
+ * measures (bench/live.ts, floor bench/raw-live.ts): webhook throughput (bulk-marks of 500 cases
+ * from 4 clients, one run.cases_bulk_marked event and one delivery each, to a receiver in this
+ * process: events/s and delivery latency) and live progress latency (200 SSE streams on a run,
+ * single marks 300 ms apart: from the mark's request to its event on each stream),
+ * `BENCH_ONLY=live` for only those. The live measures run the service with
+ * TCMS_WEBHOOKS_ALLOW_PRIVATE=true (the receiver is on 127.0.0.1) and stop it before their floor.
  *
  * Where the service runs: in a child process (bench/serve.ts, the same composition root as
  * app/server.ts, bound to 127.0.0.1), not in this process. In-process, autocannon's request
@@ -43,6 +49,8 @@ import { runHttpLoad } from './load.ts';
 import { createProject, listPage, pgliteSql, pgPoolSql, runOps, type Actor, type Sql } from './raw.ts';
 import { rawCreateCases, rawPatchCases, rawReadTree, type CaseActor } from './raw-test-design.ts';
 import { rawBulkMark, rawMarks, rawProgress, rawSubmit, type RunsActor } from './raw-runs.ts';
+import { livePlan, liveReport, liveShortfall, seedLive, serviceProgressLatency, serviceWebhooks, startReceiver, type LiveRow } from './live.ts';
+import { pgListen, pgliteListen, rawProgressLatency, rawWebhooks } from './raw-live.ts';
 import {
   PROGRESS_PLANS,
   RUN_CASES,
@@ -144,9 +152,10 @@ const RUN_BOUND_MS = 45_000;
 /** The whole benchmark, set-up and clean-up included. */
 const DEADLINE_MS = 1_200_000;
 const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
-/** `BENCH_ONLY=team`, `exports` or `import`: only the project-team, the export or the import measures, on both engines. */
+/** `BENCH_ONLY=team`, `exports`, `import` or `live`: only the project-team, the export, the import or the live measures, on both engines. */
 const ONLY = process.env.BENCH_ONLY;
-if (ONLY !== undefined && !['team', 'exports', 'import'].includes(ONLY)) throw new Error('BENCH_ONLY takes one value: team, exports or import');
+if (ONLY !== undefined && !['team', 'exports', 'import', 'live'].includes(ONLY)) throw new Error('BENCH_ONLY takes one value: team, exports, import or live');
+const LIVE_PLANS = { pglite: livePlan('pglite', SCALE), postgres: livePlan('postgres', SCALE) };
 
 /** `perOp`: results each successful request appends (the bulk rows), reported as results/s. */
 type Row = { engine: string; endpoint: string; service: Measurement; raw: Measurement; perOp?: number };
@@ -287,7 +296,7 @@ async function prepare(service: ServiceProcess) {
   return { lister, creator, rawCreator, tree, cases, rawCases, runs };
 }
 
-const runsActor = (runs: RunsFixture): RunsActor => ({ ...rawActor(runs.project.who), userId: runs.project.who.userId });
+const runsActor = (runs: Pick<RunsFixture, 'project'>): RunsActor => ({ ...rawActor(runs.project.who), userId: runs.project.who.userId });
 
 /** The execution measures of one side, in the same order on both. */
 const serviceExecution = async (service: ServiceProcess, runs: RunsFixture, plan: Plan) => ({
@@ -607,6 +616,65 @@ async function exportsPostgres(): Promise<ExportRow[]> {
   return rows;
 }
 
+// ---- the live measures (BENCH_ONLY=live), on each engine in a database of its own ---------------
+
+/** The receiver and the service (allowed to post to it), the fixture, then the service's two measures. */
+async function liveServiceSide(env: NodeJS.ProcessEnv, plan: (typeof LIVE_PLANS)['pglite']) {
+  const receiver = await startReceiver();
+  const closeReceiver = onCleanup('webhook receiver', () => receiver.close());
+  const service = await timed('service started', () => startService({ ...env, TCMS_WEBHOOKS_ALLOW_PRIVATE: 'true' }));
+  const stopService = onCleanup('live service', () => service.stop());
+  const fixture = await timed('project, runs and webhook', async () => seedLive(service, await newIntegrator(service, 'live'), nextCode(), receiver.url));
+  const webhooks = await timed('service webhooks', () => serviceWebhooks(service, fixture, receiver, plan.webhookCalls, RUN_BOUND_MS));
+  const progress = await timed(`service progress (${plan.marks.warmup + plan.marks.measured} marks)`, () => serviceProgressLatency(service, fixture, plan.marks));
+  // The floor runs without the service: on PGlite it needs the data directory, on PostgreSQL the
+  // service's dispatcher would claim the floor's delivery rows.
+  await stopService();
+  return { receiver, closeReceiver, fixture, webhooks, progress };
+}
+
+async function livePglite(): Promise<LiveRow> {
+  const plan = LIVE_PLANS.pglite;
+  log('pglite: live measures, embedded PostgreSQL in a temporary data directory');
+  const { dataDir, remove: removeDir } = await temporaryDataDir();
+  const { receiver, closeReceiver, fixture, webhooks, progress } = await liveServiceSide(serviceEnv({ TCMS_DATA_DIR: dataDir }), plan);
+  const db = await PGlite.create(path.join(dataDir, 'pgdata'));
+  const closeDb = onCleanup('raw PGlite', () => db.close());
+  const sql = pgliteSql(db);
+  const rawHooks = await timed('raw webhooks', () => rawWebhooks(sql, runsActor(fixture), fixture, receiver, plan.webhookCalls, RUN_BOUND_MS));
+  const rawStreams = await timed('raw progress', () => rawProgressLatency(sql, pgliteListen(db), runsActor(fixture), fixture.raw.progress, plan.marks));
+  await closeDb();
+  await closeReceiver();
+  await removeDir();
+  return { engine: 'pglite', webhooks: { service: webhooks, raw: rawHooks }, progress: { service: progress, raw: rawStreams } };
+}
+
+async function livePostgres(): Promise<LiveRow> {
+  const plan = LIVE_PLANS.postgres;
+  const { databaseUrl, drop } = await temporaryDatabase();
+  const { dataDir, remove: removeDir } = await temporaryDataDir();
+  const { receiver, closeReceiver, fixture, webhooks, progress } = await liveServiceSide(
+    serviceEnv({ DATABASE_URL: databaseUrl.toString(), TCMS_DATA_DIR: dataDir }),
+    plan,
+  );
+  const pool = new pg.Pool({ connectionString: databaseUrl.toString(), max: CONCURRENCY, connectionTimeoutMillis: 10_000 });
+  pool.on('error', (error) => log(`raw pool: ${error.message}`));
+  const endPool = onCleanup('raw pool', () => pool.end());
+  const listener = new pg.Client({ connectionString: databaseUrl.toString(), connectionTimeoutMillis: 10_000 });
+  listener.on('error', (error) => log(`raw listener: ${error.message}`));
+  await listener.connect();
+  const endListener = onCleanup('raw listener', () => listener.end());
+  const sql = pgPoolSql(pool);
+  const rawHooks = await timed('raw webhooks', () => rawWebhooks(sql, runsActor(fixture), fixture, receiver, plan.webhookCalls, RUN_BOUND_MS));
+  const rawStreams = await timed('raw progress', () => rawProgressLatency(sql, pgListen(listener), runsActor(fixture), fixture.raw.progress, plan.marks));
+  await endListener();
+  await endPool();
+  await closeReceiver();
+  await drop();
+  await removeDir();
+  return { engine: 'postgres', webhooks: { service: webhooks, raw: rawHooks }, progress: { service: progress, raw: rawStreams } };
+}
+
 // ---- result import (BENCH_ONLY=import), on each engine in a database of its own -----------------
 
 type ImportRow = { engine: string; first: ImportFigures; second: ImportFigures; raw: ImportFigures };
@@ -765,16 +833,25 @@ try {
     process.stdout.write(exportReport([...(await exportsPglite()), ...(await exportsPostgres())]));
   } else if (ONLY === 'import') {
     await benchImport();
+  } else if (ONLY === 'live') {
+    const liveRows = [await livePglite(), await livePostgres()];
+    process.stdout.write(liveReport(liveRows, LIVE_PLANS));
+    process.stdout.write(
+      `load average (1/5/15 min) at start ${loadAtStart}, at end ${loadAverage()} on ${os.availableParallelism()} cores; total wall time ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+    );
+    if (liveRows.some(liveShortfall)) exitCode = 1;
   } else {
     const rows =
       ONLY === 'team'
         ? [await teamPglite(), await teamPostgres()]
         : [...(await benchPglite()), await teamPglite(), ...(await benchPostgres()), await teamPostgres()];
     const exportRows = ONLY === 'team' ? [] : [...(await exportsPglite()), ...(await exportsPostgres())];
+    const liveRows = ONLY === 'team' ? [] : [await livePglite(), await livePostgres()];
     report(rows, performance.now() - started, loadAtStart);
     if (exportRows.length > 0) process.stdout.write(exportReport(exportRows));
+    if (liveRows.length > 0) process.stdout.write(liveReport(liveRows, LIVE_PLANS));
     if (ONLY !== 'team') await benchImport();
-    if (rows.some((row) => row.service.failed || row.raw.failed || row.service.truncated || row.raw.truncated)) exitCode = 1;
+    if (rows.some((row) => row.service.failed || row.raw.failed || row.service.truncated || row.raw.truncated) || liveRows.some(liveShortfall)) exitCode = 1;
   }
 } catch (error) {
   log(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);

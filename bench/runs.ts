@@ -30,7 +30,8 @@ const CONFIGURED_PLANS = 20;
 
 const REQUEST_TIMEOUT_MS = 30_000;
 
-async function send(service: ServiceProcess, who: Integrator, method: string, path: string, body?: unknown) {
+/** One request with `who`'s token; the parsed answer, or an error naming the status and the answer. */
+export async function send(service: ServiceProcess, who: Integrator, method: string, path: string, body?: unknown) {
   const response = await fetch(`${service.baseUrl}${path}`, {
     method,
     headers: { 'content-type': 'application/json', ...bearer(who) },

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -76,6 +76,8 @@ type Operation = {
   body: JsonSchema | undefined;
   upload: boolean;
   authenticated: boolean;
+  /** Answers Server-Sent Events: a 200 never ends by itself. */
+  streams: boolean;
 };
 
 function operationsOf(document: { paths: Record<string, Record<string, Record<string, unknown>>> }): Operation[] {
@@ -89,6 +91,7 @@ function operationsOf(document: { paths: Record<string, Record<string, Record<st
         body: content['application/json']?.schema,
         upload: 'multipart/form-data' in content,
         authenticated: ((operation.security as unknown[] | undefined) ?? []).length > 0,
+        streams: 'text/event-stream' in ((operation.responses as Record<string, { content?: object }>)['200']?.content ?? {}),
       };
     }),
   );
@@ -256,6 +259,7 @@ type HostileRequest = {
   description: string;
   operation: string;
   caller: 'session' | 'token' | 'none';
+  streams: boolean;
 };
 
 const MALFORMED_PATH_VALUES = ['%FF', '%E0%A4%A', '%ED%A0%80', '%00', 'AB%00', '%2e%2e', '..', '%2F', 'x'.repeat(3000), '%C0%AF', 'null', '-1', '1e999', '%20', '%F0%9F%9A%80'];
@@ -372,6 +376,7 @@ function buildRequest(operation: Operation, context: Context, pathValues: Record
     body,
     caller,
     operation: name,
+    streams: operation.streams,
     description: `${operation.method.toUpperCase()} ${path.slice(0, 200)} as ${caller}; ${notes.join('; ')}; body ${body === undefined ? 'none' : String(body).slice(0, 200)}`,
   };
 }
@@ -465,6 +470,8 @@ describe('hostile input generated from the OpenAPI document', () => {
     const send = async (hostile: HostileRequest) => {
       const begun = performance.now();
       const pending = request(server)[hostile.method as 'get'](hostile.url).set(hostile.headers);
+      // superagent hands a parser Node's IncomingMessage, which its types call Response.
+      if (hostile.streams) pending.buffer(true).parse(untilEventStream as unknown as Parameters<typeof pending.parse>[0]);
       const response = await (hostile.body === undefined ? pending : pending.serialize((raw: string) => raw).send(hostile.body as string));
       const ms = performance.now() - begun;
       sent++;
@@ -548,6 +555,32 @@ describe('hostile input generated from the OpenAPI document', () => {
 const MAX_ERROR_BYTES = 32 * 1024;
 
 /** Why an answer breaks the rules, or null: a 5xx, an error that is not the contract's envelope, or a big one. */
+/**
+ * Reads an answer like supertest does, except that an event stream is let go once its headers
+ * arrive: its 200 never ends by itself.
+ */
+function untilEventStream(res: IncomingMessage & { text?: string }, done: (error: Error | null, body: unknown) => void) {
+  if (String(res.headers['content-type']).startsWith('text/event-stream')) {
+    res.text = '';
+    res.destroy();
+    done(null, {});
+    return;
+  }
+  let text = '';
+  res.setEncoding('utf8');
+  res.on('data', (chunk: string) => (text += chunk));
+  res.on('end', () => {
+    res.text = text;
+    let body: unknown = {};
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // Not JSON: answerProblem says so from the content type.
+    }
+    done(null, body);
+  });
+}
+
 function answerProblem(response: request.Response): string | null {
   if (response.status >= 500) return '5xx';
   if (response.status < 400) return null;

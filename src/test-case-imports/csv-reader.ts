@@ -63,12 +63,12 @@ export async function readCsv(chunks: AsyncIterable<Uint8Array>, sink: CaseSink)
   try {
     for await (const { record } of parser as AsyncIterable<{ record: string[] }>) {
       row++;
+      if (record.every((cell) => cell.trim() === '')) continue;
       if (!header) {
         header = record.map((name) => name.trim());
         if (!header.some((name) => name.toLowerCase() === 'title')) throw rowFailed(1, 'the header has no title column');
         continue;
       }
-      if (record.every((cell) => cell.trim() === '')) continue;
       const cells: Partial<Record<CaseColumn, string>> = {};
       const fields: ImportedCase['fields'] = [];
       header.forEach((name, index) => {

@@ -97,7 +97,8 @@ type PlannedCase = ImportedCase & { values: FieldValueInput[]; caseNumber: numbe
 
 function planCase(testCase: ImportedCase, project: ProjectRow, definitions: DefinitionRow[], warnings: ImportWarning[]): PlannedCase {
   const { row } = testCase;
-  const basics = caseBasicsSchema.safeParse(testCase);
+  const { title, description, steps, tags } = testCase;
+  const basics = caseBasicsSchema.safeParse({ title, description, steps, tags });
   if (!basics.success) {
     const issue = basics.error.issues[0]!;
     throw rowFailed(row, `${issue.path.join('.')}: ${issue.message}`);

@@ -228,6 +228,19 @@ describe('POST /api/v1/projects/{projectId}/test-case-imports (CSV)', () => {
     expect(await writtenIn(owner.orgId)).toMatchObject({ cases: 0, suites: 0, imported: 0 });
   });
 
+  it('a user picker cell takes a member\'s ULID; anyone else is parse_failed naming the row', async () => {
+    const { owner, code } = await ownerWithProject(t.http);
+    const reviewer = await createField(owner, { entity: 'test_case', valueType: 'user_picker', title: 'Reviewer' });
+    const stranger = await ownerWithProject(t.http);
+    const refused = await importCsv(owner, code, csv('title,Reviewer', `Mine,${owner.userId}`, `Theirs,${stranger.owner.userId}`));
+    expectError(refused, 422, 'parse_failed');
+    expect(refused.body.error.details).toMatchObject({ row: 3 });
+    const accepted = await importCsv(owner, code, csv('title,Reviewer', `Mine,${owner.userId}`));
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(201);
+    const [mine] = await casesOf(owner, code);
+    expect(mine!.customFieldValues.find((value) => value.fieldUlid === reviewer.ulid)!.value).toBe(owner.userId);
+  });
+
   it('empty_import: a file with only the header, or blank', async () => {
     const { owner, code } = await ownerWithProject(t.http);
     expectError(await importCsv(owner, code, csv(HEADER)), 422, 'empty_import');
@@ -297,13 +310,16 @@ describe('POST /api/v1/projects/{projectId}/test-case-imports (TestRail XML)', (
     expect(search).toMatchObject({ title: 'Search by name', suite: 'Search', steps: [], tags: [] });
   });
 
-  it('malformed XML is parse_failed with its line; another XML document is parse_failed', async () => {
+  it('malformed XML is parse_failed with its line; another XML document or a DOCTYPE is parse_failed; no case is empty_import', async () => {
     const { owner, code } = await ownerWithProject(t.http);
     const post = (xml: string) => t.http.post(`/api/v1/projects/${code}/test-case-imports`).set(owner.headers).set('Content-Type', 'text/xml').send(xml);
     const broken = await post('<suite>\n<sections>\n<section><name>A</name>\n<cases><case><title>x</case>');
     expectError(broken, 422, 'parse_failed');
     expect(broken.body.error.details.line).toBe(4);
     expectError(await post('<testsuites><testsuite/></testsuites>'), 422, 'parse_failed');
+    const entity = await post('<?xml version="1.0"?>\n<!DOCTYPE suite [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n<suite><sections/></suite>');
+    expectError(entity, 422, 'parse_failed');
+    expect(entity.body.error.message).toContain('DOCTYPE');
     expectError(await post('<suite><sections/></suite>'), 422, 'empty_import');
   });
 });

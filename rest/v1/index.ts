@@ -25,6 +25,7 @@ import { stepAttachmentRoutes } from './step-attachments.routes.ts';
 import { subscriptionRoutes } from './subscription.routes.ts';
 import { suiteRoutes } from './suites.routes.ts';
 import { systemRoutes } from './system.routes.ts';
+import { testCaseImportRoutes } from './test-case-imports.routes.ts';
 import { testCaseRoutes } from './test-cases.routes.ts';
 import { tokenRoutes } from './tokens.routes.ts';
 import { usageRoutes } from './usage.routes.ts';
@@ -39,6 +40,7 @@ export const v1Routes = [
   ...projectAccessRoutes,
   ...suiteRoutes,
   ...testCaseRoutes,
+  ...testCaseImportRoutes,
   ...flakyTestRoutes,
   ...stepAttachmentRoutes,
   ...commentRoutes,

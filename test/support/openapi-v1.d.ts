@@ -507,6 +507,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{projectId}/test-case-imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import test cases from CSV (the project export columns) or a TestRail XML export; dryRun=true validates only and answers 200 */
+        post: operations["importTestCases"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{projectId}/flaky-tests": {
         parameters: {
             query?: never;
@@ -2466,6 +2483,18 @@ export interface components {
         };
         PutTestCaseStepsRequest: {
             steps: components["schemas"]["TestCaseStepInput"][];
+        };
+        TestCaseImport: {
+            createdSuites: number;
+            createdCases: number;
+            /** @description Existing cases named by a display_id (whether or not anything changed) */
+            updatedCases: number;
+            warnings: components["schemas"]["TestCaseImportWarning"][];
+        };
+        TestCaseImportWarning: {
+            /** @description CSV: the record (the header is row 1); TestRail XML: the line of the case */
+            row: number;
+            message: string;
         };
         FlakyTestPage: {
             items: components["schemas"]["FlakyTest"][];
@@ -5747,6 +5776,62 @@ export interface operations {
             403: components["responses"]["MeteredForbidden"];
             404: components["responses"]["MeteredNotFound"];
             409: components["responses"]["MeteredConflict"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    importTestCases: {
+        parameters: {
+            query?: {
+                /** @description Detected from the content when absent: XML is a TestRail export, anything else CSV */
+                format?: "csv" | "testrail";
+                /** @description true: validate and count (answer 200) without writing anything */
+                dryRun?: "true" | "false";
+            };
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+                /** @description Replays the first response for 24 hours */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The project code */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        /** @description multipart/form-data: 1 to 1 `file` parts of at most 50 MiB each; or the file itself as the body (text/csv, application/xml, text/xml) */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    file: string[];
+                };
+                "text/csv": string;
+                "application/xml": string;
+                "text/xml": string;
+            };
+        };
+        responses: {
+            /** @description The cases were imported (200 with the same shape for a dry run) */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestCaseImport"];
+                };
+            };
+            400: components["responses"]["MeteredBadRequest"];
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            409: components["responses"]["MeteredConflict"];
+            413: components["responses"]["MeteredContentTooLarge"];
+            415: components["responses"]["MeteredUnsupportedMediaType"];
             422: components["responses"]["MeteredValidationFailed"];
             429: components["responses"]["MeteredTooManyRequests"];
         };

@@ -1,0 +1,45 @@
+import { AppError } from '../errors.ts';
+import { IMPORT_CASES_MAX, type ImportWarning } from './test-case-imports.schemas.ts';
+
+/** A custom field value as the file spells it: the column (system key or title) and its text. */
+export type FieldCell = {
+  column: string;
+  text: string;
+  /** A value the field does not know is a warning instead of parse_failed (TestRail's own fields). */
+  lenient?: boolean;
+};
+
+/** One case as read from a file, before it is checked against the project. */
+export type ImportedCase = {
+  /** CSV: the record number (the header is row 1); TestRail XML: the line of `<case>`. */
+  row: number;
+  displayId: string | null;
+  title: string;
+  suitePath: string[];
+  description: string | null;
+  steps: Array<{ action: string; expectedResult: string | null }>;
+  tags: string[];
+  fields: FieldCell[];
+};
+
+/** A file that cannot be read, or a cell that cannot be: 422 parse_failed naming the row (or line). */
+export const rowFailed = (row: number, message: string) =>
+  new AppError('parse_failed', `Row ${row}: ${message}`, { row });
+
+export const lineFailed = (line: number, column: number, message: string) =>
+  new AppError('parse_failed', `The file is malformed at line ${line}, column ${column}: ${message}`, { line, column });
+
+/** Collects what a reader finds and stops it at the first case over the limit. */
+export class CaseSink {
+  readonly cases: ImportedCase[] = [];
+  readonly warnings: ImportWarning[] = [];
+  add(testCase: ImportedCase): void {
+    if (this.cases.length >= IMPORT_CASES_MAX) {
+      throw new AppError('too_many_cases', `An import holds at most ${IMPORT_CASES_MAX} cases`, { limit: IMPORT_CASES_MAX });
+    }
+    this.cases.push(testCase);
+  }
+  warn(row: number, message: string): void {
+    this.warnings.push({ row, message });
+  }
+}

@@ -145,7 +145,11 @@ function send(res: Response, reply: Reply, settings: HttpSettings): void {
   else if (Buffer.isBuffer(reply.body)) res.send(reply.body);
   else if (reply.body instanceof Readable) {
     // A client that goes away destroys the source; a failure after the first byte can only cut the answer short.
-    pipeline(reply.body, res).catch((error: unknown) => res.req.log.warn({ err: error }, 'a streamed answer ended early'));
+    pipeline(reply.body, res).catch((error: NodeJS.ErrnoException) => {
+      // A client that goes away (an event stream closed, a download abandoned) is no fault of the service.
+      if (error.code === 'ERR_STREAM_PREMATURE_CLOSE') res.req.log.debug('the client went away before a streamed answer ended');
+      else res.req.log.warn({ err: error }, 'a streamed answer ended early');
+    });
   } else res.json(reply.body);
 }
 

@@ -1,5 +1,6 @@
-import { SaxesParser, type SaxesTag } from 'saxes';
+import type { SaxesTag } from 'saxes';
 import { AppError } from '../errors.ts';
+import { uploadedXmlParser } from '../xml.ts';
 import { clip, MESSAGE_MAX, parseFailed, type Attempt, type ImportStatus, type TestSink } from './report.ts';
 
 /** Elements of a testcase that are one of its runs, by the status they stand for. */
@@ -52,8 +53,7 @@ function attemptsOf(open: OpenCase): Attempt[] {
  * system-err are skipped unread.
  */
 export async function parseJunit(chunks: AsyncIterable<Uint8Array>, sink: TestSink): Promise<void> {
-  const parser = new SaxesParser({ position: true });
-  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const { parser, fail, read } = uploadedXmlParser((line, column, message) => parseFailed(message, line, column), 'the report is not valid UTF-8');
   const suites: string[] = [];
   let open: OpenCase | null = null;
   /** The outcome whose message text is being read, and the property whose value is. */
@@ -62,10 +62,6 @@ export async function parseJunit(chunks: AsyncIterable<Uint8Array>, sink: TestSi
   let depth = 0;
   let root: string | null = null;
 
-  const fail = (message: string): never => {
-    throw parseFailed(message, parser.line, parser.column + 1);
-  };
-  parser.on('doctype', () => fail('a DOCTYPE is not accepted (entities are never expanded)'));
   parser.on('opentag', (tag: SaxesTag) => {
     depth++;
     const attributes = tag.attributes as Record<string, string>;
@@ -131,14 +127,6 @@ export async function parseJunit(chunks: AsyncIterable<Uint8Array>, sink: TestSi
     }
   });
 
-  try {
-    for await (const chunk of chunks) parser.write(decoder.decode(chunk, { stream: true }));
-    parser.write(decoder.decode());
-    parser.close();
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    const message = error instanceof Error ? error.message.replace(/^[^:]*:\d+:\d+: /, '') : String(error);
-    fail(error instanceof TypeError ? 'the report is not valid UTF-8' : message);
-  }
+  await read(chunks);
   if (root === null || depth !== 0) fail('the document ends too early');
 }

@@ -1,5 +1,5 @@
-import { SaxesParser, type SaxesTag } from 'saxes';
-import { AppError } from '../errors.ts';
+import type { SaxesTag } from 'saxes';
+import { uploadedXmlParser } from '../xml.ts';
 import { CaseSink, lineFailed, rowFailed } from './imported-case.ts';
 
 type OpenCase = {
@@ -21,17 +21,12 @@ const FIELD_ELEMENTS: Record<string, string> = { priority: 'priority', type: 'ty
  * fields of those keys. Everything else is ignored. A DOCTYPE is refused, so no entity is expanded.
  */
 export async function readTestRail(chunks: AsyncIterable<Uint8Array>, sink: CaseSink): Promise<void> {
-  const parser = new SaxesParser({ position: true });
-  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const { parser, fail, read } = uploadedXmlParser(lineFailed, 'the file is not valid UTF-8');
   const path: string[] = [];
   const sections: string[] = [];
   let text = '';
   let open: OpenCase | null = null;
 
-  const fail = (message: string): never => {
-    throw lineFailed(parser.line, parser.column + 1, message);
-  };
-  parser.on('doctype', () => fail('a DOCTYPE is not accepted (entities are never expanded)'));
   parser.on('opentag', (tag: SaxesTag) => {
     if (path.length === 0 && tag.name !== 'suite' && tag.name !== 'sections') fail(`not a TestRail export: its root element is <${tag.name}>`);
     path.push(tag.name);
@@ -71,15 +66,7 @@ export async function readTestRail(chunks: AsyncIterable<Uint8Array>, sink: Case
     }
   });
 
-  try {
-    for await (const chunk of chunks) parser.write(decoder.decode(chunk, { stream: true }));
-    parser.write(decoder.decode());
-    parser.close();
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    const message = error instanceof Error ? error.message.replace(/^[^:]*:\d+:\d+: /, '') : String(error);
-    fail(error instanceof TypeError ? 'the file is not valid UTF-8' : message);
-  }
+  await read(chunks);
   if (path.length !== 0) fail('the document ends too early');
 }
 

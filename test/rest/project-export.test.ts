@@ -3,11 +3,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { prisma } from '../../src/database/client.ts';
 import { newId } from '../../src/ids.ts';
 import { createProject, createSuite, joinAs, signUp, useTestApp, type Caller } from '../support/app.ts';
+import { createField, fieldsOf, type Field } from '../support/custom-fields.ts';
 import { createCase } from '../support/runs.ts';
 
 const t = useTestApp();
 
-type Field = { ulid: string; systemKey: string | null; title: string; options: Array<{ ulid: string; name: string }> };
 type ExportedCase = {
   ulid: string;
   displayId: string;
@@ -31,17 +31,7 @@ const exportOf = (caller: Caller, code: string, format?: string, headers: Record
     .set(caller.headers)
     .set(headers);
 
-async function fieldsOf(caller: Caller): Promise<Record<string, Field>> {
-  const response = await t.http.get(`/api/v1/orgs/${caller.orgId}/custom-fields?pageSize=200`).set(caller.headers);
-  expect(response.status).toBe(200);
-  return Object.fromEntries((response.body.items as Field[]).map((field) => [field.systemKey ?? field.title, field]));
-}
 
-async function createField(caller: Caller, body: Record<string, unknown>): Promise<Field> {
-  const response = await t.http.post(`/api/v1/orgs/${caller.orgId}/custom-fields`).set(caller.headers).send(body);
-  expect(response.status, JSON.stringify(response.body)).toBe(201);
-  return response.body.field as Field;
-}
 
 /**
  * One project for every test: a suite tree Root > Child, a case in Child with steps, tags and
@@ -63,14 +53,14 @@ beforeAll(async () => {
   const owner = await signUp(t.http);
   const project = await createProject(t.http, owner, { name: 'Shop' });
   const other = await createProject(t.http, owner, { name: 'Elsewhere' });
-  const platforms = await createField(owner, {
+  const platforms = await createField(t.http, owner, {
     entity: 'test_case',
     valueType: 'select_multi',
     title: 'Platforms',
     options: [{ name: 'Linux' }, { name: 'macOS' }, { name: 'Windows' }],
   });
-  await createField(owner, { entity: 'test_case', valueType: 'checkbox', title: 'Hidden here', projectUlids: [other.ulid] });
-  const fields = await fieldsOf(owner);
+  await createField(t.http, owner, { entity: 'test_case', valueType: 'checkbox', title: 'Hidden here', projectUlids: [other.ulid] });
+  const fields = await fieldsOf(t.http, owner);
   const root = await createSuite(t.http, owner, project.id, { name: 'Root' });
   const child = await createSuite(t.http, owner, project.id, { name: 'Child', parentUlid: root.ulid });
   const full = await createCase(t.http, owner, project.id, {

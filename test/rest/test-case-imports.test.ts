@@ -3,12 +3,12 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { prisma } from '../../src/database/client.ts';
 import { auditEvents, createProject, createSuite, expectError, joinAs, ownerWithProject, useTestApp, type Caller } from '../support/app.ts';
+import { createField, fieldsOf, type Field } from '../support/custom-fields.ts';
 import { createCase } from '../support/runs.ts';
 
 const t = useTestApp();
 const fixture = (name: string) => readFile(path.join(import.meta.dirname, '../fixtures/test-case-imports', name), 'utf8');
 
-type Field = { ulid: string; systemKey: string | null; title: string; options: Array<{ ulid: string; name: string }> };
 type Suite = { ulid: string; name: string; parentUlid: string | null };
 type Step = { action: string; expectedResult: string | null };
 type CaseBody = {
@@ -27,17 +27,7 @@ const importCsv = (caller: Caller, code: string, body: string, query: Record<str
 
 const csv = (...lines: string[]) => `${lines.join('\n')}\n`;
 
-async function fieldsOf(caller: Caller): Promise<Record<string, Field>> {
-  const response = await t.http.get(`/api/v1/orgs/${caller.orgId}/custom-fields?pageSize=200`).set(caller.headers);
-  expect(response.status).toBe(200);
-  return Object.fromEntries((response.body.items as Field[]).map((field) => [field.systemKey ?? field.title, field]));
-}
 
-async function createField(caller: Caller, body: Record<string, unknown>): Promise<Field> {
-  const response = await t.http.post(`/api/v1/orgs/${caller.orgId}/custom-fields`).set(caller.headers).send(body);
-  expect(response.status, JSON.stringify(response.body)).toBe(201);
-  return response.body.field as Field;
-}
 
 /** The suites of a project as paths ("A / B") by ULID, read through the API. */
 async function suitePaths(caller: Caller, code: string): Promise<Map<string, string>> {
@@ -91,8 +81,8 @@ const HEADER = 'title,suite_path,description,steps,expected_results,tags';
 describe('POST /api/v1/projects/{projectId}/test-case-imports (CSV)', () => {
   it('creates suites by path (reusing existing ones), cases with steps, tags and fields by system key or title; one audit event', async () => {
     const { owner, code, project } = await ownerWithProject(t.http);
-    const platforms = await createField(owner, { entity: 'test_case', valueType: 'select_multi', title: 'Platforms', options: [{ name: 'Linux' }, { name: 'Windows' }] });
-    const fields = await fieldsOf(owner);
+    const platforms = await createField(t.http, owner, { entity: 'test_case', valueType: 'select_multi', title: 'Platforms', options: [{ name: 'Linux' }, { name: 'Windows' }] });
+    const fields = await fieldsOf(t.http, owner);
     const existing = await createSuite(t.http, owner, code, { name: 'Checkout' });
     const body = csv(
       `${HEADER},priority,Platforms,Flaky,colour`,
@@ -137,7 +127,7 @@ describe('POST /api/v1/projects/{projectId}/test-case-imports (CSV)', () => {
 
   it('updates the case a display_id of the project names; an unknown one of the project is a warning and a new case, another project\'s is a new case', async () => {
     const { owner, code } = await ownerWithProject(t.http);
-    const fields = await fieldsOf(owner);
+    const fields = await fieldsOf(t.http, owner);
     const suite = await createSuite(t.http, owner, code, { name: 'Old' });
     const target = await createCase(t.http, owner, code, {
       title: 'Old title',
@@ -230,7 +220,7 @@ describe('POST /api/v1/projects/{projectId}/test-case-imports (CSV)', () => {
 
   it('a user picker cell takes a member\'s ULID; anyone else is parse_failed naming the row', async () => {
     const { owner, code } = await ownerWithProject(t.http);
-    const reviewer = await createField(owner, { entity: 'test_case', valueType: 'user_picker', title: 'Reviewer' });
+    const reviewer = await createField(t.http, owner, { entity: 'test_case', valueType: 'user_picker', title: 'Reviewer' });
     const stranger = await ownerWithProject(t.http);
     const refused = await importCsv(owner, code, csv('title,Reviewer', `Mine,${owner.userId}`, `Theirs,${stranger.owner.userId}`));
     expectError(refused, 422, 'parse_failed');
@@ -277,7 +267,7 @@ describe('POST /api/v1/projects/{projectId}/test-case-imports (CSV)', () => {
 describe('POST /api/v1/projects/{projectId}/test-case-imports (TestRail XML)', () => {
   it('reads a TestRail export: sections as suite paths, preconds, separated and text steps, references as tags, priority and type', async () => {
     const { owner, code } = await ownerWithProject(t.http);
-    const fields = await fieldsOf(owner);
+    const fields = await fieldsOf(t.http, owner);
     const xml = await fixture('testrail-suite.xml');
     const response = await t.http.post(`/api/v1/projects/${code}/test-case-imports`).set(owner.headers).set('Content-Type', 'application/xml').send(xml);
     expect(response.status, JSON.stringify(response.body)).toBe(201);
@@ -327,9 +317,9 @@ describe('POST /api/v1/projects/{projectId}/test-case-imports (TestRail XML)', (
 describe('round trip', () => {
   it('a project exported as CSV and imported into an empty project has the same suites, cases, steps, tags and field values', async () => {
     const { owner, code } = await ownerWithProject(t.http);
-    const platforms = await createField(owner, { entity: 'test_case', valueType: 'select_multi', title: 'Platforms', options: [{ name: 'Linux' }, { name: 'macOS' }] });
-    await createField(owner, { entity: 'test_case', valueType: 'paragraph', title: 'Notes' });
-    const fields = await fieldsOf(owner);
+    const platforms = await createField(t.http, owner, { entity: 'test_case', valueType: 'select_multi', title: 'Platforms', options: [{ name: 'Linux' }, { name: 'macOS' }] });
+    await createField(t.http, owner, { entity: 'test_case', valueType: 'paragraph', title: 'Notes' });
+    const fields = await fieldsOf(t.http, owner);
     const root = await createSuite(t.http, owner, code, { name: 'Root' });
     const child = await createSuite(t.http, owner, code, { name: 'Child', parentUlid: root.ulid });
     await createSuite(t.http, owner, code, { name: 'Sibling', parentUlid: root.ulid });

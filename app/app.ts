@@ -21,6 +21,8 @@ import { openBillingProvider } from '../src/billing/billing.service.ts';
 import { seedMissingSystemFields } from '../src/custom-fields/system-fields.service.ts';
 import { openDatabase, type OpenDatabase } from '../src/database/client.ts';
 import { configureInvitationLinks } from '../src/invitations/invitations.service.ts';
+import { configureSignupChallenge } from '../src/auth/signup-challenge.ts';
+import { configureEmailVerification } from '../src/auth/email-verification.ts';
 import { AppError } from '../src/errors.ts';
 import { startProgressFanOut } from '../src/live/progress-fanout.ts';
 import { endAllStreams, refreshAllStreams } from '../src/live/progress-streams.service.ts';
@@ -56,6 +58,8 @@ export async function createApp(config: Config): Promise<App> {
   logger.level = config.logLevel;
   openBillingProvider(config);
   configureInvitationLinks(config);
+  configureSignupChallenge(config);
+  configureEmailVerification(config);
   configureWebhookReceivers(config);
   await openFileStorage(config);
   const database = await openDatabase(config);

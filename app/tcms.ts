@@ -12,6 +12,7 @@ import {
   listOrganizations,
   overrideOrganizationLimits,
   setOrganizationPlan,
+  setOrganizationSuspension,
   type LimitOverrides,
 } from '../src/orgs/orgs.service.ts';
 
@@ -35,6 +36,12 @@ Commands:
       Print the plan, the overrides and the effective limits.
   tcms org list
       Print every organization with its plan, members and projects.
+  tcms org suspend <orgUlid> [--reason TEXT]
+      Suspend the organization: every request in it answers 403
+      organization_suspended, except reading the organization and its
+      subscription, until unsuspended.
+  tcms org unsuspend <orgUlid>
+      Lift the organization's suspension.
   tcms org suspend-member <orgUlid> <userUlid|email>
       Suspend a member: they keep their role and seat but cannot act in the
       organization (403) until unsuspended.
@@ -59,6 +66,7 @@ class UsageError extends Error {}
 class CommandError extends Error {}
 
 const MAX_INT = 2_147_483_647;
+const MAX_REASON_LENGTH = 500;
 
 const NUMERIC_OVERRIDES = {
   projects: 'maxProjects',
@@ -73,6 +81,7 @@ const OPTIONS = {
   'results-per-month': { type: 'string' },
   'requests-per-minute': { type: 'string' },
   'audit-export': { type: 'string' },
+  reason: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -83,6 +92,7 @@ type Command =
   | { kind: 'show'; orgId: string }
   | { kind: 'list' }
   | { kind: 'suspension'; orgId: string; member: string; suspended: boolean }
+  | { kind: 'org-suspension'; orgId: string; suspended: boolean; reason?: string | undefined }
   | { kind: 'erase-user'; email: string };
 
 function parseNumber(flag: string, raw: string): number | null {
@@ -109,6 +119,15 @@ function parseMember(raw: string | undefined): string {
   return userId;
 }
 
+function parseReason(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const reason = raw.trim();
+  if (reason === '' || reason.length > MAX_REASON_LENGTH) {
+    throw new CommandError(`--reason must be 1 to ${MAX_REASON_LENGTH} characters`);
+  }
+  return reason;
+}
+
 function parseOrgId(raw: string | undefined): string {
   if (raw === undefined) throw new UsageError('Missing <orgUlid>');
   const orgId = raw.toUpperCase();
@@ -131,15 +150,15 @@ export function parseCommand(argv: string[]): Command {
   if (group === 'user') return parseUserCommand(action, rest);
   if (group !== 'org') throw new UsageError(`Unknown command "${group}"`);
   if (action === undefined) {
-    throw new UsageError('Missing org command: list, show, set-plan, override, suspend-member or unsuspend-member');
+    throw new UsageError('Missing org command: list, show, set-plan, override, suspend, unsuspend, suspend-member or unsuspend-member');
   }
 
-  const overrideFlags = (Object.keys(OPTIONS) as (keyof typeof OPTIONS)[]).filter(
+  const flagsGiven = (Object.keys(OPTIONS) as (keyof typeof OPTIONS)[]).filter(
     (name) => name !== 'help' && values[name] !== undefined,
   );
-  if (action !== 'override' && overrideFlags.length > 0) {
-    throw new UsageError(`"org ${action}" takes no option --${overrideFlags[0]}`);
-  }
+  const overrideFlags = flagsGiven.filter((name) => name !== 'reason');
+  const strayFlag = flagsGiven.find((name) => (name === 'reason' ? action !== 'suspend' : action !== 'override'));
+  if (strayFlag !== undefined) throw new UsageError(`"org ${action}" takes no option --${strayFlag}`);
 
   switch (action) {
     case 'set-plan': {
@@ -173,6 +192,11 @@ export function parseCommand(argv: string[]): Command {
       if (rest.length !== 0) throw new UsageError('Expected: tcms org list');
       return { kind: 'list' };
     }
+    case 'suspend':
+    case 'unsuspend': {
+      if (rest.length !== 1) throw new UsageError(`Expected: tcms org ${action} <orgUlid>${action === 'suspend' ? ' [--reason TEXT]' : ''}`);
+      return { kind: 'org-suspension', orgId: parseOrgId(rest[0]), suspended: action === 'suspend', reason: parseReason(values.reason) };
+    }
     case 'suspend-member':
     case 'unsuspend-member': {
       if (rest.length !== 2) throw new UsageError(`Expected: tcms org ${action} <orgUlid> <userUlid|email>`);
@@ -203,6 +227,9 @@ async function execute(command: Exclude<Command, { kind: 'help' }>) {
       break;
     case 'override':
       await overrideOrganizationLimits(command.orgId, command.overrides);
+      break;
+    case 'org-suspension':
+      await setOrganizationSuspension(command.orgId, command);
       break;
     case 'show':
       break;

@@ -77,6 +77,8 @@ export type RouteDefinition<P extends Schema | undefined = Schema | undefined, Q
   sessionOnly?: boolean;
   /** The path parameter naming the organization of an `/orgs/{orgUlid}` route. */
   orgParam?: string;
+  /** Answered in a staff-suspended organization too (`openRequest`). */
+  openWhileSuspended?: boolean;
   params?: P;
   query?: Q;
   body?: B;
@@ -185,7 +187,7 @@ export function routeHandler(route: RouteDefinition, settings: HttpSettings): Re
     let reply: Reply;
     try {
       const outcome = await openRequest(
-        { caller: route.auth, sessionOnly: route.sessionOnly, orgFromPath: route.orgParam ? (req.params[route.orgParam] as string) : undefined },
+        { caller: route.auth, sessionOnly: route.sessionOnly, openWhileSuspended: route.openWhileSuspended, orgFromPath: route.orgParam ? (req.params[route.orgParam] as string) : undefined },
         credentialsOf(req, settings),
       );
       if (outcome.rateLimit) res.set(rateLimitHeaders(outcome.rateLimit));

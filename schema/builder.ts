@@ -11,14 +11,18 @@ import type { GraphQLContext } from './context.ts';
 export const builder = new SchemaBuilder<{
   PrismaTypes: PrismaTypes;
   Context: GraphQLContext;
-  AuthScopes: { member: boolean };
+  AuthScopes: { member: boolean; organizationReader: boolean };
   Scalars: { Timestamp: { Input: number; Output: Date }; JSON: { Input: unknown; Output: unknown } };
   DefaultFieldNullability: false;
 }>({
   defaultFieldNullability: false,
   plugins: [ScopeAuthPlugin, PrismaPlugin, RelayPlugin, DataloaderPlugin],
   scopeAuth: {
-    authScopes: (context) => ({ member: context.caller !== null }),
+    authScopes: (context) => ({
+      member: context.caller !== null,
+      // Reading the organization and its subscription stays open while staff suspend it (§18).
+      organizationReader: context.caller !== null || context.suspendedCaller !== undefined,
+    }),
     // The reason authentication failed (401, 404 organization, 429…) is the error of every field.
     unauthorizedError: (_parent, context) => context.authError ?? 'Not authorized',
   },

@@ -1,13 +1,17 @@
 import type { RequestContext } from '../src/context.ts';
 import type { AppError } from '../src/errors.ts';
-import { openRequest } from '../src/request.ts';
+import { openRequest, organizationSuspended } from '../src/request.ts';
 
 /**
  * The caller in their active organization, or why the request pipeline refused it (every
  * protected field then answers with that error). Named `caller`, not `request`: Yoga's own
  * context keeps the HTTP request there (its abort signal cancels execution when the client goes).
+ * In a staff-suspended organization `suspendedCaller` still reads the organization and its
+ * subscription (decisions §18), like their REST routes.
  */
-export type GraphQLContext = { caller: RequestContext; authError: null } | { caller: null; authError: AppError };
+export type GraphQLContext =
+  | { caller: RequestContext; authError: null; suspendedCaller?: undefined }
+  | { caller: null; authError: AppError; suspendedCaller?: RequestContext };
 
 /**
  * Opens a GraphQL request through the core's request pipeline, exactly like a REST one (bearer
@@ -20,7 +24,7 @@ export async function createGraphQLContext(
 ): Promise<GraphQLContext> {
   const header = (name: string) => request.headers.get(name) ?? undefined;
   const outcome = await openRequest(
-    { caller: 'org' },
+    { caller: 'org', openWhileSuspended: true },
     {
       method: request.method,
       authorization: header('authorization'),
@@ -32,11 +36,20 @@ export async function createGraphQLContext(
     },
   );
   if (outcome.kind === 'refused') return { caller: null, authError: outcome.error };
-  return { caller: outcome.ctx as RequestContext, authError: null };
+  const caller = outcome.ctx as RequestContext;
+  if (caller.org.suspended) return { caller: null, authError: organizationSuspended(), suspendedCaller: caller };
+  return { caller, authError: null };
 }
 
 /** The authenticated context of a resolver guarded by `authScopes: { member: true }`. */
 export function requestOf(context: GraphQLContext): RequestContext {
   if (context.caller === null) throw context.authError;
   return context.caller;
+}
+
+/** The context of a resolver guarded by `authScopes: { organizationReader: true }`: a suspended organization's too. */
+export function organizationReaderOf(context: GraphQLContext): RequestContext {
+  const caller = context.caller ?? context.suspendedCaller;
+  if (!caller) throw context.authError;
+  return caller;
 }

@@ -96,6 +96,13 @@ const environmentSchema = z.object({
   TCMS_WEBHOOK_POLL_MS: milliseconds(1_000, 10),
   // Live progress streams (decisions §14) send a comment line this often to keep idle connections open.
   TCMS_SSE_KEEPALIVE_MS: milliseconds(15_000, 10),
+  // Bot check of signup (decisions §18): a siteverify-compatible verifier and the secret it knows this service by.
+  TCMS_CHALLENGE_VERIFY_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// address' }).optional(),
+  TCMS_CHALLENGE_SECRET: z.string().min(1).optional(),
+  // How long the verifier has to answer before signup is refused.
+  TCMS_CHALLENGE_TIMEOUT_MS: milliseconds(5_000, 1),
+  // Unverified users cannot invite, create API tokens or accept invitations (decisions §18).
+  TCMS_REQUIRE_EMAIL_VERIFICATION: flag('false'),
 });
 
 /**
@@ -131,7 +138,12 @@ export type Config = {
   mailPollMs: number;
   webhooks: WebhookSettings;
   sseKeepAliveMs: number;
+  /** The bot check of signup; none without TCMS_CHALLENGE_VERIFY_URL. */
+  challenge: ChallengeSettings | undefined;
+  requireEmailVerification: boolean;
 };
+
+export type ChallengeSettings = { verifyUrl: string; secret: string; timeoutMs: number };
 
 export type WebhookSettings = { dispatch: boolean; allowPrivate: boolean; timeoutMs: number; retryBaseMs: number; pollMs: number };
 
@@ -154,6 +166,9 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     throw new ConfigurationError(`invalid configuration: ${problems.join('; ')}`);
   }
   const parsed = result.data;
+  if (parsed.TCMS_CHALLENGE_VERIFY_URL && !parsed.TCMS_CHALLENGE_SECRET) {
+    throw new ConfigurationError('invalid configuration: TCMS_CHALLENGE_SECRET is required with TCMS_CHALLENGE_VERIFY_URL');
+  }
   return {
     port: parsed.PORT,
     databaseUrl: parsed.DATABASE_URL,
@@ -194,5 +209,10 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       pollMs: parsed.TCMS_WEBHOOK_POLL_MS,
     },
     sseKeepAliveMs: parsed.TCMS_SSE_KEEPALIVE_MS,
+    challenge:
+      parsed.TCMS_CHALLENGE_VERIFY_URL && parsed.TCMS_CHALLENGE_SECRET
+        ? { verifyUrl: parsed.TCMS_CHALLENGE_VERIFY_URL, secret: parsed.TCMS_CHALLENGE_SECRET, timeoutMs: parsed.TCMS_CHALLENGE_TIMEOUT_MS }
+        : undefined,
+    requireEmailVerification: parsed.TCMS_REQUIRE_EMAIL_VERIFICATION,
   };
 }

@@ -11,6 +11,8 @@ export type UserSnapshot = {
   firstName: string;
   lastName: string;
   avatarKey: string | null;
+  /** The address is proven (decisions §18). */
+  emailVerified: boolean;
 };
 
 /** Who is calling, before an organization is chosen. */
@@ -24,7 +26,14 @@ export type Identity =
       org: OrganizationSnapshot;
     };
 
-export type OrganizationSnapshot = { id: string; name: string; plan: string; limits: OrganizationLimits };
+export type OrganizationSnapshot = {
+  id: string;
+  name: string;
+  plan: string;
+  limits: OrganizationLimits;
+  /** Staff suspended the organization (decisions §18): src/request.ts refuses nearly every request. */
+  suspended: boolean;
+};
 
 /**
  * Everything a service needs about one request in one organization. `db` is confined to that

@@ -30,6 +30,11 @@ export type CallerNeeds = {
   sessionOnly?: boolean;
   /** The organization an `/orgs/{orgUlid}` path names. */
   orgFromPath?: string | undefined;
+  /**
+   * Answered in a staff-suspended organization too (decisions §18): only reading the organization
+   * and its subscription, so that its members can see where they stand.
+   */
+  openWhileSuspended?: boolean;
 };
 
 /**
@@ -40,12 +45,16 @@ export type RequestOutcome =
   | { kind: 'open'; identity: Identity | null; ctx: RequestContext | undefined; rateLimit: RateLimitState | undefined }
   | { kind: 'refused'; error: AppError; rateLimit: RateLimitState | undefined };
 
+export const organizationSuspended = () =>
+  new AppError('organization_suspended', 'This organization is suspended; contact the service staff');
+
 const refused = (error: AppError, rateLimit?: RateLimitState): RequestOutcome => ({ kind: 'refused', error, rateLimit });
 
 /**
  * The one request pipeline of both transports: identify the caller (bearer token or session
  * cookie) → refuse tokens on session-only routes → the CSRF rule for cookie writes → enter the
- * active organization → count a machine caller against the per-minute ceiling.
+ * active organization → refuse a staff-suspended organization → count a machine caller against
+ * the per-minute ceiling.
  */
 export async function openRequest(needs: CallerNeeds, credentials: RequestCredentials): Promise<RequestOutcome> {
   if (needs.caller === 'none') return { kind: 'open', identity: null, ctx: undefined, rateLimit: undefined };
@@ -64,6 +73,7 @@ export async function openRequest(needs: CallerNeeds, credentials: RequestCreden
       return refused(notFound('Organization'));
     }
     const ctx = await enterOrganization(identity, orgFromPath ?? organizationHeader, localeOf(credentials.acceptLanguage));
+    if (ctx.org.suspended && !needs.openWhileSuspended) return refused(organizationSuspended());
     if (!ctx.metered) return { kind: 'open', identity, ctx, rateLimit: undefined };
     const rateLimit = await consumeRequest(ctx);
     if (!rateLimit.allowed) {

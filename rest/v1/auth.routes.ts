@@ -4,8 +4,10 @@ import {
   sessionSchema,
   signupBodySchema,
   signupResponseSchema,
+  verifiedUserSchema,
+  verifyEmailBodySchema,
 } from '../../src/auth/auth.schemas.ts';
-import { currentSession, login, logout, signup } from '../../src/auth/auth.service.ts';
+import { currentSession, login, logout, resendVerificationMail, signup, verifyEmail } from '../../src/auth/auth.service.ts';
 import { createOrganizationBodySchema, orgPathSchema } from '../../src/orgs/orgs.schemas.ts';
 import { createOrganization, getOrganization, toOrganization } from '../../src/orgs/orgs.service.ts';
 import { defineRoute, Reply } from '../route.ts';
@@ -28,6 +30,32 @@ export const authRoutes = [
     handle: async ({ body, ip }) => {
       const result = await signup(body, { ip });
       return new Reply(result.created ? 201 : 200, result.body, {}, { token: result.sessionToken });
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/auth/verify-email',
+    operationId: 'verifyEmail',
+    summary: "Prove the email address with the verification mail's token (no session needed)",
+    tag: 'Identity',
+    auth: 'none',
+    body: verifyEmailBodySchema,
+    success: { status: 200, description: 'The verified user', schema: verifiedUserSchema },
+    errors: [404],
+    handle: ({ body }) => verifyEmail(body.token),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/auth/verify-email/resend',
+    operationId: 'resendVerificationEmail',
+    summary: 'Send the verification mail again with a new token (the earlier one stops working); at most 5 an hour',
+    tag: 'Identity',
+    auth: 'user',
+    success: { status: 202, description: 'The mail is queued' },
+    errors: [409, 429],
+    handle: async ({ identity }) => {
+      await resendVerificationMail(identity);
+      return new Reply(202, undefined);
     },
   }),
   defineRoute({
@@ -87,6 +115,7 @@ export const authRoutes = [
     tag: 'Organizations',
     auth: 'org',
     orgParam: 'orgUlid',
+    openWhileSuspended: true,
     params: orgPathSchema,
     success: { status: 200, description: 'The organization', schema: organizationSchema },
     errors: [404],

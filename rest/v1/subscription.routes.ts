@@ -19,6 +19,7 @@ export const subscriptionRoutes = [
     tag: 'Subscription',
     auth: 'org',
     orgParam: 'orgUlid',
+    openWhileSuspended: true,
     params: orgPathSchema,
     success: readout,
     errors: [403, 404],

@@ -2,7 +2,7 @@ import { currentSession } from '../../src/auth/auth.service.ts';
 import { displayName } from '../../src/context.ts';
 import { getOrganization } from '../../src/orgs/orgs.service.ts';
 import { builder } from '../builder.ts';
-import { requestOf } from '../context.ts';
+import { organizationReaderOf, requestOf } from '../context.ts';
 
 export const Role = builder.enumType('Role', { values: ['owner', 'admin', 'member', 'viewer'] as const });
 
@@ -27,6 +27,7 @@ type ViewerShape = {
   firstName: string;
   lastName: string;
   displayName: string;
+  emailVerified: boolean;
   role: MembershipShape['role'];
   authenticatedBy: string;
   organizations: MembershipShape[];
@@ -39,6 +40,7 @@ const Viewer = builder.objectRef<ViewerShape>('Viewer').implement({
     firstName: t.exposeString('firstName'),
     lastName: t.exposeString('lastName'),
     displayName: t.exposeString('displayName'),
+    emailVerified: t.exposeBoolean('emailVerified', { description: 'The address is proven (decisions §18)' }),
     role: t.expose('role', { type: Role, description: 'Role in the active organization' }),
     authenticatedBy: t.exposeString('authenticatedBy', { description: 'session or api_token' }),
     organizations: t.expose('organizations', { type: [Membership] }),
@@ -59,6 +61,7 @@ builder.queryFields((t) => ({
         firstName: user.firstName,
         lastName: user.lastName,
         displayName: displayName(user),
+        emailVerified: user.emailVerified,
         role: ctx.role,
         authenticatedBy: ctx.identity.kind,
         organizations,
@@ -68,7 +71,7 @@ builder.queryFields((t) => ({
   organization: t.prismaField({
     type: 'Organization',
     description: 'The active organization',
-    authScopes: { member: true },
-    resolve: (_query, _root, _args, context) => getOrganization(requestOf(context)),
+    authScopes: { organizationReader: true },
+    resolve: (_query, _root, _args, context) => getOrganization(organizationReaderOf(context)),
   }),
 }));

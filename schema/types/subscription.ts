@@ -7,7 +7,7 @@ import {
 } from '../../src/subscription/subscription.service.ts';
 import { validate } from '../../src/validation.ts';
 import { builder } from '../builder.ts';
-import { requestOf } from '../context.ts';
+import { organizationReaderOf, requestOf } from '../context.ts';
 
 const SubscriptionStatus = builder.enumType('SubscriptionStatus', { values: ['active', 'none'] as const });
 const SeatChangeTiming = builder.enumType('SeatChangeTiming', { values: SEAT_CHANGE_TIMINGS });
@@ -38,8 +38,8 @@ builder.prismaObjectField('Organization', 'subscription', (t) =>
   t.field({
     type: OrganizationSubscription,
     description: 'The seat commitment, its period and a scheduled change; any member reads it',
-    authScopes: { member: true },
-    resolve: (_org, _args, context) => getSubscription(requestOf(context)),
+    authScopes: { organizationReader: true },
+    resolve: (_org, _args, context) => getSubscription(organizationReaderOf(context)),
   }),
 );
 

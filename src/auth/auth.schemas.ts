@@ -22,6 +22,12 @@ export const signupBodySchema = z
       .max(200)
       .optional()
       .meta({ description: 'The token of an invitation to this email: the new user joins the inviting organization instead of getting one of their own' }),
+    challengeToken: z
+      .string()
+      .min(1)
+      .max(4096)
+      .optional()
+      .meta({ description: "The bot check's answer (a siteverify-compatible widget's token); required when the service is configured with a verifier" }),
   })
   .meta({
     id: 'SignupRequest',
@@ -48,8 +54,13 @@ export const userSchema = z
     lastName: z.string(),
     displayName: z.string(),
     avatarKey: z.string().nullable(),
+    emailVerified: z.boolean().meta({ description: 'The address is proven: by the verification mail\'s token, or by signing up with an invitation token' }),
   })
   .meta({ id: 'User' });
+
+export const verifyEmailBodySchema = z.strictObject({ token: z.string().min(1).max(200) }).meta({ id: 'VerifyEmailRequest' });
+
+export const verifiedUserSchema = z.object({ user: userSchema }).meta({ id: 'VerifiedUser' });
 
 export const organizationSchema = z
   .object({ ulid: z.string(), name: z.string(), plan: z.string(), createdAt: z.number().int() })

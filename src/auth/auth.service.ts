@@ -5,7 +5,9 @@ import { conflict } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { createOrganizationFor, toOrganization } from '../orgs/orgs.service.ts';
 import { normalizeEmail, type LoginInput, type SignupInput } from './auth.schemas.ts';
-import { unauthorized } from './authenticate.ts';
+import { unauthorized, userSnapshot } from './authenticate.ts';
+import { markEmailVerified, queueVerificationMail, resendVerification, verifyByToken } from './email-verification.ts';
+import { assertChallengePassed } from './signup-challenge.ts';
 import { assertSignInAllowed, clearSignInFailures, recordSignInFailure } from './sign-in-throttle.ts';
 import { decoyPasswordHash, hashPassword, newSecret, verifyPassword } from './secrets.ts';
 import { inTransaction } from '../database/transactions.ts';
@@ -18,6 +20,7 @@ export const toUser = (user: UserSnapshot) => ({
   lastName: user.lastName,
   displayName: displayName(user),
   avatarKey: user.avatarKey,
+  emailVerified: user.emailVerified,
 });
 
 /** `[{ ulid, name, role }]`, oldest membership first (the default active organization). */
@@ -51,8 +54,11 @@ async function firstActiveOrganization(tx: Db, userId: string) {
  * the user has no active membership; a known email with another password is a conflict. With an
  * `invitationToken` for the same email (decisions §8) the user joins the inviting organization
  * instead, and an unusable token (404) or one sent to another address (403) creates nothing.
+ * With the bot check configured, a signup without a passed challenge is refused first (403).
+ * A new user gets the verification mail (decisions §18); an invitation token verifies instead.
  */
 export async function signup(input: SignupInput, client: { ip: string }) {
+  await assertChallengePassed(input.challengeToken, client);
   const email = normalizeEmail(input.email);
   const attempt = { email, ip: client.ip };
   await assertSignInAllowed(attempt);
@@ -66,22 +72,26 @@ export async function signup(input: SignupInput, client: { ip: string }) {
   const organizationName = input.organizationName ?? `${input.firstName}'s organization`;
 
   const result = await inTransaction(prisma(), async (tx) => {
-    const user =
-      existing ??
-      (await tx.user.create({
-        data: { id: newId(), email, passwordHash, firstName: input.firstName, lastName: input.lastName },
-      }));
-    const organization = input.invitationToken
-      ? (await joinByInvitation(tx, user, input.invitationToken)).organization
-      : ((await firstActiveOrganization(tx, user.id)) ?? (await createOrganizationFor(tx, user, organizationName)));
+    const created = existing
+      ? undefined
+      : await tx.user.create({ data: { id: newId(), email, passwordHash, firstName: input.firstName, lastName: input.lastName } });
+    const user = userSnapshot((existing ?? created)!);
+    let organization;
+    if (input.invitationToken) {
+      organization = (await joinByInvitation(tx, user, input.invitationToken)).organization;
+      await markEmailVerified(tx, user.id);
+    } else {
+      if (created) await queueVerificationMail(tx, created);
+      organization = (await firstActiveOrganization(tx, user.id)) ?? (await createOrganizationFor(tx, user, organizationName));
+    }
     const sessionToken = await startSession(tx, user.id);
-    return { user, organization, sessionToken };
+    return { user: await tx.user.findUniqueOrThrow({ where: { id: user.id } }), organization, sessionToken };
   });
   return {
     created: !existing,
     sessionToken: result.sessionToken,
     body: {
-      user: toUser(result.user),
+      user: toUser(userSnapshot(result.user)),
       organization: toOrganization(result.organization),
       organizations: await organizationsOf(result.user.id),
     },
@@ -103,7 +113,7 @@ export async function login(input: LoginInput, client: { ip: string }) {
   }
   await clearSignInFailures(attempt);
   const sessionToken = await startSession(prisma(), user.id);
-  return { sessionToken, body: { user: toUser(user), organizations: await organizationsOf(user.id) } };
+  return { sessionToken, body: { user: toUser(userSnapshot(user)), organizations: await organizationsOf(user.id) } };
 }
 
 /** POST /auth/logout; `db` is the request's transaction when it runs in one. */
@@ -114,4 +124,16 @@ export async function logout(identity: Identity, db: Db = prisma()): Promise<voi
 
 export async function currentSession(identity: Identity) {
   return { user: toUser(identity.user), organizations: await organizationsOf(identity.user.id) };
+}
+
+/** POST /auth/verify-email: anyone holding the live token of the mail proves the address; no session needed. */
+export async function verifyEmail(token: string) {
+  const user = await inTransaction(prisma(), (tx) => verifyByToken(tx, token));
+  return { user: toUser(userSnapshot(user)) };
+}
+
+/** POST /auth/verify-email/resend, with a session. */
+export async function resendVerificationMail(identity: Identity): Promise<void> {
+  if (identity.kind !== 'session') throw unauthorized('Sending the verification mail again needs a session');
+  await resendVerification(identity.user.id);
 }

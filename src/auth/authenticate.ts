@@ -1,5 +1,5 @@
 import type { Locale } from '../i18n.ts';
-import type { Identity, OrganizationSnapshot, RequestContext, Role } from '../context.ts';
+import type { Identity, OrganizationSnapshot, RequestContext, Role, UserSnapshot } from '../context.ts';
 import { prisma } from '../database/client.ts';
 import type { OrganizationRow } from '../orgs/orgs.service.ts';
 import { tenantClient } from '../database/tenant.ts';
@@ -33,12 +33,20 @@ export type Credentials = {
   sessionToken?: string | undefined;
 };
 
-const userSnapshot = (user: { id: string; email: string; firstName: string; lastName: string; avatarKey: string | null }) => ({
+export const userSnapshot = (user: {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  avatarKey: string | null;
+  emailVerifiedAt: Date | null;
+}): UserSnapshot => ({
   id: user.id,
   email: user.email,
   firstName: user.firstName,
   lastName: user.lastName,
   avatarKey: user.avatarKey,
+  emailVerified: user.emailVerifiedAt !== null,
 });
 
 /** Resolves the caller from a bearer token or a session cookie; null when neither was sent. */
@@ -128,6 +136,7 @@ const organizationSnapshot = (org: OrganizationRow): OrganizationSnapshot => ({
   name: org.name,
   plan: org.plan,
   limits: effectiveLimits(org),
+  suspended: org.suspendedAt !== null,
 });
 
 function context(

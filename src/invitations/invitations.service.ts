@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { emitAudit } from '../audit/audit.service.ts';
 import { EMAIL_MAX, normalizeEmail } from '../auth/auth.schemas.ts';
 import { unauthorized } from '../auth/authenticate.ts';
+import { assertEmailVerified } from '../auth/email-verification.ts';
 import { authorize } from '../auth/policy.ts';
 import { newSecret, sha256 } from '../auth/secrets.ts';
 import type { Config } from '../config.ts';
@@ -169,6 +170,7 @@ async function createInvitations(tx: Db, ctx: RequestContext, emails: string[], 
 /** POST /orgs/{orgUlid}/invitations (owner, admin). */
 export async function createInvitation(ctx: RequestContext, input: CreateInvitationInput): Promise<InvitationRow> {
   authorize(ctx, 'member.manage');
+  assertEmailVerified(ctx.identity.user);
   const email = normalizeEmail(input.email);
   return inTransaction(ctx.db, async (tx) => {
     await lockRow(tx, 'organizations', ctx.org.id);
@@ -189,6 +191,7 @@ const validEmail = z.email().max(EMAIL_MAX);
  */
 export async function createInvitationsInBulk(ctx: RequestContext, input: BulkInvitationInput) {
   authorize(ctx, 'member.manage');
+  assertEmailVerified(ctx.identity.user);
   const addresses = [...new Set(input.emails.map(normalizeEmail))];
   const valid = addresses.filter((email) => validEmail.safeParse(email).success);
   const validSet = new Set(valid);
@@ -253,6 +256,7 @@ async function pendingInvitation(tx: Db, invitationUlid: string, action: string)
  */
 export async function resendInvitation(ctx: RequestContext, invitationUlid: string): Promise<InvitationRow> {
   authorize(ctx, 'member.manage');
+  assertEmailVerified(ctx.identity.user);
   return inTransaction(ctx.db, async (tx) => {
     await lockRow(tx, 'organizations', ctx.org.id);
     const row = await pendingInvitation(tx, invitationUlid, 'resent');
@@ -354,6 +358,7 @@ async function grantPrivateProjects(tx: Db, orgId: string, userId: string): Prom
  */
 export async function acceptInvitation(identity: Identity, token: string, db: Db = prisma()) {
   if (identity.kind !== 'session') throw unauthorized('Accepting an invitation needs a session');
+  assertEmailVerified(identity.user);
   return inTransaction(db, async (tx) => {
     return joinByInvitation(tx, identity.user, token);
   });

@@ -1,8 +1,9 @@
-import { emitAudit } from '../audit/audit.service.ts';
+import { emitAudit, SYSTEM_ACTOR } from '../audit/audit.service.ts';
 import { seedSystemFields } from '../custom-fields/system-fields.service.ts';
 import { authorize } from '../auth/policy.ts';
 import type { Identity, RequestContext, UserSnapshot } from '../context.ts';
 import { prisma, type Db } from '../database/client.ts';
+import { lockRow } from '../database/locks.ts';
 import { notFound, validationFailed } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { effectiveLimits } from './billing-tiers.ts';
@@ -102,7 +103,34 @@ export async function describeOrganization(orgId: string) {
     },
     limits: effectiveLimits(org),
     projects: { total: projects, locked: lockedProjects },
+    suspension: org.suspendedAt ? { suspendedAt: org.suspendedAt.getTime(), reason: org.suspendedReason } : null,
   };
+}
+
+/**
+ * Staff suspension of a whole organization (`tcms org suspend` / `unsuspend`, decisions §18): while
+ * suspended, every request in it but reading the organization and its subscription answers 403
+ * organization_suspended (src/request.ts). Recorded as an event of the service itself; setting
+ * what already holds changes and records nothing (a second suspend keeps the first reason).
+ */
+export async function setOrganizationSuspension(orgId: string, suspension: { suspended: boolean; reason?: string | undefined }) {
+  await inTransaction(prisma(), async (tx) => {
+    if (!(await lockRow(tx, 'organizations', orgId))) throw notFound(`Organization ${orgId}`);
+    const org = await tx.organization.findUniqueOrThrow({ where: { id: orgId } });
+    if ((org.suspendedAt !== null) === suspension.suspended) return;
+    const reason = suspension.suspended ? (suspension.reason ?? null) : null;
+    await tx.organization.update({
+      where: { id: orgId },
+      data: { suspendedAt: suspension.suspended ? new Date() : null, suspendedReason: reason },
+    });
+    await emitAudit(tx, { identity: SYSTEM_ACTOR, org: { id: orgId } }, {
+      action: suspension.suspended ? 'organization.suspended' : 'organization.unsuspended',
+      entityType: 'organization',
+      entityUlid: orgId,
+      entityLabel: org.name,
+      metadata: suspension.suspended ? { reason } : { reason: org.suspendedReason },
+    });
+  });
 }
 
 /** Every organization, oldest first, with its plan and how many members and projects it has. */

@@ -2,12 +2,14 @@ import type { RequestContext } from '../context.ts';
 import { prisma } from '../database/client.ts';
 
 /**
- * The budgets an organization's calls are counted against, each in fixed windows of its own:
- * the per-minute API ceiling (decisions §2) and the audit export's calls per hour.
+ * The budgets calls are counted against, each in fixed windows of its own: an organization's
+ * per-minute API ceiling (decisions §2) and audit exports per hour; a user's verification mails
+ * per hour (decisions §18).
  */
 export const BUCKETS = {
   requests: { windowMs: 60_000 },
   audit_export: { windowMs: 3_600_000 },
+  verification_mail: { windowMs: 3_600_000 },
 } as const;
 export type Bucket = keyof typeof BUCKETS;
 
@@ -21,9 +23,10 @@ export type RateLimitState = {
 };
 
 /**
- * Counts one call against the organization's `limit` in `bucket`. The counter is one row per
- * organization, bucket and fixed window, bumped by a single upsert, so it stays exact however
- * many processes share the database.
+ * Counts one call against the `limit` of `bucket` for `orgId`: the organization, or for a user's
+ * budget the user's ULID (the column holds either; no foreign key). The counter is one row per
+ * owner, bucket and fixed window, bumped by a single upsert, so it stays exact however many
+ * processes share the database.
  */
 export async function consumeCall(orgId: string, bucket: Bucket, limit: number, now = Date.now()): Promise<RateLimitState> {
   const { windowMs } = BUCKETS[bucket];

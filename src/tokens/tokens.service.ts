@@ -1,5 +1,6 @@
 import { emitAudit } from '../audit/audit.service.ts';
 import { unauthorized } from '../auth/authenticate.ts';
+import { assertEmailVerified } from '../auth/email-verification.ts';
 import { lowerRole, roleAtMost } from '../auth/policy.ts';
 import { API_TOKEN_PREFIX, newSecret } from '../auth/secrets.ts';
 import type { RequestContext, Role } from '../context.ts';
@@ -47,6 +48,7 @@ export async function listApiTokens(ctx: RequestContext) {
 
 export async function createApiToken(ctx: RequestContext, input: CreateTokenInput) {
   const user = sessionUser(ctx);
+  assertEmailVerified(user);
   const role = input.role ?? lowerRole(ctx.role, 'admin');
   if (!roleAtMost(role, ctx.role)) throw forbidden('A token cannot hold a role above your own');
   if (input.expiresAt !== undefined && input.expiresAt <= Date.now()) {

@@ -402,6 +402,8 @@ describe('usage', () => {
       expect(result.out).toContain('tcms org set-plan <orgUlid>');
       expect(result.out).toContain('tcms org override <orgUlid>');
       expect(result.out).toContain('tcms org show <orgUlid>');
+      expect(result.out).toContain('tcms org suspend <orgUlid> [--reason TEXT]');
+      expect(result.out).toContain('tcms org unsuspend <orgUlid>');
       expect(result.out).toContain('tcms org suspend-member <orgUlid> <userUlid|email>');
       expect(result.out).toContain('tcms org unsuspend-member <orgUlid> <userUlid|email>');
     }

@@ -56,6 +56,7 @@ describe('signup', () => {
       lastName: 'Hopper',
       displayName: 'Grace Hopper',
       avatarKey: null,
+      emailVerified: false,
     });
     expect(response.body.organization).toEqual({
       ulid: expect.stringMatching(ULID),

@@ -53,8 +53,8 @@ export const authRoutes = [
     auth: 'user',
     success: { status: 202, description: 'The mail is queued' },
     errors: [409, 429],
-    handle: async ({ identity }) => {
-      await resendVerificationMail(identity);
+    handle: async ({ identity, db }) => {
+      await resendVerificationMail(identity, db);
       return new Reply(202, undefined);
     },
   }),

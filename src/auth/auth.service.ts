@@ -133,7 +133,7 @@ export async function verifyEmail(token: string) {
 }
 
 /** POST /auth/verify-email/resend, with a session. */
-export async function resendVerificationMail(identity: Identity): Promise<void> {
+export async function resendVerificationMail(identity: Identity, db?: Db): Promise<void> {
   if (identity.kind !== 'session') throw unauthorized('Sending the verification mail again needs a session');
-  await resendVerification(identity.user.id);
+  await resendVerification(identity.user.id, db);
 }

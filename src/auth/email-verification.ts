@@ -76,17 +76,18 @@ export const RESENDS_PER_HOUR = 5;
  * POST /auth/verify-email/resend: a new token replaces the live one. Refused for a verified
  * address (409), and past 5 an hour (429).
  */
-export async function resendVerification(userId: string): Promise<void> {
-  const user = await prisma().user.findUniqueOrThrow({ where: { id: userId } });
+export async function resendVerification(userId: string, db: Db = prisma()): Promise<void> {
+  const user = await db.user.findUniqueOrThrow({ where: { id: userId } });
   if (user.emailVerifiedAt) throw conflict('This email address is already verified');
-  // Counted outside the mail's transaction: the budget's own statement needs a connection of its own.
-  const budget = await consumeCall(user.id, 'verification_mail', RESENDS_PER_HOUR);
+  // Counted before the mail's transaction, so that a refused resend still counts; on the request's
+  // own transaction when it runs in one (an Idempotency-Key), which holds the only embedded connection.
+  const budget = await consumeCall(user.id, 'verification_mail', RESENDS_PER_HOUR, Date.now(), db);
   if (!budget.allowed) {
     throw new AppError('too_many_requests', `At most ${RESENDS_PER_HOUR} verification mails an hour`, {
       retryAfterSeconds: budget.retryAfterSeconds,
     });
   }
-  await inTransaction(prisma(), (tx) => queueVerificationMail(tx, user));
+  await inTransaction(db, (tx) => queueVerificationMail(tx, user));
 }
 
 /** The gate of inviting, creating API tokens and accepting invitations when verification is required. */

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../context.ts';
-import { prisma } from '../database/client.ts';
+import { prisma, type Db } from '../database/client.ts';
 
 /**
  * The budgets calls are counted against, each in fixed windows of its own: an organization's
@@ -28,10 +28,16 @@ export type RateLimitState = {
  * owner, bucket and fixed window, bumped by a single upsert, so it stays exact however many
  * processes share the database.
  */
-export async function consumeCall(orgId: string, bucket: Bucket, limit: number, now = Date.now()): Promise<RateLimitState> {
+export async function consumeCall(
+  orgId: string,
+  bucket: Bucket,
+  limit: number,
+  now = Date.now(),
+  db: Db = prisma(),
+): Promise<RateLimitState> {
   const { windowMs } = BUCKETS[bucket];
   const windowStart = Math.floor(now / windowMs) * windowMs;
-  const rows = await prisma().$queryRaw<Array<{ count: number }>>`
+  const rows = await db.$queryRaw<Array<{ count: number }>>`
     INSERT INTO rate_limit_windows (org_id, bucket, window_start, count)
     VALUES (${orgId}, ${bucket}, ${new Date(windowStart)}, 1)
     ON CONFLICT (org_id, bucket, window_start) DO UPDATE SET count = rate_limit_windows.count + 1

@@ -76,6 +76,17 @@ describe('email verification', () => {
     expectError(await resend(caller), 409, 'conflict');
   });
 
+  it('resends once for a request with an Idempotency-Key, and replays its answer', async () => {
+    const caller = await signUp(t.http);
+    const keyed = () => t.http.post('/api/v1/auth/verify-email/resend').set(caller.headers).set('Idempotency-Key', `resend-${caller.email}`).send();
+    expect((await keyed()).status).toBe(202);
+    const second = await verificationToken(caller.email, 2);
+    const replay = await keyed();
+    expect(replay.status).toBe(202);
+    expect(replay.headers['idempotency-replayed']).toBe('true');
+    expect((await verify(second)).status).toBe(200);
+  });
+
   it('resending needs a session: an API token gets 401', async () => {
     const caller = await verifiedSignUp();
     const bot = await tokenFor(t.http, caller);

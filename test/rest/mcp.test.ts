@@ -215,6 +215,38 @@ describe('MCP server (decisions §16)', () => {
   });
 });
 
+describe('MCP hostile input', () => {
+  it('answers unreadable bodies with the contract envelope, unstorable text as validation_failed, and protocol misuse as JSON-RPC errors', async () => {
+    const { token, project } = await workspace();
+    const malformed = await fetch(mcpUrl, {
+      method: 'POST',
+      headers: { ...token.headers, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      body: '{"jsonrpc":',
+    });
+    expect(malformed.status).toBe(400);
+    expect(((await malformed.json()) as { error: { code: string } }).error.code).toBe('validation_failed');
+    const deep = await post(token.headers, toolCall(1, 'search', { projectId: project.id, q: JSON.parse('['.repeat(40) + ']'.repeat(40)) }));
+    expect(deep.status).toBe(422);
+
+    const client = await connect(token.token);
+    const nul = await callFailing(client, 'list_test_cases', { projectId: project.id, q: 'a\u0000b' }, 'validation_failed');
+    expect(JSON.stringify(nul.details)).toContain('NUL');
+    await callFailing(client, 'mark_result', { runUlid: 'not-a-ulid', runCaseUlid: 'x', status: 'passed' }, 'not_found');
+
+    for (const [message, code] of [
+      [toolCall(2, 'drop_database', {}), -32602],
+      // The SDK answers a message that does not match the method's params as an internal error, with the issues as its message.
+      [{ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_project', arguments: [project.id] } }, -32603],
+      [{ jsonrpc: '2.0', id: 4, method: 'resources/list' }, -32601],
+    ] as const) {
+      const response = await post(token.headers, message);
+      expect(response.status).toBe(200);
+      const answer = (await response.json()) as { error: { code: number; message: string } };
+      expect(answer.error.code, answer.error.message).toBe(code);
+    }
+  });
+});
+
 describe('MCP metering (api-v1.md "Limits")', () => {
   /** Waits, if needed, until the fixed 60-second window has enough time left for a test. */
   async function startOfQuietMinute(): Promise<void> {

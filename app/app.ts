@@ -43,8 +43,8 @@ export type App = {
   close(): Promise<void>;
 };
 
-/** Headers a browser on an allowed origin may read. */
-const EXPOSED_HEADERS = ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Idempotency-Replayed'];
+/** Headers a browser on an allowed origin may read (WWW-Authenticate: how a browser MCP client finds the OAuth server). */
+const EXPOSED_HEADERS = ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Idempotency-Replayed', 'WWW-Authenticate'];
 
 /** Names the route a request reached, for the metrics (REST routes name themselves). */
 const routeLabel =

@@ -63,7 +63,7 @@ function routeTool(operationId: string, tool: { name: string; title: string; des
 }
 
 const searchInput = z.strictObject({
-  projectId: inputOf('listTestCases').shape.projectId,
+  projectId: z.string().meta({ description: ID_DESCRIPTIONS.projectId }),
   q: z.string().min(1).max(200).meta({ description: 'Case-insensitive substring (taken literally) of test case titles, plan names and run names' }),
   limit: z.int().min(1).max(200).optional().meta({ description: 'At most this many of each kind (default 50; plans 20)' }),
 });

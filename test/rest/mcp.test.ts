@@ -4,6 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../app/tcms.ts';
 import { overrideOrganizationLimits } from '../../src/orgs/orgs.service.ts';
 import { createProject, joinAs, signUp, tokenFor, useTestApp } from '../support/app.ts';
 import { createCase, createPlan } from '../support/runs.ts';
@@ -197,6 +198,14 @@ describe('MCP server (decisions §16)', () => {
       expect(((await response.json()) as { error: { code: string } }).error.code).toBe('unauthorized');
     }
     await expect(connect('tcms_not_a_real_token')).rejects.toThrow();
+  });
+
+  it('refuses a staff-suspended organization with 403 organization_suspended, through the same request pipeline as REST', async () => {
+    const { owner, token } = await workspace();
+    expect(await runCli(['org', 'suspend', owner.orgId], { out: () => undefined, err: () => undefined })).toBe(0);
+    const response = await post(token.headers, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    expect(response.status).toBe(403);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('organization_suspended');
   });
 
   it('answers a curl-style tools/list with a token, and 405 to GET and DELETE', async () => {

@@ -96,7 +96,7 @@ export const TOOLS: Tool[] = [
     name: 'list_projects',
     title: 'List projects',
     description:
-      'Lists the projects of the organization the token belongs to, by name, a page at a time (page, pageSize). ' +
+      'Lists the projects of the organization the token belongs to, a page at a time (page, pageSize). ' +
       'Each project has `id` (its code, e.g. "WEB", which every other tool takes as projectId) and `ulid`. `q` filters by name.',
   }),
   routeTool('getProject', {

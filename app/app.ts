@@ -5,6 +5,7 @@ import { createYoga, useExecutionCancellation } from 'graphql-yoga';
 import swaggerUi from 'swagger-ui-express';
 import { serveAsset } from '../rest/assets.ts';
 import { errorHandler, notFoundHandler } from '../rest/errors.ts';
+import { mcpRouter } from '../rest/mcp/server.ts';
 import { httpSettings, JSON_BODY_BYTES, readSessionCookie } from '../rest/http-settings.ts';
 import { buildOpenApiDocument } from '../rest/openapi.ts';
 import { requestLog } from '../rest/request-log.ts';
@@ -42,8 +43,8 @@ export type App = {
   close(): Promise<void>;
 };
 
-/** Headers a browser on an allowed origin may read. */
-const EXPOSED_HEADERS = ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Idempotency-Replayed'];
+/** Headers a browser on an allowed origin may read (WWW-Authenticate: how a browser MCP client finds the OAuth server). */
+const EXPOSED_HEADERS = ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Idempotency-Replayed', 'WWW-Authenticate'];
 
 /** Names the route a request reached, for the metrics (REST routes name themselves). */
 const routeLabel =
@@ -115,6 +116,7 @@ export async function createApp(config: Config): Promise<App> {
   app.use('/docs', routeLabel('/docs'), swaggerUi.serve, swaggerUi.setup(undefined, { swaggerOptions: { url: '/openapi/v1.json' } }));
   app.get('/__assets/*key', routeLabel('/__assets/{key}'), serveAsset);
   app.use(yoga.graphqlEndpoint, routeLabel('/graphql'), yoga as unknown as RequestHandler);
+  app.use('/mcp', routeLabel('/mcp'), mcpRouter(config.publicUrl));
   app.use(notFoundHandler);
   app.use(errorHandler);
 

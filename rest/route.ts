@@ -197,13 +197,13 @@ export function routeHandler(route: RouteDefinition, settings: HttpSettings): Re
       const files = route.upload ? await receiveUpload(req, res, route.upload) : [];
       const key = UNSAFE.has(route.method) ? parseIdempotencyKey(req.get('idempotency-key')) : undefined;
       if (key === undefined || !outcome.identity) {
-        reply = await execute(route, req, outcome, files, undefined).catch((error: unknown) => toReply(error, req));
+        reply = await execute(route, rawInputOf(req), outcome, files, undefined).catch((error: unknown) => toReply(error, req));
       } else {
         let executed: Reply | undefined;
         const { response, replayed } = await executeOnce(
           { principal: principalOf(outcome.identity, outcome.ctx), key, requestHash: fingerprint(req, files) },
           outcome.ctx?.db,
-          async (tx) => toStored((executed = await execute(route, req, outcome, files, tx))),
+          async (tx) => toStored((executed = await execute(route, rawInputOf(req), outcome, files, tx))),
           (error) => toStored((executed = toReply(error, req))),
         );
         if (replayed || !executed) return sendStored(res, response);
@@ -216,24 +216,37 @@ export function routeHandler(route: RouteDefinition, settings: HttpSettings): Re
   };
 }
 
-/** Validates the request and runs the route's handler; `tx` is the transaction of a keyed request. */
-async function execute(
+/** What a route reads off its request besides the credentials, as the client sent it (before validation). */
+export type RawRouteInput = { params: unknown; query: unknown; body: unknown; ip: string };
+
+const rawInputOf = (req: Request): RawRouteInput => ({
+  params: req.params,
+  query: req.query,
+  body: req.body ?? {},
+  ip: req.ip ?? req.socket.remoteAddress ?? 'unknown',
+});
+
+/**
+ * Validates a request's input and runs the route's handler; `tx` is the transaction of a keyed
+ * request. The MCP tools (rest/mcp/) dispatch their sub-requests through it too.
+ */
+export async function execute(
   route: RouteDefinition,
-  req: Request,
+  raw: RawRouteInput,
   outcome: Extract<RequestOutcome, { kind: 'open' }>,
   files: UploadedFile[],
   tx: Db | undefined,
 ): Promise<Reply> {
   const ctx = outcome.ctx && tx ? { ...outcome.ctx, db: tx } : outcome.ctx;
   const result = await route.handle({
-    params: parse(route.params, req.params, 'params'),
-    query: parse(route.query, req.query, 'query'),
-    body: parse(route.body, req.body ?? {}, 'body'),
+    params: parse(route.params, raw.params, 'params'),
+    query: parse(route.query, raw.query, 'query'),
+    body: parse(route.body, raw.body, 'body'),
     files,
     identity: outcome.identity as Identity,
     ctx: ctx as RequestContext,
     db: tx,
-    ip: req.ip ?? req.socket.remoteAddress ?? 'unknown',
+    ip: raw.ip,
   });
   if (result instanceof Reply && result.body instanceof Readable) await once(result.body, 'readable');
   return result instanceof Reply ? result : new Reply(route.success.status, result);

@@ -55,6 +55,9 @@ function assertParsable(_req: Request, _res: Response, bytes: Buffer, charset: s
   if (exceeded === 'values') throw unreadableRequest('body_too_large', `The request body holds more than ${MAX_BODY_VALUES} values`);
 }
 
+/** The JSON body parser of every JSON route (`/api/v1`, `/mcp`): the limits above, then JSON.parse. */
+export const jsonBody = () => express.json({ limit: JSON_BODY_LIMIT, verify: assertParsable });
+
 /** Every `/api/v1` route; body-parser failures reach the app's error handler as contract errors. */
 export function restRouter(routes: RouteDefinition[], settings: HttpSettings): Router {
   const router = express.Router();
@@ -62,7 +65,7 @@ export function restRouter(routes: RouteDefinition[], settings: HttpSettings): R
   // Routes that take a raw body stream it themselves: they come before the JSON parser reads it.
   const raw = routes.filter((route) => route.upload?.rawTypes);
   raw.forEach(serve);
-  router.use(express.json({ limit: JSON_BODY_LIMIT, verify: assertParsable }));
+  router.use(jsonBody());
   routes.filter((route) => !raw.includes(route)).forEach(serve);
   return router;
 }

@@ -35,6 +35,11 @@ export type CallerNeeds = {
    * and its subscription, so that its members can see where they stand.
    */
   openWhileSuspended?: boolean;
+  /**
+   * The transport meters each sub-request itself with `meterRequest` (an MCP tool call's service
+   * calls, decisions §16); the request as a whole is not counted.
+   */
+  meteredBySubRequest?: boolean;
 };
 
 /**
@@ -49,6 +54,19 @@ export const organizationSuspended = () =>
   new AppError('organization_suspended', 'This organization is suspended; contact the service staff');
 
 const refused = (error: AppError, rateLimit?: RateLimitState): RequestOutcome => ({ kind: 'refused', error, rateLimit });
+
+/**
+ * Counts one request of a machine caller against the organization's per-minute ceiling; `error`
+ * is the refusal when the ceiling was reached.
+ */
+export async function meterRequest(ctx: RequestContext): Promise<{ rateLimit: RateLimitState; error?: AppError }> {
+  const rateLimit = await consumeRequest(ctx);
+  if (rateLimit.allowed) return { rateLimit };
+  const error = new AppError('too_many_requests', 'The per-minute API request ceiling was reached', {
+    retryAfterSeconds: rateLimit.retryAfterSeconds,
+  });
+  return { rateLimit, error };
+}
 
 /**
  * The one request pipeline of both transports: identify the caller (bearer token or session
@@ -74,17 +92,9 @@ export async function openRequest(needs: CallerNeeds, credentials: RequestCreden
     }
     const ctx = await enterOrganization(identity, orgFromPath ?? organizationHeader, localeOf(credentials.acceptLanguage));
     if (ctx.org.suspended && !needs.openWhileSuspended) return refused(organizationSuspended());
-    if (!ctx.metered) return { kind: 'open', identity, ctx, rateLimit: undefined };
-    const rateLimit = await consumeRequest(ctx);
-    if (!rateLimit.allowed) {
-      return refused(
-        new AppError('too_many_requests', 'The per-minute API request ceiling was reached', {
-          retryAfterSeconds: rateLimit.retryAfterSeconds,
-        }),
-        rateLimit,
-      );
-    }
-    return { kind: 'open', identity, ctx, rateLimit };
+    if (!ctx.metered || needs.meteredBySubRequest) return { kind: 'open', identity, ctx, rateLimit: undefined };
+    const { rateLimit, error } = await meterRequest(ctx);
+    return error ? refused(error, rateLimit) : { kind: 'open', identity, ctx, rateLimit };
   } catch (error) {
     if (error instanceof AppError) return refused(error);
     throw error;

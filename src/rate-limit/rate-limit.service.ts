@@ -4,10 +4,11 @@ import { prisma, type Db } from '../database/client.ts';
 /**
  * The budgets calls are counted against, each in fixed windows of its own: an organization's
  * per-minute API ceiling (decisions §2) and audit exports per hour; a user's verification mails
- * per hour (decisions §18).
+ * per hour (decisions §18); an MCP client's tool calls per second, per token (decisions §16).
  */
 export const BUCKETS = {
   requests: { windowMs: 60_000 },
+  mcp_tool_calls: { windowMs: 1_000 },
   audit_export: { windowMs: 3_600_000 },
   verification_mail: { windowMs: 3_600_000 },
 } as const;
@@ -24,7 +25,7 @@ export type RateLimitState = {
 
 /**
  * Counts one call against the `limit` of `bucket` for `orgId`: the organization, or for a user's
- * budget the user's ULID (the column holds either; no foreign key). The counter is one row per
+ * (a token's) budget the user's (the token's) ULID (the column holds either; no foreign key). The counter is one row per
  * owner, bucket and fixed window, bumped by a single upsert, so it stays exact however many
  * processes share the database.
  */
@@ -56,3 +57,10 @@ export async function consumeCall(
 /** Counts one machine-authenticated request against the organization's per-minute ceiling. */
 export const consumeRequest = (ctx: RequestContext, now = Date.now()) =>
   consumeCall(ctx.org.id, 'requests', ctx.org.limits.requestsPerMinute, now);
+
+/** The MCP burst limit (decisions §16): tool calls per second per token. */
+export const MCP_TOOL_CALLS_PER_SECOND = 10;
+
+/** Counts one MCP tool call against the burst limit of the token (or OAuth grant) `credentialId`. */
+export const consumeToolCall = (credentialId: string, now = Date.now()) =>
+  consumeCall(credentialId, 'mcp_tool_calls', MCP_TOOL_CALLS_PER_SECOND, now);

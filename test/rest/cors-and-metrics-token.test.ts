@@ -16,6 +16,12 @@ describe('CORS with an allowlist', () => {
     expect(rest.headers['access-control-expose-headers']).toMatch(/X-RateLimit-Remaining/);
     expect(rest.headers['access-control-expose-headers']).toMatch(/Idempotency-Replayed/);
 
+    // A browser MCP client reads where to get an OAuth token from the 401 of /mcp.
+    const mcp = await t.http.post('/mcp').set('Origin', ALLOWED).send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    expect(mcp.status).toBe(401);
+    expect(mcp.headers['access-control-allow-origin']).toBe(ALLOWED);
+    expect(mcp.headers['access-control-expose-headers']).toMatch(/WWW-Authenticate/);
+
     const graph = await graphql(t.http, owner, '{ organization { name } }').set('Origin', ALLOWED);
     expect(graph.headers['access-control-allow-origin']).toBe(ALLOWED);
 

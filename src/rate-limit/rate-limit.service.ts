@@ -4,12 +4,13 @@ import { prisma } from '../database/client.ts';
 /**
  * The budgets calls are counted against, each in fixed windows of its own: an organization's
  * per-minute API ceiling (decisions §2) and audit exports per hour; a user's verification mails
- * per hour (decisions §18).
+ * per hour (decisions §18); a client address's requests to the public share routes per minute (§15).
  */
 export const BUCKETS = {
   requests: { windowMs: 60_000 },
   audit_export: { windowMs: 3_600_000 },
   verification_mail: { windowMs: 3_600_000 },
+  public_share: { windowMs: 60_000 },
 } as const;
 export type Bucket = keyof typeof BUCKETS;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { epochMsSchema } from '../milestones/milestones.schemas.ts';
 import { runCaseSchema } from '../runs/run-cases.schemas.ts';
 import { countsSchema, runPathSchema, runResponseSchema } from '../runs/runs.schemas.ts';
 
@@ -11,10 +12,7 @@ export const PUBLIC_SHARE_REQUESTS_PER_MINUTE = 120;
 
 export const createShareLinkBodySchema = z
   .strictObject({
-    expiresAt: z
-      .number()
-      .int()
-      .positive()
+    expiresAt: epochMsSchema
       .optional()
       .meta({ description: 'Epoch ms, in the future and at most 366 days ahead; omitted: the link never expires', example: 1_798_761_600_000 }),
   })

@@ -276,6 +276,21 @@ describe('GET /share/runs/{token}', () => {
   });
 });
 
+describe('hostile tokens', () => {
+  it('answer the one 404 on every public route, never a 5xx (a NUL is malformed input to the API, as on every route)', async () => {
+    const unknown = fingerprintOf(await publicRun(`unknown-${newId()}`));
+    const unknownPage = fingerprintOf(await sharePage(`unknown-${newId()}`));
+    expectError(await t.http.get('/api/v1/public/runs/%00').set('X-Forwarded-For', newAddress()), 422, 'validation_failed');
+    expect(fingerprintOf(await t.http.get('/share/runs/%00').set('X-Forwarded-For', newAddress()))).toEqual(unknownPage);
+    for (const token of ['a'.repeat(4000), '..%2F..%2Fetc', '%E2%80%AE<script>', "'; DROP TABLE share_links; --", '%F0%9F%92%A5']) {
+      const ip = newAddress();
+      expect(fingerprintOf(await t.http.get(`/api/v1/public/runs/${token}`).set('X-Forwarded-For', ip)), token).toEqual(unknown);
+      expect(fingerprintOf(await t.http.get(`/share/runs/${token}`).set('X-Forwarded-For', ip)), token).toEqual(unknownPage);
+      expect((await t.http.get(`/api/v1/public/runs/${token}/events`).set('X-Forwarded-For', ip)).status, token).toBe(404);
+    }
+  });
+});
+
 describe('share links of another project', () => {
   it('are listed per run', async () => {
     const { owner, run } = await runWithCases(t.http, 1);

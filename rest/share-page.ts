@@ -122,7 +122,7 @@ function caseRows(run: PublicRun): string {
     .join('');
 }
 
-function document(title: string, nonce: string | null, body: string): string {
+function htmlDocument(title: string, nonce: string | null, body: string): string {
   return (
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
     `<meta name="referrer" content="no-referrer"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title>` +
@@ -141,10 +141,10 @@ function runPage(run: PublicRun, token: string, nonce: string): string {
     `<h2>Cases</h2><div tabindex="0" role="region" aria-labelledby="cases-caption"><table><caption id="cases-caption">Cases of this run and their status</caption>` +
     `<thead><tr><th scope="col">ID</th><th scope="col">Title</th><th scope="col">Status</th><th scope="col">Elapsed</th></tr></thead>` +
     `<tbody id="cases">${caseRows(run)}</tbody></table></div></main><script nonce="${nonce}">${SCRIPT}</script>`;
-  return document(`${run.name} · shared test run`, nonce, body);
+  return htmlDocument(`${run.name} · shared test run`, nonce, body);
 }
 
-const NOT_FOUND_PAGE = document('Not found', null, '<main><h1>Not found</h1><p>This link does not lead to a shared test run.</p></main>');
+const NOT_FOUND_PAGE = htmlDocument('Not found', null, '<main><h1>Not found</h1><p>This link does not lead to a shared test run.</p></main>');
 /** The pages without a script (404, 429) allow their one style by its hash: the same bytes on every answer. */
 const STATIC_CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
 
@@ -167,7 +167,7 @@ export const sharePage: RequestHandler = async (req: Request, res) => {
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     if (error.code === 'too_many_requests') {
-      const page = document('Too many requests', null, '<main><h1>Too many requests</h1><p>Please try again in a minute.</p></main>');
+      const page = htmlDocument('Too many requests', null, '<main><h1>Too many requests</h1><p>Please try again in a minute.</p></main>');
       return sendHtml(res, 429, page, { 'Content-Security-Policy': STATIC_CSP, 'Retry-After': String(error.details?.retryAfterSeconds ?? 60) });
     }
     return sendHtml(res, 404, NOT_FOUND_PAGE, { 'Content-Security-Policy': STATIC_CSP });

@@ -4,6 +4,7 @@ import {
   createdShareLinkSchema,
   createShareLinkBodySchema,
   publicRunPathSchema,
+  PUBLIC_SHARE_REQUESTS_PER_MINUTE,
   publicRunSchema,
   shareLinkListSchema,
   shareLinkPathSchema,
@@ -15,7 +16,7 @@ import { defineRoute, Reply } from '../route.ts';
 const tag = 'Share links';
 const PUBLIC =
   'No credentials. An unknown, revoked or expired token, and any token of a locked project, answer the same 404; ' +
-  'at most 120 requests per minute per client address to the public share routes (429 with Retry-After).';
+  `at most ${PUBLIC_SHARE_REQUESTS_PER_MINUTE} requests per minute per client address to the public share routes (429 with Retry-After).`;
 
 export const shareLinkRoutes = [
   defineRoute({

@@ -34,7 +34,7 @@ export function configureShareLinks(config: Pick<Config, 'publicUrl'>): void {
 export type ShareLinkRow = Awaited<ReturnType<Db['shareLink']['findFirstOrThrow']>>;
 
 /** A share link as listed: never its token (only its hash is stored). */
-export const toShareLink = (row: ShareLinkRow) => ({
+const toShareLink = (row: ShareLinkRow) => ({
   ulid: row.id,
   runUlid: row.runId,
   createdAt: row.createdAt.getTime(),
@@ -106,7 +106,7 @@ export async function revokeShareLink(ctx: RequestContext, runUlid: string, shar
 }
 
 /** The one answer of every failed public read: unknown, revoked, expired, locked or gone alike. */
-export const shareLinkNotFound = () => notFound('Share link');
+const shareLinkNotFound = () => notFound('Share link');
 
 /** A client address as the rate-limit table keys it: 26 characters of its hash (the address itself is not kept). */
 const addressKey = (ip: string) => sha256(`share:${ip}`).slice(0, 26);

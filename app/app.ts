@@ -9,7 +9,8 @@ import { mcpRouter } from '../rest/mcp/server.ts';
 import { httpSettings, JSON_BODY_BYTES, readSessionCookie } from '../rest/http-settings.ts';
 import { buildOpenApiDocument } from '../rest/openapi.ts';
 import { requestLog } from '../rest/request-log.ts';
-import { configureEventStreams } from '../rest/v1/live-progress.routes.ts';
+import { sharePage } from '../rest/share-page.ts';
+import { configureEventStreams } from '../rest/event-stream.ts';
 import { restRouter } from '../rest/router.ts';
 import { v1Routes } from '../rest/v1/index.ts';
 import { createGraphQLContext } from '../schema/context.ts';
@@ -33,6 +34,7 @@ import { startMaintenance } from '../src/maintenance.ts';
 import { openFileStorage } from '../src/storage/storage.service.ts';
 import { startWebhookDispatcher } from '../src/webhooks/webhook-dispatcher.ts';
 import { configureWebhookReceivers } from '../src/webhooks/webhooks.service.ts';
+import { configureShareLinks } from '../src/share-links/share-links.service.ts';
 import { createMetrics } from './metrics.ts';
 
 export type App = {
@@ -62,6 +64,7 @@ export async function createApp(config: Config): Promise<App> {
   configureSignupChallenge(config);
   configureEmailVerification(config);
   configureWebhookReceivers(config);
+  configureShareLinks(config);
   await openFileStorage(config);
   const database = await openDatabase(config);
   await seedMissingSystemFields();
@@ -114,6 +117,7 @@ export async function createApp(config: Config): Promise<App> {
     res.json(openApiDocument);
   });
   app.use('/docs', routeLabel('/docs'), swaggerUi.serve, swaggerUi.setup(undefined, { swaggerOptions: { url: '/openapi/v1.json' } }));
+  app.get('/share/runs/:token', routeLabel('/share/runs/{token}'), sharePage);
   app.get('/__assets/*key', routeLabel('/__assets/{key}'), serveAsset);
   app.use(yoga.graphqlEndpoint, routeLabel('/graphql'), yoga as unknown as RequestHandler);
   app.use('/mcp', routeLabel('/mcp'), mcpRouter(config.publicUrl));

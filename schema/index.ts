@@ -21,5 +21,6 @@ import './types/project-access.ts';
 import './types/audit.ts';
 import './types/webhook.ts';
 import './types/live-progress.ts';
+import './types/share-link.ts';
 
 export const schema = builder.toSchema();

@@ -20,6 +20,7 @@ import { resultImportRoutes } from './result-imports.routes.ts';
 import { runCaseBulkRoutes } from './run-cases-bulk.routes.ts';
 import { runCaseRoutes } from './run-cases.routes.ts';
 import { runSettingsRoutes } from './run-settings.routes.ts';
+import { shareLinkRoutes } from './share-links.routes.ts';
 import { runRoutes } from './runs.routes.ts';
 import { stepAttachmentRoutes } from './step-attachments.routes.ts';
 import { subscriptionRoutes } from './subscription.routes.ts';
@@ -55,6 +56,7 @@ export const v1Routes = [
   ...resultAttachmentRoutes,
   ...runCaseBulkRoutes,
   ...liveProgressRoutes,
+  ...shareLinkRoutes,
   ...resultImportRoutes,
   ...runSettingsRoutes,
   ...auditRoutes,

@@ -131,7 +131,7 @@ export async function enterOrganization(
   return context(identity, organizationSnapshot(membership.org), role, false, locale, hidden);
 }
 
-const organizationSnapshot = (org: OrganizationRow): OrganizationSnapshot => ({
+export const organizationSnapshot = (org: OrganizationRow): OrganizationSnapshot => ({
   id: org.id,
   name: org.name,
   plan: org.plan,

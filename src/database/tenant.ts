@@ -43,6 +43,7 @@ const TENANT_MODELS = new Set([
   'ProjectGroupAssignment',
   'Webhook',
   'WebhookDelivery',
+  'ShareLink',
 ]);
 
 /** Models whose rows belong to one project: a project hidden from the caller hides them too. */
@@ -94,6 +95,7 @@ const PROJECT_PARENT: Record<string, (visible: object) => object> = {
   DefectFieldValue: (visible) => ({ defect: visible }),
   DefectResultLink: (visible) => ({ defect: visible }),
   ResultAttachment: (visible) => ({ run: visible }),
+  ShareLink: (visible) => ({ run: visible }),
 };
 
 /** The filter that leaves out rows of hidden projects, or none. */

@@ -4,13 +4,15 @@ import { prisma, type Db } from '../database/client.ts';
 /**
  * The budgets calls are counted against, each in fixed windows of its own: an organization's
  * per-minute API ceiling (decisions §2) and audit exports per hour; a user's verification mails
- * per hour (decisions §18); an MCP client's tool calls per second, per token (decisions §16).
+ * per hour (decisions §18); an MCP client's tool calls per second, per token (decisions §16); a
+ * client address's requests to the public share routes per minute (decisions §15).
  */
 export const BUCKETS = {
   requests: { windowMs: 60_000 },
   mcp_tool_calls: { windowMs: 1_000 },
   audit_export: { windowMs: 3_600_000 },
   verification_mail: { windowMs: 3_600_000 },
+  public_share: { windowMs: 60_000 },
 } as const;
 export type Bucket = keyof typeof BUCKETS;
 

@@ -52,7 +52,7 @@ export function runProgress(run: RunCounters) {
   };
 }
 
-const countsSchema = z
+export const countsSchema = z
   .object({ passed: z.number().int(), failed: z.number().int(), blocked: z.number().int(), skipped: z.number().int(), untested: z.number().int() })
   .meta({ id: 'StatusCounts', description: 'Cases per status; a case to be retested counts as untested; the sum is total' });
 

@@ -403,6 +403,7 @@ async function createFixture() {
   const planCases = (await http.put(`/api/v1/plans/${plan.ulid}/cases`).set(owner.headers).send({ caseUlids: [testCase.ulid] })).body;
   const run = await createRun(http, owner, project.id, { caseUlids: [testCase.ulid] });
   const runCase = (await http.get(`/api/v1/runs/${run.ulid}/cases`).set(owner.headers)).body.items[0];
+  const shareLink = (await http.post(`/api/v1/runs/${run.ulid}/share-links`).set(owner.headers).send({})).body;
   const userGroup = (await http.post('/api/v1/groups').set(owner.headers).send({ name: 'Crew', memberUserUlids: [owner.userId], projectUlids: [project.ulid] })).body;
   const pathValues: Record<string, string[]> = {
     orgUlid: [owner.orgId],
@@ -425,6 +426,8 @@ async function createFixture() {
     attachmentUlid: [newId()],
     userGroupUlid: [userGroup.ulid],
     userUlid: [owner.userId],
+    shareLinkUlid: [shareLink.ulid],
+    token: [shareLink.token],
   };
   for (const [name, values] of Object.entries(pathValues)) expect(values.every(Boolean), name).toBe(true);
   return { callers: { session: owner, token }, pathValues };

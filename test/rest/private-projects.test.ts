@@ -94,6 +94,7 @@ function bodyFor(operationId: string, f: Fixture): Record<string, unknown> | und
     assignProjectAccessGroup: { userGroupUlid: f.userGroupUlid },
     createUserGroup: { name: `Walk ${newId()}`, projectUlids: [f.projectUlid] },
     assignUserGroupProjects: { projectUlids: [f.projectUlid] },
+    createShareLink: {},
   };
   return bodies[operationId];
 }
@@ -151,6 +152,8 @@ async function populatedProject(owner: Caller, code: string, projectUlid: string
   expect(resultFile.status, JSON.stringify(resultFile.body)).toBe(201);
   const defect = await t.http.post(`/api/v1/projects/${code}/defects`).set(owner.headers).send({ title: 'Broken' });
   expect(defect.status, JSON.stringify(defect.body)).toBe(201);
+  const shareLink = await t.http.post(`/api/v1/runs/${run.ulid}/share-links`).set(owner.headers).send({});
+  expect(shareLink.status, JSON.stringify(shareLink.body)).toBe(201);
   return {
     projectId: code,
     projectUlid,
@@ -173,6 +176,7 @@ async function populatedProject(owner: Caller, code: string, projectUlid: string
     stepUlid: runCase!.steps[0]!.ulid,
     defectUlid: defect.body.ulid,
     resultUlid: marks[0]!,
+    shareLinkUlid: shareLink.body.ulid,
   };
 }
 

@@ -1594,6 +1594,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/runs/{runUlid}/share-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The run's share links, oldest first, without their tokens */
+        get: operations["listShareLinks"];
+        put?: never;
+        /** Share a run by a public link; the answer is the only one that shows its token (result execute permission) */
+        post: operations["createShareLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/runs/{runUlid}/share-links/{shareLinkUlid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a share link: it stops working at once (result execute permission) */
+        delete: operations["revokeShareLink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/runs/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A shared run: its name, state, counts, pass rate, configurations, environment and cases */
+        get: operations["getSharedRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/runs/{token}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A shared run's progress as it changes (Server-Sent Events) */
+        get: operations["streamSharedRunProgress"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{projectId}/result-imports": {
         parameters: {
             query?: never;
@@ -3523,6 +3592,54 @@ export interface components {
             removed: number;
             reassigned: number;
             run: components["schemas"]["RunResponse"];
+        };
+        CreatedShareLink: {
+            ulid: string;
+            /** @description The secret of the link, shown only in this answer */
+            token: string;
+            /** @description The public page: <TCMS_PUBLIC_URL>/share/runs/<token> */
+            url: string;
+            createdAt: number;
+            expiresAt: number | null;
+        };
+        CreateShareLinkRequest: {
+            /**
+             * @description Epoch ms, in the future and at most 366 days ahead; omitted: the link never expires
+             * @example 1798761600000
+             */
+            expiresAt?: number;
+        };
+        ShareLinkList: {
+            items: components["schemas"]["ShareLink"][];
+        };
+        ShareLink: {
+            ulid: string;
+            runUlid: string;
+            createdAt: number;
+            /** @description Null: never expires */
+            expiresAt: number | null;
+        };
+        /** @description What a share link shows of a run, and nothing else */
+        PublicRun: {
+            name: string;
+            /** @enum {string} */
+            state: "open" | "closed";
+            counts: components["schemas"]["StatusCounts"];
+            /** @description Passed cases as a percentage of total, two decimals; 0 without cases */
+            passRate: number;
+            configurations: {
+                groupName: string;
+                valueName: string;
+            }[];
+            /** @description The run's environment, or its legacy free-text one */
+            environmentName: string | null;
+            cases: {
+                displayId: string;
+                title: string;
+                /** @enum {string} */
+                status: "untested" | "retested" | "passed" | "failed" | "skipped" | "blocked";
+                elapsedMs: number | null;
+            }[];
         };
         ResultImport: {
             /** @example 01JD3Z8Q4V5W6X7Y8Z9A0B1C2D */
@@ -9678,6 +9795,172 @@ export interface operations {
             404: components["responses"]["MeteredNotFound"];
             422: components["responses"]["MeteredValidationFailed"];
             429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    listShareLinks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+            };
+            path: {
+                runUlid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The links */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareLinkList"];
+                };
+            };
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    createShareLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+                /** @description Replays the first response for 24 hours */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                runUlid: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 10mb (larger bodies answer 413) */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateShareLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description The link with its token and page address */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedShareLink"];
+                };
+            };
+            400: components["responses"]["MeteredBadRequest"];
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            409: components["responses"]["MeteredConflict"];
+            413: components["responses"]["MeteredContentTooLarge"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    revokeShareLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+                /** @description Replays the first response for 24 hours */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                runUlid: string;
+                shareLinkUlid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["MeteredBadRequest"];
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            409: components["responses"]["MeteredConflict"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    getSharedRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of a share link */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No credentials. An unknown, revoked or expired token, and any token of a locked project, answer the same 404; at most 120 requests per minute per client address to the public share routes (429 with Retry-After). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicRun"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    streamSharedRunProgress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of a share link */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-Sent Events: at once one `progress` event with the run's current `{ runUlid, state, counts, total, passRate, lastResultAt }`, then one after each change (at most one per 250 ms); a comment line every 15 seconds keeps the connection open. `Last-Event-ID` is accepted: a stream always starts with the current state. The stream ends once the link stops working. No credentials. An unknown, revoked or expired token, and any token of a locked project, answer the same 404; at most 120 requests per minute per client address to the public share routes (429 with Retry-After). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     importResults: {

@@ -363,7 +363,14 @@ describe('OAuth access tokens on the API', () => {
     expect((await promote(owner.headers)).status).toBe(200);
   });
 
-  it('are the user in audit events and authored records', async () => {
+  it('are refused on session-only routes, like API tokens', async () => {
+    const owner = await signUp(t.http);
+    const { tokens } = await authorizedTokens(owner);
+    expectError(await t.http.get('/api/v1/me/api-tokens').set(bearer(tokens)), 401, 'unauthorized');
+    expectError(await t.http.post('/api/v1/me/api-tokens').set(bearer(tokens)).send({ name: 'escalate' }), 401, 'unauthorized');
+  });
+
+  it('are the user in audit events', async () => {
     const owner = await signUp(t.http);
     const { tokens } = await authorizedTokens(owner);
     const project = await createProject(t.http, { ...owner, headers: bearer(tokens) });

@@ -6,10 +6,10 @@ import { tenantClient } from '../database/tenant.ts';
 import { AppError, forbidden, notFound } from '../errors.ts';
 import { ULID_PATTERN } from '../ids.ts';
 import { effectiveLimits } from '../orgs/billing-tiers.ts';
+import { clientName } from '../oauth/oauth-clients.ts';
 import { lowerRole } from './policy.ts';
 import { bypassesAllowlist, hiddenProjectIds } from './project-visibility.ts';
 import { SESSION_IDLE_MS } from './auth.schemas.ts';
-import { clientName } from '../oauth/oauth-clients.ts';
 import { API_TOKEN_PREFIX, OAUTH_ACCESS_TOKEN_PREFIX, sha256 } from './secrets.ts';
 
 // lastSeenAt / lastUsedAt are refreshed at most this often, not on every request.

@@ -5,10 +5,10 @@ import { emitAudit } from '../audit/audit.service.ts';
 import { enterOrganization, identify, unauthorized } from '../auth/authenticate.ts';
 import { lowerRole } from '../auth/policy.ts';
 import { newSecret, OAUTH_ACCESS_TOKEN_PREFIX, OAUTH_REFRESH_TOKEN_PREFIX, sha256 } from '../auth/secrets.ts';
-import type { Identity, Role, UserSnapshot } from '../context.ts';
+import type { Identity, RequestContext, Role, UserSnapshot } from '../context.ts';
 import { prisma, type Db } from '../database/client.ts';
 import { inTransaction } from '../database/transactions.ts';
-import { AppError } from '../errors.ts';
+import { AppError, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { organizationSuspended } from '../request.ts';
 import { clientName } from './oauth-clients.ts';
@@ -171,4 +171,41 @@ export async function verifyAccessToken(token: string): Promise<AuthInfo> {
   const row = await prisma().oAuthAccessToken.findUnique({ where: { tokenHash: sha256(token) }, include: { grant: true } });
   if (!row || row.expiresAt.getTime() <= Date.now()) throw new InvalidTokenError('The access token is invalid or expired');
   return { token, clientId: row.grant.clientId, scopes: [], expiresAt: Math.floor(row.expiresAt.getTime() / 1000) };
+}
+
+/** Authorized applications are managed by their person, with a session (like API tokens, decisions §1). */
+function sessionUser(ctx: RequestContext) {
+  if (ctx.identity.kind !== 'session') throw unauthorized('Authorized applications are managed with a session');
+  return ctx.identity.user;
+}
+
+/** GET /me/oauth-grants: the applications the caller authorized in the active organization, newest first. */
+export async function listOAuthGrants(ctx: RequestContext) {
+  const user = sessionUser(ctx);
+  const grants = await prisma().oAuthGrant.findMany({
+    where: { orgId: ctx.org.id, userId: user.id },
+    include: { client: true },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+  });
+  return {
+    items: grants.map((grant) => ({ ulid: grant.id, clientUlid: grant.clientId, clientName: clientName(grant.client), createdAt: grant.createdAt.getTime() })),
+  };
+}
+
+/** DELETE /me/oauth-grants/{grantUlid}: disconnects the application (every token of the grant), audited as `oauth.revoked`. */
+export async function revokeOAuthGrant(ctx: RequestContext, grantUlid: string): Promise<void> {
+  const user = sessionUser(ctx);
+  await inTransaction(prisma(), async (tx) => {
+    const [grant] = await tx.oAuthGrant.findMany({ where: { id: grantUlid, orgId: ctx.org.id, userId: user.id }, include: { client: true } });
+    if (!grant) throw notFound('Authorized application');
+    await tx.oAuthGrant.delete({ where: { id: grant.id } });
+    const name = clientName(grant.client);
+    await emitAudit(tx, ctx, {
+      action: 'oauth.revoked',
+      entityType: 'oauth_grant',
+      entityUlid: grant.id,
+      entityLabel: name,
+      metadata: { clientUlid: grant.clientId, clientName: name },
+    });
+  });
 }

@@ -504,3 +504,29 @@ describe('an MCP client (the SDK) end to end', () => {
     await expect(refreshAuthorization(authorizationServer, { metadata, clientInformation, refreshToken: tokens.refresh_token!, fetchFn })).rejects.toThrow();
   });
 });
+
+describe('/api/v1/me/oauth-grants: the applications a user authorized', () => {
+  it('lists them in the active organization and disconnects one, audited as oauth.revoked', async () => {
+    const owner = await signUp(t.http);
+    const other = await signUp(t.http);
+    const { client, tokens } = await authorizedTokens(owner, await register({ client_name: 'Desk agent' }));
+    await authorizedTokens(other);
+    const listed = await t.http.get('/api/v1/me/oauth-grants').set(owner.headers);
+    expect(listed.status).toBe(200);
+    expect(listed.body.items).toEqual([{ ulid: expect.any(String), clientUlid: client.client_id, clientName: 'Desk agent', createdAt: expect.any(Number) }]);
+    const grantUlid = listed.body.items[0].ulid as string;
+
+    expectError(await t.http.get('/api/v1/me/oauth-grants').set(bearer(tokens)), 401, 'unauthorized');
+    expectError(await t.http.delete(`/api/v1/me/oauth-grants/${grantUlid}`).set(other.headers), 404, 'not_found');
+    expect((await listProjects(tokens)).status).toBe(200);
+
+    expect((await t.http.delete(`/api/v1/me/oauth-grants/${grantUlid}`).set(owner.headers)).status).toBe(204);
+    expectError(await listProjects(tokens), 401, 'unauthorized');
+    expect((await refresh(client, tokens.refresh_token)).body.error).toBe('invalid_grant');
+    expect((await t.http.get('/api/v1/me/oauth-grants').set(owner.headers)).body.items).toEqual([]);
+    const [event] = await auditEvents(t.http, owner, { action: 'oauth.revoked' });
+    expect(event).toMatchObject({ actor: { kind: 'user', ulid: owner.userId }, entityUlid: grantUlid, entityLabel: 'Desk agent' });
+    expectError(await t.http.delete(`/api/v1/me/oauth-grants/${grantUlid}`).set(owner.headers), 404, 'not_found');
+  });
+});
+

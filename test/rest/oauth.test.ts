@@ -370,6 +370,20 @@ describe('OAuth access tokens on the API', () => {
     expectError(await t.http.post('/api/v1/me/api-tokens').set(bearer(tokens)).send({ name: 'escalate' }), 401, 'unauthorized');
   });
 
+  it("keep their Idempotency-Keys apart from their user's session", async () => {
+    const owner = await signUp(t.http);
+    const { tokens } = await authorizedTokens(owner);
+    const key = `key-${newId()}`;
+    const create = (headers: Record<string, string>, id: string) =>
+      t.http.post('/api/v1/projects').set(headers).set('Idempotency-Key', key).send({ name: 'Same key', id });
+    const viaAgent = await create(bearer(tokens), `A${newId().slice(-8)}`);
+    expect(viaAgent.status).toBe(201);
+    const viaSession = await create(owner.headers, `S${newId().slice(-8)}`);
+    expect(viaSession.status).toBe(201);
+    expect(viaSession.headers['idempotency-replayed']).toBeUndefined();
+    expect(viaSession.body.ulid).not.toBe(viaAgent.body.ulid);
+  });
+
   it('are the user in audit events', async () => {
     const owner = await signUp(t.http);
     const { tokens } = await authorizedTokens(owner);

@@ -18,6 +18,7 @@ import { newId } from '../../src/ids.ts';
 import { setMemberSuspension } from '../../src/members/members.service.ts';
 import { setAccessMode } from '../support/access-fixtures.ts';
 import { auditEvents, createProject, expectError, joinAs, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
+import { patchRunCase, runWithCases } from '../support/runs.ts';
 
 const PUBLIC_URL = 'http://localhost:4780';
 const RESOURCE = `${PUBLIC_URL}/mcp`;
@@ -382,6 +383,24 @@ describe('OAuth access tokens on the API', () => {
     expect(viaSession.status).toBe(201);
     expect(viaSession.headers['idempotency-replayed']).toBeUndefined();
     expect(viaSession.body.ulid).not.toBe(viaAgent.body.ulid);
+  });
+
+  it("are their user as a run case's assignee and as a project's owner, where an API token is not", async () => {
+    const { owner, code, run, runCases } = await runWithCases(t.http, 2);
+    const assignee = await joinAs(t.http, owner, 'member');
+    const [first, second] = runCases;
+    for (const runCase of [first!, second!]) {
+      expect((await patchRunCase(t.http, owner, run.ulid, runCase.ulid, { assigneeUlid: assignee.userId })).status).toBe(200);
+    }
+    expect((await t.http.patch(`/api/v1/projects/${code}/access`).set(owner.headers).send({ ownerUlid: assignee.userId })).status).toBe(200);
+    const { tokens } = await authorizedTokens(assignee);
+    const apiToken = await tokenFor(t.http, assignee);
+    const lock = (headers: Record<string, string>) =>
+      t.http.patch(`/api/v1/projects/${code}/run-settings`).set(headers).send({ assigneeResultLock: true });
+    expectError(await lock(apiToken.headers), 403, 'forbidden');
+    expect((await lock(bearer(tokens))).status).toBe(200);
+    expectError(await patchRunCase(t.http, apiToken, run.ulid, first!.ulid, { status: 'passed' }), 403, 'run_case_assignee_locked');
+    expect((await patchRunCase(t.http, { ...assignee, headers: bearer(tokens) }, run.ulid, second!.ulid, { status: 'passed' })).status).toBe(200);
   });
 
   it('are the user in audit events', async () => {

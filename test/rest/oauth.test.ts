@@ -15,6 +15,7 @@ import { REGISTRATIONS_PER_HOUR } from '../../rest/oauth.ts';
 import { sha256 } from '../../src/auth/secrets.ts';
 import { prisma } from '../../src/database/client.ts';
 import { newId } from '../../src/ids.ts';
+import { sweepExpired } from '../../src/maintenance.ts';
 import { setMemberSuspension } from '../../src/members/members.service.ts';
 import { setAccessMode } from '../support/access-fixtures.ts';
 import { auditEvents, createProject, expectError, joinAs, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
@@ -312,6 +313,19 @@ describe('POST /token', () => {
     const grant = await prisma().oAuthGrant.findFirstOrThrow({ where: { clientId: client.client_id }, include: { accessTokens: true, refreshTokens: true } });
     expect(grant.accessTokens.map((row) => row.tokenHash)).toEqual([sha256(tokens.access_token)]);
     expect(grant.refreshTokens.map((row) => row.tokenHash)).toEqual([sha256(tokens.refresh_token)]);
+  });
+
+  it('leaves expired codes and tokens to the maintenance sweep', async () => {
+    const owner = await signUp(t.http);
+    const { client } = await authorizedTokens(owner);
+    const grant = await prisma().oAuthGrant.findFirstOrThrow({ where: { clientId: client.client_id } });
+    const past = new Date(Date.now() - 1);
+    await prisma().oAuthAuthorizationCode.updateMany({ where: { grantId: grant.id }, data: { expiresAt: past } });
+    await prisma().oAuthAccessToken.updateMany({ where: { grantId: grant.id }, data: { expiresAt: past } });
+    await prisma().oAuthRefreshToken.updateMany({ where: { grantId: grant.id }, data: { expiresAt: past } });
+    await sweepExpired();
+    const left = await prisma().oAuthGrant.findUniqueOrThrow({ where: { id: grant.id }, include: { codes: true, accessTokens: true, refreshTokens: true } });
+    expect([left.codes, left.accessTokens, left.refreshTokens]).toEqual([[], [], []]);
   });
 
   it('rotates refresh tokens: each use answers a new pair, a used one is refused and its reuse revokes the family', async () => {

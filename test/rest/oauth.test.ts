@@ -577,3 +577,12 @@ describe('/api/v1/me/oauth-grants: the applications a user authorized', () => {
   });
 });
 
+
+describe('a public address OAuth 2.1 does not allow', () => {
+  const plain = useTestApp({ TCMS_PUBLIC_URL: 'http://tcms.example' });
+  it('turns OAuth off (API tokens stay) instead of failing to start', async () => {
+    expectError(await plain.http.get('/.well-known/oauth-authorization-server'), 404, 'not_found');
+    expectError(await plain.http.post('/register').send({ redirect_uris: [REDIRECT_URI] }), 404, 'not_found');
+    expect((await plain.http.get('/api/v1/health')).status).toBe(200);
+  });
+});

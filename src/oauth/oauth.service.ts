@@ -14,9 +14,9 @@ import { organizationSuspended } from '../request.ts';
 import { clientName } from './oauth-clients.ts';
 
 /** Lifetimes (decisions §16): a code is redeemed at once, an access token lives an hour, a refresh token a month. */
-export const AUTHORIZATION_CODE_TTL_MS = 60_000;
-export const ACCESS_TOKEN_TTL_SECONDS = 3600;
-export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 3600_000;
+const AUTHORIZATION_CODE_TTL_MS = 60_000;
+const ACCESS_TOKEN_TTL_SECONDS = 3600;
+const REFRESH_TOKEN_TTL_MS = 30 * 24 * 3600_000;
 
 /** Where the consenting user may let the application act: their active memberships, with the role it would get. */
 export type ConsentChoices = { user: UserSnapshot; organizations: Array<{ ulid: string; name: string; role: Role }> };

@@ -11,6 +11,7 @@ import { buildOpenApiDocument } from '../rest/openapi.ts';
 import { requestLog } from '../rest/request-log.ts';
 import { sharePage } from '../rest/share-page.ts';
 import { configureEventStreams } from '../rest/event-stream.ts';
+import { OAUTH_PATHS, oauthRouter } from '../rest/oauth.ts';
 import { restRouter } from '../rest/router.ts';
 import { v1Routes } from '../rest/v1/index.ts';
 import { createGraphQLContext } from '../schema/context.ts';
@@ -119,6 +120,11 @@ export async function createApp(config: Config): Promise<App> {
   app.use('/docs', routeLabel('/docs'), swaggerUi.serve, swaggerUi.setup(undefined, { swaggerOptions: { url: '/openapi/v1.json' } }));
   app.get('/share/runs/:token', routeLabel('/share/runs/{token}'), sharePage);
   app.get('/__assets/*key', routeLabel('/__assets/{key}'), serveAsset);
+  const oauth = oauthRouter({ publicUrl: config.publicUrl, http: settings });
+  if (oauth) {
+    for (const path of OAUTH_PATHS) app.use(path, routeLabel(path));
+    app.use(oauth);
+  }
   app.use(yoga.graphqlEndpoint, routeLabel('/graphql'), yoga as unknown as RequestHandler);
   app.use('/mcp', routeLabel('/mcp'), mcpRouter(config.publicUrl));
   app.use(notFoundHandler);

@@ -15,9 +15,10 @@ export type AuthorColumns = {
 };
 
 export function authorColumns(identity: Identity): AuthorColumns {
-  return identity.kind === 'session'
-    ? { authorKind: 'user', authorId: identity.user.id, authorName: displayName(identity.user), authorAvatarKey: identity.user.avatarKey }
-    : { authorKind: 'api_token', authorId: identity.token.id, authorName: identity.token.name, authorAvatarKey: null };
+  // An OAuth token authors as the user who authorized it (decisions §16).
+  return identity.kind === 'api_token'
+    ? { authorKind: 'api_token', authorId: identity.token.id, authorName: identity.token.name, authorAvatarKey: null }
+    : { authorKind: 'user', authorId: identity.user.id, authorName: displayName(identity.user), authorAvatarKey: identity.user.avatarKey };
 }
 
 /** The contract's `author` object: `{ kind: 'user', ulid, displayName, avatarKey }` or `{ kind: 'api_token', ulid, name }`. */

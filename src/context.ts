@@ -24,6 +24,14 @@ export type Identity =
       token: { id: string; name: string; orgId: string; role: Role };
       /** The token's organization, read with the token (a token acts in no other). */
       org: OrganizationSnapshot;
+    }
+  | {
+      /** An OAuth access token (decisions §16): the consenting user, acting through an application. */
+      kind: 'oauth';
+      user: UserSnapshot;
+      /** The grant (one client's consent in one organization): `id` keys per-token limits as an API token's does. */
+      token: { id: string; name: string; orgId: string; role: Role };
+      org: OrganizationSnapshot;
     };
 
 export type OrganizationSnapshot = {

@@ -13,7 +13,7 @@ const SUBSCRIPTION_INTERVAL_MS = 60 * 1000;
 
 /**
  * Deletes what has outlived its purpose: idempotency keys, rate-limit windows, sign-in failure
- * counters, idle sessions, staged uploads nobody committed within a day, and the log of webhook
+ * counters, idle sessions, expired OAuth codes and tokens, staged uploads nobody committed within a day, and the log of webhook
  * deliveries settled (delivered or failed) more than 30 days ago.
  */
 export async function sweepExpired(now = Date.now()): Promise<void> {
@@ -24,6 +24,9 @@ export async function sweepExpired(now = Date.now()): Promise<void> {
   });
   await client.loginThrottle.deleteMany({ where: { expire: { lt: new Date(now) } } });
   await client.session.deleteMany({ where: { lastSeenAt: { lt: new Date(now - SESSION_IDLE_MS) } } });
+  await client.oAuthAuthorizationCode.deleteMany({ where: { expiresAt: { lt: new Date(now) } } });
+  await client.oAuthAccessToken.deleteMany({ where: { expiresAt: { lt: new Date(now) } } });
+  await client.oAuthRefreshToken.deleteMany({ where: { expiresAt: { lt: new Date(now) } } });
   await sweepStagedUploads(now);
   await client.webhookDelivery.deleteMany({ where: { status: { in: ['delivered', 'failed'] }, createdAt: { lt: new Date(now - DELIVERY_RETENTION_MS) } } });
 }

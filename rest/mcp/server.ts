@@ -80,15 +80,8 @@ function mcpServer(outcome: OpenOutcome, req: Request): Server {
   return server;
 }
 
-/** The credential a burst budget belongs to: the token (a new kind of identity must name its own). */
-function credentialId(identity: Identity): string {
-  switch (identity.kind) {
-    case 'api_token':
-      return identity.token.id;
-    case 'session':
-      return identity.sessionId;
-  }
-}
+/** The credential a burst budget belongs to: an API token, or an OAuth grant (the same across refreshes). */
+const credentialId = (identity: Identity) => (identity.kind === 'session' ? identity.sessionId : identity.token.id);
 
 /** The `tools/call` messages of a JSON-RPC body (one message or a batch). */
 const toolCallCount = (body: unknown) =>

@@ -12,6 +12,7 @@ import { liveProgressRoutes } from './live-progress.routes.ts';
 import { memberRoutes } from './members.routes.ts';
 import { groupRoutes } from './groups.routes.ts';
 import { milestoneRoutes } from './milestones.routes.ts';
+import { oauthGrantRoutes } from './oauth-grants.routes.ts';
 import { planRoutes } from './plans.routes.ts';
 import { projectAccessRoutes } from './project-access.routes.ts';
 import { projectRoutes } from './projects.routes.ts';
@@ -37,6 +38,7 @@ export const v1Routes = [
   ...systemRoutes,
   ...authRoutes,
   ...tokenRoutes,
+  ...oauthGrantRoutes,
   ...projectRoutes,
   ...projectAccessRoutes,
   ...suiteRoutes,

@@ -42,7 +42,7 @@ const Viewer = builder.objectRef<ViewerShape>('Viewer').implement({
     displayName: t.exposeString('displayName'),
     emailVerified: t.exposeBoolean('emailVerified', { description: 'The address is proven (decisions §18)' }),
     role: t.expose('role', { type: Role, description: 'Role in the active organization' }),
-    authenticatedBy: t.exposeString('authenticatedBy', { description: 'session or api_token' }),
+    authenticatedBy: t.exposeString('authenticatedBy', { description: 'session, api_token or oauth' }),
     organizations: t.expose('organizations', { type: [Membership] }),
   }),
 });

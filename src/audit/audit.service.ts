@@ -41,14 +41,16 @@ export async function emitAudit(
   const { identity } = ctx;
   const orgId = ctx.org.id;
   const runId = entry.runId ?? null;
-  const actorName = identity.kind === 'session' ? displayName(identity.user) : identity.kind === 'api_token' ? identity.token.name : null;
+  // A person in a session or through an OAuth token (decisions §16) is a user actor.
+  const person = identity.kind === 'session' || identity.kind === 'oauth' ? identity.user : null;
+  const actorName = person ? displayName(person) : identity.kind === 'api_token' ? identity.token.name : null;
   const [written] = await tx.$queryRaw<[{ deliveries: number; planId: string | null }]>`
     WITH event AS (
       INSERT INTO audit_events (id, org_id, action, actor_kind, actor_user_id, actor_token_id, actor_email, actor_name,
                                 entity_type, entity_ulid, entity_label, run_id, origin_run_id, metadata, created_at)
-      VALUES (${newId()}, ${orgId}, ${entry.action}, ${identity.kind === 'session' ? 'user' : identity.kind},
-              ${identity.kind === 'session' ? identity.user.id : null}, ${identity.kind === 'api_token' ? identity.token.id : null},
-              ${identity.kind === 'session' ? identity.user.email : null}, ${actorName},
+      VALUES (${newId()}, ${orgId}, ${entry.action}, ${person ? 'user' : identity.kind},
+              ${person?.id ?? null}, ${identity.kind === 'api_token' ? identity.token.id : null},
+              ${person?.email ?? null}, ${actorName},
               ${entry.entityType}, ${entry.entityUlid}, ${label.text}, ${runId}, ${runId}, ${JSON.stringify(metadata)}::jsonb, ${new Date()})
       RETURNING id, org_id, action, created_at
     ), deliveries AS (

@@ -6,10 +6,11 @@ import { tenantClient } from '../database/tenant.ts';
 import { AppError, forbidden, notFound } from '../errors.ts';
 import { ULID_PATTERN } from '../ids.ts';
 import { effectiveLimits } from '../orgs/billing-tiers.ts';
+import { clientName } from '../oauth/oauth-clients.ts';
 import { lowerRole } from './policy.ts';
 import { bypassesAllowlist, hiddenProjectIds } from './project-visibility.ts';
 import { SESSION_IDLE_MS } from './auth.schemas.ts';
-import { API_TOKEN_PREFIX, sha256 } from './secrets.ts';
+import { API_TOKEN_PREFIX, OAUTH_ACCESS_TOKEN_PREFIX, sha256 } from './secrets.ts';
 
 // lastSeenAt / lastUsedAt are refreshed at most this often, not on every request.
 const TOUCH_INTERVAL_MS = 60 * 1000;
@@ -58,6 +59,7 @@ export async function identify(credentials: Credentials): Promise<Identity | nul
 
 async function identifyToken(authorization: string): Promise<Identity> {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  if (match?.[1]?.startsWith(OAUTH_ACCESS_TOKEN_PREFIX)) return identifyOAuthToken(match[1]);
   if (!match?.[1]?.startsWith(API_TOKEN_PREFIX)) throw unauthorized();
   const token = await prisma().apiToken.findUnique({
     where: { tokenHash: sha256(match[1]) },
@@ -82,6 +84,28 @@ async function identifyToken(authorization: string): Promise<Identity> {
       role: lowerRole(token.role as Role, membership.role as Role),
     },
     org: organizationSnapshot(token.org),
+  };
+}
+
+/**
+ * An OAuth access token acts for the user who consented, in the organization they chose, with
+ * their current role capped at admin; it stops working with their membership (decisions §16).
+ */
+async function identifyOAuthToken(secret: string): Promise<Identity> {
+  const token = await prisma().oAuthAccessToken.findUnique({
+    where: { tokenHash: sha256(secret) },
+    include: { grant: { include: { org: true, client: true, user: { include: { memberships: true } } } } },
+  });
+  if (!token || token.expiresAt.getTime() <= Date.now()) throw unauthorized();
+  const { grant } = token;
+  const membership = grant.user.memberships.find((m) => m.orgId === grant.orgId);
+  if (!membership) throw unauthorized('The user who authorized this application has left the organization');
+  if (membership.suspendedAt) throw membershipSuspended();
+  return {
+    kind: 'oauth',
+    user: userSnapshot(grant.user),
+    token: { id: grant.id, name: clientName(grant.client), orgId: grant.orgId, role: lowerRole('admin', membership.role as Role) },
+    org: organizationSnapshot(grant.org),
   };
 }
 
@@ -115,9 +139,12 @@ export async function enterOrganization(
   locale: Locale = 'en',
 ): Promise<RequestContext> {
   if (requestedOrgId !== undefined && !ULID_PATTERN.test(requestedOrgId)) throw notFound('Organization');
-  if (identity.kind === 'api_token') {
+  if (identity.kind !== 'session') {
     if (requestedOrgId !== undefined && requestedOrgId !== identity.token.orgId) throw notFound('Organization');
-    return context(identity, identity.org, identity.token.role, true, locale);
+    const { role } = identity.token;
+    // An OAuth token sees what its user sees; an API token is never evaluated against the allowlist.
+    const hidden = bypassesAllowlist(identity, role) ? [] : await hiddenProjectIds(prisma(), identity.org.id, identity.user.id);
+    return context(identity, identity.org, role, true, locale, hidden);
   }
   const membership = await prisma().membership.findFirst({
     where: { userId: identity.user.id, ...(requestedOrgId ? { orgId: requestedOrgId } : {}) },

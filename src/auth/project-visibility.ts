@@ -3,11 +3,11 @@ import type { Db } from '../database/client.ts';
 
 /**
  * Who sees a private project (decisions §10): owners and admins bypass the allowlist, API tokens
- * are never evaluated against it; everyone else sees it only as its project owner, with a granted
+ * are never evaluated against it (an OAuth token is its user, §16); everyone else sees it only as its project owner, with a granted
  * row or through an assigned group, and never with a revoked row (except its project owner).
  */
 export const bypassesAllowlist = (identity: Identity, role: Role) =>
-  identity.kind !== 'session' || role === 'owner' || role === 'admin';
+  identity.kind === 'api_token' || role === 'owner' || role === 'admin';
 
 /**
  * The private projects of `orgId` that the member `userId` may not see, in one statement. The

@@ -21,9 +21,15 @@ export function parseIdempotencyKey(header: string | undefined): string | undefi
   return header;
 }
 
-/** Whose keys these are: an API token's own, or a person's within the organization they act in. */
-export const principalOf = (identity: Identity, ctx: RequestContext | undefined) =>
-  identity.kind === 'api_token' ? `token:${identity.token.id}` : `user:${identity.user.id}:${ctx?.org.id ?? ''}`;
+/**
+ * Whose keys these are: an API token's own or an OAuth grant's own (one application, across its
+ * refreshes), or a person's within the organization they act in.
+ */
+export function principalOf(identity: Identity, ctx: RequestContext | undefined): string {
+  if (identity.kind === 'api_token') return `token:${identity.token.id}`;
+  if (identity.kind === 'oauth') return `oauth:${identity.token.id}`;
+  return `user:${identity.user.id}:${ctx?.org.id ?? ''}`;
+}
 
 export type IdempotentRequest = {
   principal: string;

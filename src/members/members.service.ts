@@ -129,7 +129,8 @@ export async function changeMemberRole(ctx: RequestContext, userUlid: string, in
  * DELETE /orgs/{orgUlid}/members/{userUlid}: an owner or admin removes a member, or a person
  * leaves (with their session; an API token removes like anyone else, by its role). The
  * member's group memberships, project grants and project ownerships in the organization go with
- * the membership, and their API tokens there are revoked, so that rejoining later revives none.
+ * the membership, and their API tokens and OAuth grants there are revoked, so that rejoining later
+ * revives none.
  */
 export async function removeMember(ctx: RequestContext, userUlid: string): Promise<void> {
   const leaving = ctx.identity.kind === 'session' && ctx.identity.user.id === userUlid;
@@ -161,6 +162,7 @@ async function forgetMembership(tx: Db, orgId: string, userId: string): Promise<
   await tx.$executeRaw`DELETE FROM project_access_members WHERE org_id = ${orgId} AND user_id = ${userId}`;
   await tx.$executeRaw`UPDATE projects SET owner_user_id = NULL WHERE org_id = ${orgId} AND owner_user_id = ${userId}`;
   await tx.$executeRaw`UPDATE api_tokens SET revoked_at = now() WHERE org_id = ${orgId} AND user_id = ${userId} AND revoked_at IS NULL`;
+  await tx.$executeRaw`DELETE FROM oauth_grants WHERE org_id = ${orgId} AND user_id = ${userId}`;
 }
 
 /**

@@ -10,9 +10,12 @@ import { forbidden, notFound } from '../errors.ts';
 import { assertProjectUnlocked, resolveProject, type ProjectRow } from '../projects/projects.service.ts';
 import type { AccessMode, AccessState, AssignAccessGroupInput, GrantAccessInput, UpdateProjectAccessInput } from './project-access.schemas.ts';
 
-/** The caller is the project's current owner, as a person: a token never acts as the user who created it. */
+/**
+ * The caller is the project's current owner, as a person (in a session or through an OAuth
+ * token, decisions §16): an API token never acts as the user who created it.
+ */
 export const isProjectOwner = (ctx: Pick<RequestContext, 'identity'>, project: { ownerUserId: string | null }) =>
-  ctx.identity.kind === 'session' && project.ownerUserId === ctx.identity.user.id;
+  ctx.identity.kind !== 'api_token' && project.ownerUserId === ctx.identity.user.id;
 
 /** The right to change a project's access: organization owner/admin, or the project's current owner. */
 function assertCanManageAccess(ctx: RequestContext, project: ProjectRow): void {

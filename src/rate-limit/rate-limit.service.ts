@@ -4,8 +4,9 @@ import { prisma, type Db } from '../database/client.ts';
 /**
  * The budgets calls are counted against, each in fixed windows of its own: an organization's
  * per-minute API ceiling (decisions §2) and audit exports per hour; a user's verification mails
- * per hour (decisions §18); an MCP client's tool calls per second, per token (decisions §16); a
- * client address's requests to the public share routes per minute (decisions §15).
+ * per hour (decisions §18); an MCP client's tool calls per second, per token, and OAuth client
+ * registrations per address and hour (decisions §16); a client address's requests to the public
+ * share routes per minute (decisions §15).
  */
 export const BUCKETS = {
   requests: { windowMs: 60_000 },
@@ -13,6 +14,7 @@ export const BUCKETS = {
   audit_export: { windowMs: 3_600_000 },
   verification_mail: { windowMs: 3_600_000 },
   public_share: { windowMs: 60_000 },
+  oauth_registration: { windowMs: 3_600_000 },
 } as const;
 export type Bucket = keyof typeof BUCKETS;
 
@@ -27,7 +29,7 @@ export type RateLimitState = {
 
 /**
  * Counts one call against the `limit` of `bucket` for `orgId`: the organization, or for a user's
- * (a token's) budget the user's (the token's) ULID (the column holds either; no foreign key). The counter is one row per
+ * budget the user's ULID, or another 26-character key (the column holds any; no foreign key). The counter is one row per
  * owner, bucket and fixed window, bumped by a single upsert, so it stays exact however many
  * processes share the database.
  */

@@ -205,6 +205,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/oauth-grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The applications (OAuth clients) the caller authorized in the active organization */
+        get: operations["listOAuthGrants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/oauth-grants/{grantUlid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Disconnect an authorized application: its access and refresh tokens stop working */
+        delete: operations["revokeOAuthGrant"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects": {
         parameters: {
             query?: never;
@@ -2323,6 +2357,13 @@ export interface components {
              * @example 1893456000000
              */
             expiresAt?: number;
+        };
+        OAuthGrant: {
+            ulid: string;
+            clientUlid: string;
+            clientName: string;
+            /** @description Epoch ms of the consent */
+            createdAt: number;
         };
         Project: {
             ulid: string;
@@ -4689,6 +4730,71 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Revoked; the token answers 401 from now on */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["MeteredBadRequest"];
+            401: components["responses"]["MeteredUnauthorized"];
+            404: components["responses"]["MeteredNotFound"];
+            409: components["responses"]["MeteredConflict"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    listOAuthGrants: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Authorized applications (never their tokens) */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["OAuthGrant"][];
+                    };
+                };
+            };
+            401: components["responses"]["MeteredUnauthorized"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    revokeOAuthGrant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+                /** @description Replays the first response for 24 hours */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                grantUlid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked; the application's tokens answer 401 from now on */
             204: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

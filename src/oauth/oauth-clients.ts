@@ -1,0 +1,57 @@
+import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
+import { CustomOAuthError, InvalidClientMetadataError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { prisma } from '../database/client.ts';
+import { newId, ULID_PATTERN } from '../ids.ts';
+
+/** Abuse ceilings of a registration (the SDK's schema checks the shapes). */
+const MAX_REDIRECT_URIS = 10;
+const MAX_CLIENT_NAME = 200;
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+type ClientRow = { id: string; metadata: unknown };
+
+/** The name people see on the consent page and in audit events: the registered client_name, else the client id. */
+export const clientName = (client: ClientRow) => {
+  const name = (client.metadata as { client_name?: unknown }).client_name;
+  return typeof name === 'string' && name.trim() !== '' ? name : client.id;
+};
+
+/**
+ * Redirect URIs of OAuth 2.1: https, http only to a loopback host (native apps), or a private
+ * scheme of a native app (`com.example.app:/callback`).
+ */
+function assertRedirectUris(uris: string[]): void {
+  if (uris.length > MAX_REDIRECT_URIS) throw new InvalidClientMetadataError(`At most ${MAX_REDIRECT_URIS} redirect_uris`);
+  for (const uri of uris) {
+    const url = new URL(uri);
+    if (url.hash) throw new CustomOAuthError('invalid_redirect_uri', `A redirect URI must not have a fragment: ${uri}`);
+    if (url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname)) {
+      throw new CustomOAuthError('invalid_redirect_uri', `An http redirect URI must point to a loopback host: ${uri}`);
+    }
+  }
+}
+
+/**
+ * Dynamically registered clients (RFC 7591) in the database. Every client is public: the secret
+ * the SDK generates for a client that asks for one is dropped and `token_endpoint_auth_method` is
+ * answered as `none`, so that no client secret is ever stored (PKCE binds each code to the client
+ * that started the flow).
+ */
+export const clientsStore: OAuthRegisteredClientsStore = {
+  async getClient(clientId) {
+    if (!ULID_PATTERN.test(clientId)) return undefined;
+    const row = await prisma().oAuthClient.findUnique({ where: { id: clientId } });
+    if (!row) return undefined;
+    return { ...(row.metadata as object), client_id: row.id, client_id_issued_at: Math.floor(row.createdAt.getTime() / 1000) } as OAuthClientInformationFull;
+  },
+
+  async registerClient(client) {
+    if ((client.client_name?.length ?? 0) > MAX_CLIENT_NAME) throw new InvalidClientMetadataError(`client_name has at most ${MAX_CLIENT_NAME} characters`);
+    assertRedirectUris(client.redirect_uris);
+    const { client_secret: _secret, client_secret_expires_at: _expiry, ...metadata } = client;
+    const registered = { ...metadata, token_endpoint_auth_method: 'none' };
+    const row = await prisma().oAuthClient.create({ data: { id: newId(), metadata: registered } });
+    return { ...registered, client_id: row.id, client_id_issued_at: Math.floor(row.createdAt.getTime() / 1000) };
+  },
+};

@@ -1,0 +1,588 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import {
+  discoverAuthorizationServerMetadata,
+  discoverOAuthProtectedResourceMetadata,
+  exchangeAuthorization,
+  refreshAuthorization,
+  registerClient,
+  startAuthorization,
+} from '@modelcontextprotocol/sdk/client/auth.js';
+import type { Response } from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REGISTRATIONS_PER_HOUR } from '../../rest/oauth.ts';
+import { sha256 } from '../../src/auth/secrets.ts';
+import { prisma } from '../../src/database/client.ts';
+import { newId } from '../../src/ids.ts';
+import { sweepExpired } from '../../src/maintenance.ts';
+import { setMemberSuspension } from '../../src/members/members.service.ts';
+import { setAccessMode } from '../support/access-fixtures.ts';
+import { auditEvents, createProject, expectError, joinAs, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
+import { patchRunCase, runWithCases } from '../support/runs.ts';
+
+const PUBLIC_URL = 'http://localhost:4780';
+const RESOURCE = `${PUBLIC_URL}/mcp`;
+const REDIRECT_URI = 'http://127.0.0.1:33418/callback';
+const t = useTestApp({ TCMS_PUBLIC_URL: PUBLIC_URL, TCMS_TRUST_PROXY: 'true' });
+
+/** A client address of its own per test, so that registrations of other tests (and runs) never count against it. */
+const newAddress = () => `10.${randomBytes(3).join('.')}`;
+
+type Client = { client_id: string; client_name?: string; redirect_uris: string[] };
+type Tokens = { access_token: string; refresh_token: string; expires_in: number; token_type: string };
+
+async function register(body: Record<string, unknown> = {}): Promise<Client> {
+  const response = await t.http
+    .post('/register')
+    .set('X-Forwarded-For', newAddress())
+    .send({ client_name: 'Agent', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none', ...body });
+  expect(response.status, JSON.stringify(response.body)).toBe(201);
+  return response.body as Client;
+}
+
+function pkce() {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+const authorizationParams = (client: Client, challenge: string, state = 'state-1') => ({
+  client_id: client.client_id,
+  redirect_uri: REDIRECT_URI,
+  response_type: 'code',
+  code_challenge: challenge,
+  code_challenge_method: 'S256',
+  state,
+  resource: RESOURCE,
+});
+
+/** The consent form's POST, as the page sends it from the service's own origin. */
+const consent = (caller: Caller, client: Client, challenge: string, fields: Record<string, string> = {}) =>
+  t.http
+    .post('/authorize')
+    .set('Cookie', caller.headers.Cookie!)
+    .set('Origin', PUBLIC_URL)
+    .type('form')
+    .send({ ...authorizationParams(client, challenge), approve: 'true', organizationUlid: caller.orgId, ...fields });
+
+function redirectedTo(response: Response): URL {
+  expect(response.status, response.text).toBe(302);
+  const location = new URL(response.headers.location!);
+  expect(`${location.origin}${location.pathname}`).toBe(REDIRECT_URI);
+  return location;
+}
+
+const exchange = (client: Client, code: string, verifier: string) =>
+  t.http
+    .post('/token')
+    .type('form')
+    .send({ grant_type: 'authorization_code', client_id: client.client_id, code, code_verifier: verifier, redirect_uri: REDIRECT_URI });
+
+const refresh = (client: Client, refreshToken: string) =>
+  t.http.post('/token').type('form').send({ grant_type: 'refresh_token', client_id: client.client_id, refresh_token: refreshToken });
+
+/** The whole flow through HTTP: registration, consent in `caller`'s organization, the code exchange. */
+async function authorizedTokens(caller: Caller, client?: Client): Promise<{ client: Client; tokens: Tokens }> {
+  const registered = client ?? (await register());
+  const { verifier, challenge } = pkce();
+  const code = redirectedTo(await consent(caller, registered, challenge)).searchParams.get('code')!;
+  const response = await exchange(registered, code, verifier);
+  expect(response.status, JSON.stringify(response.body)).toBe(200);
+  return { client: registered, tokens: response.body as Tokens };
+}
+
+const bearer = (tokens: Tokens) => ({ Authorization: `Bearer ${tokens.access_token}` });
+const listProjects = (tokens: Tokens) => t.http.get('/api/v1/projects').set(bearer(tokens));
+
+describe('metadata (RFC 8414, RFC 9728)', () => {
+  it('names the issuer, the endpoints and the protected resource /mcp', async () => {
+    const server = await t.http.get('/.well-known/oauth-authorization-server');
+    expect(server.status).toBe(200);
+    expect(server.body).toMatchObject({
+      issuer: PUBLIC_URL,
+      authorization_endpoint: `${PUBLIC_URL}/authorize`,
+      token_endpoint: `${PUBLIC_URL}/token`,
+      registration_endpoint: `${PUBLIC_URL}/register`,
+      revocation_endpoint: `${PUBLIC_URL}/revoke`,
+      response_types_supported: ['code'],
+      code_challenge_methods_supported: ['S256'],
+      grant_types_supported: ['authorization_code', 'refresh_token'],
+      token_endpoint_auth_methods_supported: ['none'],
+    });
+    for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {
+      const resource = await t.http.get(path);
+      expect(resource.status, path).toBe(200);
+      expect(resource.body).toMatchObject({ resource: RESOURCE, authorization_servers: [PUBLIC_URL] });
+    }
+  });
+});
+
+describe('POST /register (RFC 7591)', () => {
+  it('answers 201 with a public client and stores no secret', async () => {
+    const client = await register({ token_endpoint_auth_method: 'client_secret_post', client_name: 'Claude' });
+    expect(client).toMatchObject({ client_name: 'Claude', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' });
+    expect(client.client_id).toMatch(/^[0-9A-Z]{26}$/);
+    expect(client).not.toHaveProperty('client_secret');
+    const row = await prisma().oAuthClient.findUniqueOrThrow({ where: { id: client.client_id } });
+    expect(JSON.stringify(row.metadata)).not.toContain('client_secret"');
+  });
+
+  it('refuses invalid metadata with the RFC 7591 error body', async () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ redirect_uris: undefined }, 'invalid_client_metadata'],
+      [{ redirect_uris: ['not a url'] }, 'invalid_client_metadata'],
+      [{ redirect_uris: ['javascript:alert(1)'] }, 'invalid_client_metadata'],
+      [{ redirect_uris: ['http://attacker.example/callback'] }, 'invalid_redirect_uri'],
+      [{ redirect_uris: ['https://app.example/callback#fragment'] }, 'invalid_redirect_uri'],
+      [{ client_name: 'x'.repeat(201) }, 'invalid_client_metadata'],
+    ];
+    for (const [fields, error] of cases) {
+      const response = await t.http
+        .post('/register')
+        .set('X-Forwarded-For', newAddress())
+        .send({ client_name: 'Agent', redirect_uris: [REDIRECT_URI], ...fields });
+      expect(response.status, JSON.stringify(fields)).toBe(400);
+      expect(response.body.error).toBe(error);
+      expect(typeof response.body.error_description).toBe('string');
+    }
+  });
+
+  it(`limits registrations to ${REGISTRATIONS_PER_HOUR} per address and hour, in the database`, async () => {
+    const address = newAddress();
+    const registerFrom = () => t.http.post('/register').set('X-Forwarded-For', address).send({ redirect_uris: [REDIRECT_URI] });
+    for (let i = 0; i < REGISTRATIONS_PER_HOUR; i++) expect((await registerFrom()).status).toBe(201);
+    const refused = await registerFrom();
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toBe('too_many_requests');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect((await t.http.post('/register').set('X-Forwarded-For', newAddress()).send({ redirect_uris: [REDIRECT_URI] })).status).toBe(201);
+  });
+});
+
+describe('GET /authorize: the consent page', () => {
+  it('asks a visitor without a session to sign in, naming the client escaped', async () => {
+    const client = await register({ client_name: '<script>alert(1)</script>' });
+    const response = await t.http.get('/authorize').query(authorizationParams(client, pkce().challenge));
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+    expect(response.headers['x-frame-options']).toBe('DENY');
+    expect(response.text).toContain('POST /api/v1/auth/login');
+    expect(response.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(response.text).not.toContain('<script>');
+    expect(response.text).not.toMatch(/<(link|img|script)\b/);
+  });
+
+  it("shows a signed-in user the client and a choice among their organizations' active memberships", async () => {
+    const owner = await signUp(t.http, { organizationName: 'Home Org' });
+    const other = await signUp(t.http, { organizationName: 'Other Org' });
+    const member = await joinAs(t.http, other, 'member');
+    await prisma().membership.create({ data: { id: newId(), orgId: owner.orgId, userId: member.userId, role: 'viewer' } });
+    await setMemberSuspension(owner.orgId, member.userId, true);
+    const client = await register({ client_name: 'Claude Code' });
+    const response = await t.http.get('/authorize').set('Cookie', member.headers.Cookie!).query(authorizationParams(client, pkce().challenge, 'xyz'));
+    expect(response.status).toBe(200);
+    expect(response.text).toContain('Claude Code');
+    expect(response.text).toContain(`<option value="${other.orgId}">Other Org (as member)</option>`);
+    expect(response.text).toContain(`<option value="${member.orgId}">`);
+    expect(response.text).not.toContain(owner.orgId);
+    expect(response.text).toContain('name="approve" value="true"');
+    expect(response.text).toContain('<input type="hidden" name="state" value="xyz">');
+  });
+
+  it('answers an unknown client or an unregistered redirect_uri directly, without redirecting', async () => {
+    const client = await register();
+    const unknown = await t.http.get('/authorize').query({ ...authorizationParams(client, 'c'), client_id: '01J00000000000000000000000' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error).toBe('invalid_client');
+    const elsewhere = await t.http.get('/authorize').query({ ...authorizationParams(client, 'c'), redirect_uri: 'http://127.0.0.1:1/other' });
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.body.error).toBe('invalid_request');
+  });
+
+  it('redirects a request for another resource with invalid_target', async () => {
+    const owner = await signUp(t.http);
+    const client = await register();
+    const response = await t.http
+      .get('/authorize')
+      .set('Cookie', owner.headers.Cookie!)
+      .query({ ...authorizationParams(client, pkce().challenge), resource: 'https://elsewhere.example/mcp' });
+    expect(redirectedTo(response).searchParams.get('error')).toBe('invalid_target');
+  });
+});
+
+describe('POST /authorize: the decision', () => {
+  it('approves: 302 to redirect_uri with code and state, audited as oauth.authorized in the organization', async () => {
+    const owner = await signUp(t.http);
+    const client = await register({ client_name: 'Agent X' });
+    const location = redirectedTo(await consent(owner, client, pkce().challenge));
+    expect(location.searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(location.searchParams.get('state')).toBe('state-1');
+    const [event] = await auditEvents(t.http, owner, { action: 'oauth.authorized' });
+    expect(event).toMatchObject({
+      actor: { kind: 'user', ulid: owner.userId },
+      entityType: 'oauth_grant',
+      entityLabel: 'Agent X',
+      metadata: { clientUlid: client.client_id, clientName: 'Agent X', redirectUri: REDIRECT_URI, role: 'admin' },
+    });
+    const stored = await prisma().oAuthAuthorizationCode.findUniqueOrThrow({ where: { codeHash: sha256(location.searchParams.get('code')!) } });
+    expect(stored.expiresAt.getTime() - stored.createdAt.getTime()).toBe(60_000);
+  });
+
+  it('denies: 302 with error=access_denied and the state', async () => {
+    const owner = await signUp(t.http);
+    const client = await register();
+    const location = redirectedTo(await consent(owner, client, pkce().challenge, { approve: 'false' }));
+    expect(location.searchParams.get('error')).toBe('access_denied');
+    expect(location.searchParams.get('state')).toBe('state-1');
+    expect(location.searchParams.has('code')).toBe(false);
+  });
+
+  it('refuses a cross-origin POST, or one without Origin and Referer, and grants nothing', async () => {
+    const owner = await signUp(t.http);
+    const client = await register();
+    const form = { ...authorizationParams(client, pkce().challenge), approve: 'true', organizationUlid: owner.orgId };
+    const crossSite = await t.http.post('/authorize').set('Cookie', owner.headers.Cookie!).set('Origin', 'https://evil.example').type('form').send(form);
+    expect(crossSite.status).toBe(403);
+    const crossReferer = await t.http
+      .post('/authorize')
+      .set('Cookie', owner.headers.Cookie!)
+      .set('Referer', 'http://localhost:4781/authorize')
+      .type('form')
+      .send(form);
+    expect(crossReferer.status).toBe(403);
+    const bare = await t.http.post('/authorize').set('Cookie', owner.headers.Cookie!).type('form').send(form);
+    expect(bare.status).toBe(403);
+    const sameReferer = await t.http.post('/authorize').set('Cookie', owner.headers.Cookie!).set('Referer', `${PUBLIC_URL}/authorize?x=1`).type('form').send(form);
+    expect(sameReferer.status).toBe(302);
+    expect(await prisma().oAuthGrant.count({ where: { clientId: client.client_id } })).toBe(1);
+  });
+
+  it('needs a session and an organization the user is an active member of', async () => {
+    const owner = await signUp(t.http);
+    const stranger = await signUp(t.http);
+    const client = await register();
+    const form = { ...authorizationParams(client, pkce().challenge), approve: 'true', organizationUlid: owner.orgId };
+    expect((await t.http.post('/authorize').set('Origin', PUBLIC_URL).type('form').send(form)).status).toBe(401);
+    expect((await consent(stranger, client, pkce().challenge, { organizationUlid: owner.orgId })).status).toBe(404);
+    const member = await joinAs(t.http, owner, 'member');
+    await setMemberSuspension(owner.orgId, member.userId, true);
+    expect((await consent(member, client, pkce().challenge)).status).toBe(403);
+    expect(await prisma().oAuthGrant.count({ where: { clientId: client.client_id } })).toBe(0);
+  });
+});
+
+describe('POST /token', () => {
+  it('exchanges a code only with the PKCE verifier, once; a second exchange revokes what the first issued', async () => {
+    const owner = await signUp(t.http);
+    const client = await register();
+    const { verifier, challenge } = pkce();
+    const code = redirectedTo(await consent(owner, client, challenge)).searchParams.get('code')!;
+    const wrong = await exchange(client, code, pkce().verifier);
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error).toBe('invalid_grant');
+    const otherClient = await register();
+    expect((await exchange(otherClient, code, verifier)).body.error).toBe('invalid_grant');
+
+    const issued = await exchange(client, code, verifier);
+    expect(issued.status, JSON.stringify(issued.body)).toBe(200);
+    expect(issued.headers['cache-control']).toBe('no-store');
+    const tokens = issued.body as Tokens;
+    expect(tokens).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
+    expect(tokens.access_token).toMatch(/^tcmsat_/);
+    expect(tokens.refresh_token).toMatch(/^tcmsrt_/);
+    expect((await listProjects(tokens)).status).toBe(200);
+
+    const again = await exchange(client, code, verifier);
+    expect(again.status).toBe(400);
+    expect(again.body.error).toBe('invalid_grant');
+    expectError(await listProjects(tokens), 401, 'unauthorized');
+  });
+
+  it('refuses an expired code', async () => {
+    const owner = await signUp(t.http);
+    const client = await register();
+    const { verifier, challenge } = pkce();
+    const code = redirectedTo(await consent(owner, client, challenge)).searchParams.get('code')!;
+    await prisma().oAuthAuthorizationCode.update({ where: { codeHash: sha256(code) }, data: { expiresAt: new Date(Date.now() - 1) } });
+    expect((await exchange(client, code, verifier)).body.error).toBe('invalid_grant');
+  });
+
+  it('stores only digests of codes and tokens', async () => {
+    const owner = await signUp(t.http);
+    const { client, tokens } = await authorizedTokens(owner);
+    const grant = await prisma().oAuthGrant.findFirstOrThrow({ where: { clientId: client.client_id }, include: { accessTokens: true, refreshTokens: true } });
+    expect(grant.accessTokens.map((row) => row.tokenHash)).toEqual([sha256(tokens.access_token)]);
+    expect(grant.refreshTokens.map((row) => row.tokenHash)).toEqual([sha256(tokens.refresh_token)]);
+  });
+
+  it('leaves expired codes and tokens to the maintenance sweep', async () => {
+    const owner = await signUp(t.http);
+    const { client } = await authorizedTokens(owner);
+    const grant = await prisma().oAuthGrant.findFirstOrThrow({ where: { clientId: client.client_id } });
+    const past = new Date(Date.now() - 1);
+    await prisma().oAuthAuthorizationCode.updateMany({ where: { grantId: grant.id }, data: { expiresAt: past } });
+    await prisma().oAuthAccessToken.updateMany({ where: { grantId: grant.id }, data: { expiresAt: past } });
+    await prisma().oAuthRefreshToken.updateMany({ where: { grantId: grant.id }, data: { expiresAt: past } });
+    await sweepExpired();
+    const left = await prisma().oAuthGrant.findUniqueOrThrow({ where: { id: grant.id }, include: { codes: true, accessTokens: true, refreshTokens: true } });
+    expect([left.codes, left.accessTokens, left.refreshTokens]).toEqual([[], [], []]);
+  });
+
+  it('rotates refresh tokens: each use answers a new pair, a used one is refused and its reuse revokes the family', async () => {
+    const owner = await signUp(t.http);
+    const { client, tokens: first } = await authorizedTokens(owner);
+    const rotated = await refresh(client, first.refresh_token);
+    expect(rotated.status, JSON.stringify(rotated.body)).toBe(200);
+    const second = rotated.body as Tokens;
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+    expect(second.access_token).not.toBe(first.access_token);
+    expect((await listProjects(second)).status).toBe(200);
+
+    const otherClient = await register();
+    expect((await refresh(otherClient, second.refresh_token)).body.error).toBe('invalid_grant');
+
+    const reused = await refresh(client, first.refresh_token);
+    expect(reused.status).toBe(400);
+    expect(reused.body.error).toBe('invalid_grant');
+    expectError(await listProjects(second), 401, 'unauthorized');
+    expect((await refresh(client, second.refresh_token)).body.error).toBe('invalid_grant');
+    expect(await prisma().oAuthGrant.count({ where: { clientId: client.client_id } })).toBe(0);
+  });
+});
+
+describe('OAuth access tokens on the API', () => {
+  it('act in the chosen organization, metered against the per-minute ceiling like API tokens', async () => {
+    const owner = await signUp(t.http);
+    const other = await signUp(t.http);
+    const member = await joinAs(t.http, other, 'member');
+    const project = await createProject(t.http, other);
+    const { tokens } = await authorizedTokens(member);
+    const response = await listProjects(tokens);
+    expect(response.status).toBe(200);
+    expect(response.body.items.map((item: { ulid: string }) => item.ulid)).toEqual([project.ulid]);
+    expect(response.headers['x-ratelimit-limit']).toBe('60');
+    expect(response.headers['x-ratelimit-remaining']).toBe('59');
+    expect(response.headers['x-ratelimit-reset']).toMatch(/^\d+$/);
+    const session = await t.http.get('/api/v1/projects').set(member.headers);
+    expect(session.headers).not.toHaveProperty('x-ratelimit-limit');
+    expectError(await t.http.get('/api/v1/projects').set({ ...bearer(tokens), 'X-Organization-Id': owner.orgId }), 404, 'not_found');
+  });
+
+  it("act with the user's role capped at admin: an owner's token cannot do what only an owner can", async () => {
+    const owner = await signUp(t.http);
+    const admin = await joinAs(t.http, owner, 'admin');
+    const { tokens } = await authorizedTokens(owner);
+    const promote = (headers: Record<string, string>) =>
+      t.http.patch(`/api/v1/orgs/${owner.orgId}/members/${admin.userId}`).set(headers).send({ role: 'owner' });
+    expectError(await promote(bearer(tokens)), 403, 'forbidden');
+    expect((await promote(owner.headers)).status).toBe(200);
+  });
+
+  it('are refused on session-only routes, like API tokens', async () => {
+    const owner = await signUp(t.http);
+    const { tokens } = await authorizedTokens(owner);
+    expectError(await t.http.get('/api/v1/me/api-tokens').set(bearer(tokens)), 401, 'unauthorized');
+    expectError(await t.http.post('/api/v1/me/api-tokens').set(bearer(tokens)).send({ name: 'escalate' }), 401, 'unauthorized');
+  });
+
+  it("keep their Idempotency-Keys apart from their user's session", async () => {
+    const owner = await signUp(t.http);
+    const { tokens } = await authorizedTokens(owner);
+    const key = `key-${newId()}`;
+    const create = (headers: Record<string, string>, id: string) =>
+      t.http.post('/api/v1/projects').set(headers).set('Idempotency-Key', key).send({ name: 'Same key', id });
+    const viaAgent = await create(bearer(tokens), `A${newId().slice(-8)}`);
+    expect(viaAgent.status).toBe(201);
+    const viaSession = await create(owner.headers, `S${newId().slice(-8)}`);
+    expect(viaSession.status).toBe(201);
+    expect(viaSession.headers['idempotency-replayed']).toBeUndefined();
+    expect(viaSession.body.ulid).not.toBe(viaAgent.body.ulid);
+  });
+
+  it("are their user as a run case's assignee and as a project's owner, where an API token is not", async () => {
+    const { owner, code, run, runCases } = await runWithCases(t.http, 2);
+    const assignee = await joinAs(t.http, owner, 'member');
+    const [first, second] = runCases;
+    for (const runCase of [first!, second!]) {
+      expect((await patchRunCase(t.http, owner, run.ulid, runCase.ulid, { assigneeUlid: assignee.userId })).status).toBe(200);
+    }
+    expect((await t.http.patch(`/api/v1/projects/${code}/access`).set(owner.headers).send({ ownerUlid: assignee.userId })).status).toBe(200);
+    const { tokens } = await authorizedTokens(assignee);
+    const apiToken = await tokenFor(t.http, assignee);
+    const lock = (headers: Record<string, string>) =>
+      t.http.patch(`/api/v1/projects/${code}/run-settings`).set(headers).send({ assigneeResultLock: true });
+    expectError(await lock(apiToken.headers), 403, 'forbidden');
+    expect((await lock(bearer(tokens))).status).toBe(200);
+    expectError(await patchRunCase(t.http, apiToken, run.ulid, first!.ulid, { status: 'passed' }), 403, 'run_case_assignee_locked');
+    expect((await patchRunCase(t.http, { ...assignee, headers: bearer(tokens) }, run.ulid, second!.ulid, { status: 'passed' })).status).toBe(200);
+  });
+
+  it('are the user in audit events', async () => {
+    const owner = await signUp(t.http);
+    const { tokens } = await authorizedTokens(owner);
+    const project = await createProject(t.http, { ...owner, headers: bearer(tokens) });
+    const [event] = await auditEvents(t.http, owner, { action: 'project.created', entityUlid: project.ulid });
+    expect(event?.actor).toMatchObject({ kind: 'user', ulid: owner.userId, email: owner.email });
+  });
+
+  it('see only what their user sees: a private project hidden from a member stays hidden', async () => {
+    const owner = await signUp(t.http);
+    const member = await joinAs(t.http, owner, 'member');
+    const open = await createProject(t.http, owner);
+    const hidden = await createProject(t.http, owner);
+    await setAccessMode(owner.orgId, hidden, 'private');
+    const { tokens } = await authorizedTokens(member);
+    const response = await listProjects(tokens);
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    expect(response.body.items.map((item: { ulid: string }) => item.ulid)).toEqual([open.ulid]);
+    // An API token of the same member is never evaluated against the allowlist (decisions §10).
+    const apiToken = await tokenFor(t.http, member);
+    const viaApiToken = await t.http.get('/api/v1/projects').set(apiToken.headers);
+    expect(viaApiToken.body.items.map((item: { ulid: string }) => item.ulid).sort()).toEqual([open.ulid, hidden.ulid].sort());
+  });
+
+  it('expire after an hour', async () => {
+    const owner = await signUp(t.http);
+    const { tokens } = await authorizedTokens(owner);
+    const row = await prisma().oAuthAccessToken.findUniqueOrThrow({ where: { tokenHash: sha256(tokens.access_token) } });
+    expect(row.expiresAt.getTime() - row.createdAt.getTime()).toBe(3600_000);
+    await prisma().oAuthAccessToken.update({ where: { id: row.id }, data: { expiresAt: new Date(Date.now() - 1) } });
+    expectError(await listProjects(tokens), 401, 'unauthorized');
+  });
+
+  it('are revoked at POST /revoke (RFC 7009) with their whole grant; unknown tokens answer 200 too', async () => {
+    const owner = await signUp(t.http);
+    const { client, tokens } = await authorizedTokens(owner);
+    const otherClient = await register();
+    const foreign = await t.http.post('/revoke').type('form').send({ client_id: otherClient.client_id, token: tokens.access_token });
+    expect(foreign.status).toBe(200);
+    expect((await listProjects(tokens)).status).toBe(200);
+    const revoked = await t.http.post('/revoke').type('form').send({ client_id: client.client_id, token: tokens.access_token });
+    expect(revoked.status).toBe(200);
+    expectError(await listProjects(tokens), 401, 'unauthorized');
+    expect((await refresh(client, tokens.refresh_token)).body.error).toBe('invalid_grant');
+    expect((await t.http.post('/revoke').type('form').send({ client_id: client.client_id, token: 'nothing' })).status).toBe(200);
+  });
+
+  it('stop working when the membership is removed or suspended', async () => {
+    const owner = await signUp(t.http);
+    const member = await joinAs(t.http, owner, 'member');
+    const suspended = await joinAs(t.http, owner, 'member');
+    const { tokens } = await authorizedTokens(member);
+    const { tokens: suspendedTokens } = await authorizedTokens(suspended);
+    expect((await listProjects(tokens)).status).toBe(200);
+
+    await setMemberSuspension(owner.orgId, suspended.userId, true);
+    expectError(await listProjects(suspendedTokens), 403, 'forbidden');
+
+    expect((await t.http.delete(`/api/v1/orgs/${owner.orgId}/members/${member.userId}`).set(owner.headers)).status).toBe(204);
+    expect(await prisma().oAuthGrant.count({ where: { userId: member.userId } })).toBe(0);
+    // Rejoining revives nothing.
+    await prisma().membership.create({ data: { id: newId(), orgId: owner.orgId, userId: member.userId, role: 'member' } });
+    expectError(await listProjects(tokens), 401, 'unauthorized');
+  });
+});
+
+describe('an MCP client (the SDK) end to end', () => {
+  let server: Server;
+  let origin: string;
+  beforeAll(async () => {
+    server = t.app.express.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+  /** The network: the service's public address reaches this listening app, from an address of its own. */
+  const address = newAddress();
+  const fetchFn = (url: string | URL, init?: RequestInit) => {
+    const headers = new Headers(init?.headers);
+    headers.set('X-Forwarded-For', address);
+    return fetch(String(url).replace(PUBLIC_URL, origin), { ...init, headers });
+  };
+
+  it('discovers, registers, is authorized in the browser, exchanges and refreshes', async () => {
+    const owner = await signUp(t.http);
+    const resourceMetadata = await discoverOAuthProtectedResourceMetadata(RESOURCE, {}, fetchFn);
+    expect(resourceMetadata.resource).toBe(RESOURCE);
+    const authorizationServer = resourceMetadata.authorization_servers![0]!;
+    const metadata = (await discoverAuthorizationServerMetadata(authorizationServer, { fetchFn }))!;
+    const clientInformation = await registerClient(authorizationServer, {
+      metadata,
+      clientMetadata: { client_name: 'SDK client', redirect_uris: [REDIRECT_URI], grant_types: ['authorization_code', 'refresh_token'] },
+      fetchFn,
+    });
+    const { authorizationUrl, codeVerifier } = await startAuthorization(authorizationServer, {
+      metadata,
+      clientInformation,
+      redirectUrl: REDIRECT_URI,
+      state: 'sdk-state',
+      resource: new URL(RESOURCE),
+    });
+
+    // The browser: the consent page, then its form.
+    const page = await t.http.get(`${authorizationUrl.pathname}${authorizationUrl.search}`).set('Cookie', owner.headers.Cookie!);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('SDK client');
+    const callback = redirectedTo(
+      await t.http
+        .post(authorizationUrl.pathname)
+        .set('Cookie', owner.headers.Cookie!)
+        .set('Origin', PUBLIC_URL)
+        .type('form')
+        .send({ ...Object.fromEntries(authorizationUrl.searchParams), approve: 'true', organizationUlid: owner.orgId }),
+    );
+    expect(callback.searchParams.get('state')).toBe('sdk-state');
+
+    const tokens = await exchangeAuthorization(authorizationServer, {
+      metadata,
+      clientInformation,
+      authorizationCode: callback.searchParams.get('code')!,
+      codeVerifier,
+      redirectUri: REDIRECT_URI,
+      resource: new URL(RESOURCE),
+      fetchFn,
+    });
+    expect((await t.http.get('/api/v1/projects').set('Authorization', `Bearer ${tokens.access_token}`)).status).toBe(200);
+
+    const refreshed = await refreshAuthorization(authorizationServer, { metadata, clientInformation, refreshToken: tokens.refresh_token!, fetchFn });
+    expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
+    expect((await t.http.get('/api/v1/projects').set('Authorization', `Bearer ${refreshed.access_token}`)).status).toBe(200);
+    await expect(refreshAuthorization(authorizationServer, { metadata, clientInformation, refreshToken: tokens.refresh_token!, fetchFn })).rejects.toThrow();
+  });
+});
+
+describe('/api/v1/me/oauth-grants: the applications a user authorized', () => {
+  it('lists them in the active organization and disconnects one, audited as oauth.revoked', async () => {
+    const owner = await signUp(t.http);
+    const other = await signUp(t.http);
+    const { client, tokens } = await authorizedTokens(owner, await register({ client_name: 'Desk agent' }));
+    await authorizedTokens(other);
+    const listed = await t.http.get('/api/v1/me/oauth-grants').set(owner.headers);
+    expect(listed.status).toBe(200);
+    expect(listed.body.items).toEqual([{ ulid: expect.any(String), clientUlid: client.client_id, clientName: 'Desk agent', createdAt: expect.any(Number) }]);
+    const grantUlid = listed.body.items[0].ulid as string;
+
+    expectError(await t.http.get('/api/v1/me/oauth-grants').set(bearer(tokens)), 401, 'unauthorized');
+    expectError(await t.http.delete(`/api/v1/me/oauth-grants/${grantUlid}`).set(other.headers), 404, 'not_found');
+    expect((await listProjects(tokens)).status).toBe(200);
+
+    expect((await t.http.delete(`/api/v1/me/oauth-grants/${grantUlid}`).set(owner.headers)).status).toBe(204);
+    expectError(await listProjects(tokens), 401, 'unauthorized');
+    expect((await refresh(client, tokens.refresh_token)).body.error).toBe('invalid_grant');
+    expect((await t.http.get('/api/v1/me/oauth-grants').set(owner.headers)).body.items).toEqual([]);
+    const [event] = await auditEvents(t.http, owner, { action: 'oauth.revoked' });
+    expect(event).toMatchObject({ actor: { kind: 'user', ulid: owner.userId }, entityUlid: grantUlid, entityLabel: 'Desk agent' });
+    expectError(await t.http.delete(`/api/v1/me/oauth-grants/${grantUlid}`).set(owner.headers), 404, 'not_found');
+  });
+});
+
+
+describe('a public address OAuth 2.1 does not allow', () => {
+  const plain = useTestApp({ TCMS_PUBLIC_URL: 'http://tcms.example' });
+  it('turns OAuth off (API tokens stay) instead of failing to start', async () => {
+    expectError(await plain.http.get('/.well-known/oauth-authorization-server'), 404, 'not_found');
+    expectError(await plain.http.post('/register').send({ redirect_uris: [REDIRECT_URI] }), 404, 'not_found');
+    expect((await plain.http.get('/api/v1/health')).status).toBe(200);
+  });
+});

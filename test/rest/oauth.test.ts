@@ -9,6 +9,8 @@ import {
   registerClient,
   startAuthorization,
 } from '@modelcontextprotocol/sdk/client/auth.js';
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Response } from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REGISTRATIONS_PER_HOUR } from '../../rest/oauth.ts';
@@ -501,7 +503,7 @@ describe('an MCP client (the SDK) end to end', () => {
     return fetch(String(url).replace(PUBLIC_URL, origin), { ...init, headers });
   };
 
-  it('discovers, registers, is authorized in the browser, exchanges and refreshes', async () => {
+  it('discovers, registers, is authorized in the browser, exchanges, calls MCP tools with the token and refreshes', async () => {
     const owner = await signUp(t.http);
     const resourceMetadata = await discoverOAuthProtectedResourceMetadata(RESOURCE, {}, fetchFn);
     expect(resourceMetadata.resource).toBe(RESOURCE);
@@ -544,6 +546,19 @@ describe('an MCP client (the SDK) end to end', () => {
       fetchFn,
     });
     expect((await t.http.get('/api/v1/projects').set('Authorization', `Bearer ${tokens.access_token}`)).status).toBe(200);
+
+    // The token on the MCP server, through the SDK's own client.
+    const mcp = new McpClient({ name: 'oauth-test', version: '1.0.0' });
+    await mcp.connect(
+      new StreamableHTTPClientTransport(new URL(`${origin}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${tokens.access_token}` } } }),
+    );
+    try {
+      expect((await mcp.listTools()).tools.map((tool) => tool.name)).toContain('list_projects');
+      const projects = await mcp.callTool({ name: 'list_projects', arguments: {} });
+      expect(projects.isError).toBeFalsy();
+    } finally {
+      await mcp.close();
+    }
 
     const refreshed = await refreshAuthorization(authorizationServer, { metadata, clientInformation, refreshToken: tokens.refresh_token!, fetchFn });
     expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);

@@ -105,7 +105,7 @@ export function errorReply(thrown: unknown, log: Logger = logger): ErrorReply {
   };
 }
 
-type ParserError = Error & { type?: string; status?: number; expose?: boolean };
+type ParserError = Error & { type?: string; status?: number; expose?: boolean; limit?: number };
 
 /**
  * What Express and its body parser throw before a route runs, as contract errors: an unreadable
@@ -118,7 +118,8 @@ function fromExpress(error: ParserError): unknown {
     case 'entity.parse.failed':
       return unreadableRequest('malformed_json', 'The request body is not valid JSON');
     case 'entity.too.large':
-      return unreadableRequest('body_too_large', `The request body exceeds ${JSON_BODY_LIMIT}`);
+      // The limit of the parser that refused it: the API's JSON parser, or a smaller one (OAuth's).
+      return unreadableRequest('body_too_large', `The request body exceeds ${error.limit === undefined ? JSON_BODY_LIMIT : `${error.limit} bytes`}`);
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return new AppError('unsupported_media_type', 'Unsupported body encoding or charset');

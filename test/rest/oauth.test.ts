@@ -149,6 +149,15 @@ describe('POST /register (RFC 7591)', () => {
     }
   });
 
+  it("answers a body over the registration parser's limit with 413 naming that limit", async () => {
+    const response = await t.http
+      .post('/register')
+      .set('X-Forwarded-For', newAddress())
+      .send({ client_name: 'x'.repeat(200_000), redirect_uris: [REDIRECT_URI] });
+    expectError(response, 413, 'validation_failed');
+    expect(response.body.error.message).toBe('The request body exceeds 102400 bytes');
+  });
+
   it(`limits registrations to ${REGISTRATIONS_PER_HOUR} per address and hour, in the database`, async () => {
     const address = newAddress();
     const registerFrom = () => t.http.post('/register').set('X-Forwarded-For', address).send({ redirect_uris: [REDIRECT_URI] });

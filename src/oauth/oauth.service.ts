@@ -182,7 +182,7 @@ function sessionUser(ctx: RequestContext) {
 /** GET /me/oauth-grants: the applications the caller authorized in the active organization, newest first. */
 export async function listOAuthGrants(ctx: RequestContext) {
   const user = sessionUser(ctx);
-  const grants = await prisma().oAuthGrant.findMany({
+  const grants = await ctx.db.oAuthGrant.findMany({
     where: { orgId: ctx.org.id, userId: user.id },
     include: { client: true },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
@@ -195,7 +195,8 @@ export async function listOAuthGrants(ctx: RequestContext) {
 /** DELETE /me/oauth-grants/{grantUlid}: disconnects the application (every token of the grant), audited as `oauth.revoked`. */
 export async function revokeOAuthGrant(ctx: RequestContext, grantUlid: string): Promise<void> {
   const user = sessionUser(ctx);
-  await inTransaction(prisma(), async (tx) => {
+  // ctx.db: the request's own transaction when it runs in one (an Idempotency-Key).
+  await inTransaction(ctx.db, async (tx) => {
     const [grant] = await tx.oAuthGrant.findMany({ where: { id: grantUlid, orgId: ctx.org.id, userId: user.id }, include: { client: true } });
     if (!grant) throw notFound('Authorized application');
     await tx.oAuthGrant.delete({ where: { id: grant.id } });

@@ -591,7 +591,7 @@ describe('/api/v1/me/oauth-grants: the applications a user authorized', () => {
     expectError(await t.http.delete(`/api/v1/me/oauth-grants/${grantUlid}`).set(other.headers), 404, 'not_found');
     expect((await listProjects(tokens)).status).toBe(200);
 
-    expect((await t.http.delete(`/api/v1/me/oauth-grants/${grantUlid}`).set(owner.headers)).status).toBe(204);
+    expect((await t.http.delete(`/api/v1/me/oauth-grants/${grantUlid}`).set(owner.headers).set('Idempotency-Key', 'disconnect-1')).status).toBe(204);
     expectError(await listProjects(tokens), 401, 'unauthorized');
     expect((await refresh(client, tokens.refresh_token)).body.error).toBe('invalid_grant');
     expect((await t.http.get('/api/v1/me/oauth-grants').set(owner.headers)).body.items).toEqual([]);

@@ -20,26 +20,29 @@ export type CaseSeeds = {
 };
 
 /**
- * Snapshots run cases (from `source`: rows of case_id, case_number, title, suite_name, position,
- * assignee_id and step_source, the case whose steps are copied) and their steps in one statement,
- * every case and step untested. Set-based: the rows never pass through Node, whatever their number.
+ * Snapshots run cases and their steps in one statement, every case and step untested. `source`
+ * yields case_id, case_number, title, suite_name, position, assignee_id, step_source (whose steps
+ * `steps` holds as owner_id) and live (only live rows are inserted). Set-based: the rows never
+ * pass through Node, whatever their number. Returns how many cases were inserted.
  */
 async function insertSnapshot(tx: Db, ctx: RequestContext, runId: string, source: Prisma.Sql, steps: Prisma.Sql): Promise<number> {
   const orgId = ctx.org.id;
   const now = new Date();
+  // MATERIALIZED keeps `live` out of the source's joins: without fresh statistics (the embedded
+  // database never analyzes) the planner would otherwise look cases up by project, once per case.
   const [{ count }] = await tx.$queryRaw<[{ count: number }]>`
-    WITH source AS (${source}),
+    WITH source AS MATERIALIZED (SELECT tcms_ulid() AS id, listed.* FROM (${source}) AS listed),
     run_case AS (
       INSERT INTO test_run_cases (id, org_id, run_id, case_id, case_number, title, suite_name, position, status, assignee_id, created_at, updated_at)
-      SELECT tcms_ulid(), ${orgId}, ${runId}, case_id, case_number, title, suite_name, position, 'untested', assignee_id, ${now}, ${now}
-      FROM source
-      RETURNING id, position
+      SELECT id, ${orgId}, ${runId}, case_id, case_number, title, suite_name, position, 'untested', assignee_id, ${now}, ${now}
+      FROM source WHERE live
+      RETURNING 1
     ),
     step AS (
       INSERT INTO test_run_case_steps (id, org_id, run_case_id, position, action, expected_result, status, updated_at)
-      SELECT tcms_ulid(), ${orgId}, run_case.id, step.position, step.action, step.expected_result, 'untested', ${now}
-      FROM run_case JOIN source ON source.position = run_case.position
-      JOIN ${steps} AS step ON step.owner_id = source.step_source
+      SELECT tcms_ulid(), ${orgId}, source.id, step.position, step.action, step.expected_result, 'untested', ${now}
+      FROM source JOIN ${steps} AS step ON step.owner_id = source.step_source
+      WHERE source.live
       RETURNING 1
     )
     SELECT count(*)::int AS count FROM run_case`;
@@ -65,9 +68,9 @@ export async function snapshotCases<R extends RunForCases>(tx: Db, ctx: RequestC
            CASE WHEN asked.case_id IS NOT NULL THEN asked.assignee_id
                 WHEN planned.assignee_id IS NOT NULL THEN member.user_id
                 ELSE ${seeds.defaultAssigneeId}::char(26) END AS assignee_id,
-           tc.id AS step_source
+           tc.id AS step_source, tc.org_id = ${orgId} AND tc.project_id = ${run.projectId} AND tc.archived_at IS NULL AS live
     FROM (${ordered}) AS seed
-    JOIN test_cases AS tc ON tc.id = seed.case_id AND tc.org_id = ${orgId} AND tc.project_id = ${run.projectId} AND tc.archived_at IS NULL
+    JOIN test_cases AS tc ON tc.id = seed.case_id
     LEFT JOIN suites AS suite ON suite.id = tc.suite_id
     LEFT JOIN unnest(${requested.map(([caseId]) => caseId)}::char(26)[], ${requested.map(([, assigneeId]) => assigneeId)}::char(26)[])
       AS asked(case_id, assignee_id) ON asked.case_id = seed.case_id
@@ -96,7 +99,7 @@ export async function copyRunCases<R extends RunForCases>(
   const source = Prisma.sql`
     SELECT rc.case_id, rc.case_number, rc.title, rc.suite_name,
            (row_number() OVER (ORDER BY rc.position, rc.id) - 1)::int AS position,
-           CASE WHEN ${keepAssignees} THEN member.user_id END AS assignee_id, rc.id AS step_source
+           CASE WHEN ${keepAssignees} THEN member.user_id END AS assignee_id, rc.id AS step_source, true AS live
     FROM test_run_cases AS rc
     LEFT JOIN memberships AS member ON member.org_id = ${orgId} AND member.user_id = rc.assignee_id
     WHERE rc.run_id = ${sourceRunId} AND rc.org_id = ${orgId} ${statuses ? Prisma.sql`AND rc.status = ANY(${statuses}::text[])` : Prisma.empty}`;

@@ -4,7 +4,6 @@ import { authorize } from '../auth/policy.ts';
 import type { RequestContext } from '../context.ts';
 import type { Db, Prisma } from '../database/client.ts';
 import { notFound } from '../errors.ts';
-import { newId } from '../ids.ts';
 import { caseDisplayId } from '../projects/projects.schemas.ts';
 import type { AssignPlanCaseInput, SetPlanCasesInput } from './plans.schemas.ts';
 import { LIVE_SELECTION, lockPlan, planEvent, resolvePlan, touchPlan } from './plans.service.ts';
@@ -41,20 +40,58 @@ export async function listPlanCases(ctx: RequestContext, planUlid: string) {
   return selectionOf(ctx.db, plan);
 }
 
-type KeptRow = { id: string; position: number; assigneeId: string | null };
+/** What a replace of the selection changed. */
+type SelectionChange = { added: number; removed: number; updated: number; reassigned: number; reordered: boolean };
 
-/** Sets position and assignee of kept selection rows in one statement (a selection holds up to 5000). */
-async function updateKeptRows(tx: Db, ctx: RequestContext, rows: KeptRow[]) {
-  if (rows.length === 0) return;
-  // Raw SQL for a multi-row UPDATE; it names org_id itself.
-  await tx.$executeRaw`
-    UPDATE test_plan_cases AS row SET position = next.position, assignee_id = next.assignee_id
-    FROM unnest(${rows.map((each) => each.id)}::char(26)[], ${rows.map((each) => each.position)}::int[],
-                ${rows.map((each) => each.assigneeId)}::char(26)[]) AS next(id, position, assignee_id)
-    WHERE row.id = next.id AND row.org_id = ${ctx.org.id}`;
+/**
+ * Makes the live selection of a plan `caseIds` in this order (positions 0..n-1), each with its
+ * assignee, in one set-based statement: a case that stays keeps its row (updated only when its
+ * position or assignee moves), removed rows are deleted, new ones inserted. Rows of archived cases
+ * are not part of the selection a client sees; they stay as they are.
+ */
+async function replaceSelection(tx: Db, ctx: RequestContext, planId: string, caseIds: string[], assigneeOf: Map<string, string | null>) {
+  const orgId = ctx.org.id;
+  const [change] = await tx.$queryRaw<[SelectionChange]>`
+    WITH wanted AS (
+      SELECT entry.case_id, (entry.ord - 1)::int AS position, asked.assignee_id
+      FROM unnest(${caseIds}::char(26)[]) WITH ORDINALITY AS entry(case_id, ord)
+      LEFT JOIN unnest(${[...assigneeOf.keys()]}::char(26)[], ${[...assigneeOf.values()]}::char(26)[]) AS asked(case_id, assignee_id)
+        ON asked.case_id = entry.case_id
+    ),
+    current AS (
+      SELECT row.id, row.case_id, row.position, row.assignee_id
+      FROM test_plan_cases AS row JOIN test_cases AS live ON live.id = row.case_id AND live.archived_at IS NULL
+      WHERE row.plan_id = ${planId} AND row.org_id = ${orgId}
+    ),
+    kept AS (
+      SELECT current.id, wanted.position, wanted.assignee_id, current.assignee_id IS DISTINCT FROM wanted.assignee_id AS reassigned,
+             current.position <> wanted.position OR current.assignee_id IS DISTINCT FROM wanted.assignee_id AS changed,
+             row_number() OVER (ORDER BY current.position, current.id) AS rank_before,
+             row_number() OVER (ORDER BY wanted.position) AS rank_after
+      FROM current JOIN wanted ON wanted.case_id = current.case_id
+    ),
+    removed AS (
+      DELETE FROM test_plan_cases AS row USING current
+      WHERE row.id = current.id AND current.case_id <> ALL(${caseIds}::char(26)[])
+      RETURNING 1
+    ),
+    updated AS (
+      UPDATE test_plan_cases AS row SET position = kept.position, assignee_id = kept.assignee_id
+      FROM kept WHERE row.id = kept.id AND kept.changed
+      RETURNING kept.reassigned
+    ),
+    added AS (
+      INSERT INTO test_plan_cases (id, org_id, plan_id, case_id, position, assignee_id)
+      SELECT tcms_ulid(), ${orgId}, ${planId}, wanted.case_id, wanted.position, wanted.assignee_id
+      FROM wanted WHERE NOT EXISTS (SELECT 1 FROM current WHERE current.case_id = wanted.case_id)
+      ON CONFLICT (plan_id, case_id) DO NOTHING
+      RETURNING 1
+    )
+    SELECT (SELECT count(*) FROM added)::int AS added, (SELECT count(*) FROM removed)::int AS removed,
+           (SELECT count(*) FROM updated)::int AS updated, (SELECT count(*) FROM updated WHERE reassigned)::int AS reassigned,
+           EXISTS (SELECT 1 FROM kept WHERE rank_before <> rank_after) AS reordered`;
+  return change;
 }
-
-const sameOrder = (a: string[], b: string[]) => a.length === b.length && a.every((each, index) => each === b[index]);
 
 /**
  * PUT /plans/{planUlid}/cases: the selection becomes `caseUlids` in this order (positions 0..n-1),
@@ -72,43 +109,18 @@ export async function setPlanCases(ctx: RequestContext, planUlid: string, input:
       (input.caseAssignees ?? []).filter((entry) => listed.has(entry.caseUlid)).map((entry) => [entry.caseUlid, entry.assigneeUlid]),
     );
     await assertMembers(tx, [...assigneeOf.values()].filter((id): id is string => id !== null));
-    const live = await tx.testCase.count({ where: { id: { in: input.caseUlids }, projectId: plan.projectId, archivedAt: null } });
+    const [{ live }] = await tx.$queryRaw<[{ live: number }]>`
+      SELECT count(*)::int AS live FROM test_cases
+      WHERE id = ANY(${input.caseUlids}::char(26)[]) AND org_id = ${ctx.org.id} AND project_id = ${plan.projectId} AND archived_at IS NULL`;
     if (live !== input.caseUlids.length) throw notFound('Test case');
 
-    // Rows of archived cases are not part of the selection a client sees; they stay as they are.
-    const current = await tx.testPlanCase.findMany({ where: { planId: plan.id, ...LIVE_SELECTION }, orderBy: SELECTION_QUERY.orderBy });
-    const currentOf = new Map(current.map((row) => [row.caseId, row]));
-    const added: Prisma.TestPlanCaseCreateManyInput[] = [];
-    const kept: KeptRow[] = [];
-    let reassigned = 0;
-    input.caseUlids.forEach((caseId, position) => {
-      const assigneeId = assigneeOf.get(caseId) ?? null;
-      const row = currentOf.get(caseId);
-      if (!row) added.push({ id: newId(), orgId: ctx.org.id, planId: plan.id, caseId, position, assigneeId });
-      else if (row.position !== position || row.assigneeId !== assigneeId) {
-        kept.push({ id: row.id, position, assigneeId });
-        if (row.assigneeId !== assigneeId) reassigned += 1;
-      }
-    });
-    const removed = current.filter((row) => !listed.has(row.caseId));
-    if (added.length + kept.length + removed.length === 0) return selectionOf(tx, plan);
-
-    if (removed.length > 0) await tx.testPlanCase.deleteMany({ where: { id: { in: removed.map((row) => row.id) } } });
-    await updateKeptRows(tx, ctx, kept);
-    if (added.length > 0) await tx.testPlanCase.createMany({ data: added });
+    const { added, removed, updated, reassigned, reordered } = await replaceSelection(tx, ctx, plan.id, input.caseUlids, assigneeOf);
+    if (added + removed + updated === 0) return selectionOf(tx, plan);
     await touchPlan(tx, plan);
-    const keptBefore = current.filter((row) => listed.has(row.caseId)).map((row) => row.caseId);
-    const keptAfter = input.caseUlids.filter((caseId) => currentOf.has(caseId));
     await emitAudit(tx, ctx, {
       action: 'plan.cases_replaced',
       ...planEvent(plan),
-      metadata: {
-        added: added.length,
-        removed: removed.length,
-        reassigned,
-        reordered: !sameOrder(keptBefore, keptAfter),
-        total: input.caseUlids.length,
-      },
+      metadata: { added, removed, reassigned, reordered, total: input.caseUlids.length },
     });
     return selectionOf(tx, plan);
   });

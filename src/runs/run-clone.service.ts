@@ -10,13 +10,11 @@ import { resolveProject } from '../projects/projects.service.ts';
 import { resolveRun } from './internal/run-access.ts';
 import { runEvent } from './internal/run-events.ts';
 import { RUN_INCLUDE, type RunRecord } from './internal/run-record.ts';
-import { insertRunCases } from './internal/run-snapshot.ts';
+import { copyRunCases } from './internal/run-snapshot.ts';
 import type { CaseStatus } from './internal/run-status.ts';
 import type { CloneRunInput } from './runs.schemas.ts';
 import { writeRunConfigurations } from './runs.service.ts';
 import { inTransaction } from '../database/transactions.ts';
-
-const ORDERED = [{ position: 'asc' }, { id: 'asc' }] satisfies Prisma.TestRunCaseOrderByWithRelationInput[];
 
 /** The statuses a filter keeps: `untested` also keeps cases to be retested, which count as untested. */
 function statusesOf(filter: CaseStatus[] | undefined): CaseStatus[] | null {
@@ -41,12 +39,7 @@ export async function cloneRun(ctx: RequestContext, projectCode: string, runUlid
     const source = await resolveRun(ctx, runUlid, { db: tx });
     if (source.projectId !== project.id) throw notFound('Run');
     const statuses = statusesOf(input.statusFilter);
-    const sourceCases = await tx.testRunCase.findMany({
-      where: { runId: source.id, ...(statuses ? { status: { in: statuses } } : {}) },
-      orderBy: ORDERED,
-      include: { steps: { orderBy: ORDERED } },
-    });
-    const members = await membersAmong(tx, [source.defaultAssigneeId, ...(input.cloneAssignees ? sourceCases.map((each) => each.assigneeId) : [])]);
+    const members = await membersAmong(tx, [source.defaultAssigneeId]);
     const member = (userId: string | null) => (userId && members.has(userId) ? userId : null);
 
     const created = await tx.testRun.create({
@@ -72,13 +65,7 @@ export async function cloneRun(ctx: RequestContext, projectCode: string, runUlid
       source.configurations.map(({ configurationId, groupName, valueName }) => ({ configurationId, groupName, valueName })),
     );
 
-    const { runCases } = await insertRunCases(
-      tx,
-      ctx,
-      created,
-      sourceCases.map((each) => ({ ...each, assigneeId: input.cloneAssignees ? member(each.assigneeId) : null })),
-      0,
-    );
+    const { count: caseCount } = await copyRunCases(tx, ctx, created, source.id, statuses, input.cloneAssignees ?? false);
 
     const values = await tx.testRunFieldValue.findMany({
       where: { runId: source.id },
@@ -95,7 +82,7 @@ export async function cloneRun(ctx: RequestContext, projectCode: string, runUlid
       action: 'run.cloned',
       ...runEvent(created),
       metadata: {
-        caseCount: runCases.length,
+        caseCount,
         sourceRun: { ulid: source.id, name: source.name },
         cloneAssignees: input.cloneAssignees ?? false,
         statusFilter: input.statusFilter && input.statusFilter.length > 0 ? [...new Set(input.statusFilter)] : null,

@@ -4,14 +4,17 @@ import type { RequestContext } from '../context.ts';
 import type { Db } from '../database/client.ts';
 import { conflict } from '../errors.ts';
 import { lockRun, type LockedRun } from './internal/run-access.ts';
-import { caseEntry, caseSnapshot, listedEntries, runCaseEvent, runEvent } from './internal/run-events.ts';
+import { AUDIT_CASE_ENTRIES_MAX, caseEntry, caseSnapshot, listedEntries, runCaseEvent, runEvent } from './internal/run-events.ts';
 import type { AddRunCasesInput } from './run-bulk.schemas.ts';
 import { removeRunCases } from './run-bulk.service.ts';
 import { RUN_CASE_INCLUDE, type RunCaseRecord } from './internal/run-case-record.ts';
 import { RUN_INCLUDE, type RunRecord } from './internal/run-record.ts';
-import { snapshotCases, type CaseSeed } from './internal/run-snapshot.ts';
+import { snapshotCases } from './internal/run-snapshot.ts';
 import { inTransaction } from '../database/transactions.ts';
 import { LIVE } from '../soft-delete.ts';
+
+/** A case to add to a run, with the assignee it starts with. */
+type CaseSeed = { caseId: string; assigneeId: string | null };
 
 /** The position after the run's last case (0 for an empty run). */
 async function nextPosition(tx: Db, runId: string): Promise<number> {
@@ -29,15 +32,27 @@ async function defaultAssigneeOf(tx: Db, run: LockedRun): Promise<string | null>
  * Snapshots `seeds` after the run's last case and records run.case_added (the first 20 cases,
  * omittedCount for the rest); nothing when there is nothing to add.
  */
-async function appendCases(tx: Db, ctx: RequestContext, run: LockedRun, seeds: CaseSeed[], metadata: Record<string, unknown> = {}) {
-  if (seeds.length === 0) return [];
-  const { runCases } = await snapshotCases(tx, ctx, run, seeds, await nextPosition(tx, run.id));
+async function appendCases(tx: Db, ctx: RequestContext, run: LockedRun, seeds: CaseSeed[], metadata: Record<string, unknown> = {}): Promise<number> {
+  if (seeds.length === 0) return 0;
+  const firstPosition = await nextPosition(tx, run.id);
+  const { count } = await snapshotCases(
+    tx,
+    ctx,
+    run,
+    { caseIds: seeds.map((seed) => seed.caseId), planId: null, requested: new Map(seeds.map((seed) => [seed.caseId, seed.assigneeId])), defaultAssigneeId: null },
+    firstPosition,
+  );
+  const listed = await tx.testRunCase.findMany({
+    where: { runId: run.id, position: { gte: firstPosition } },
+    orderBy: { position: 'asc' },
+    take: AUDIT_CASE_ENTRIES_MAX,
+  });
   await emitAudit(tx, ctx, {
     action: 'run.case_added',
     ...runEvent(run),
-    metadata: { added: runCases.length, ...listedEntries(runCases.map((runCase) => caseEntry(run, runCase))), ...metadata },
+    metadata: { added: count, ...listedEntries(listed.map((runCase) => caseEntry(run, runCase)), count), ...metadata },
   });
-  return runCases;
+  return count;
 }
 
 /**
@@ -57,7 +72,7 @@ export function addRunCases(ctx: RequestContext, runUlid: string, input: AddRunC
     const added = await appendCases(tx, ctx, run, seeds);
     const listed = await tx.testRunCase.findMany({ where: { runId: run.id, caseId: { in: input.caseUlids } }, include: RUN_CASE_INCLUDE });
     const byCase = new Map(listed.map((runCase) => [runCase.caseId, runCase]));
-    return { items: input.caseUlids.map((ulid) => byCase.get(ulid)!), added: added.length, projectCode: run.project.code };
+    return { items: input.caseUlids.map((ulid) => byCase.get(ulid)!), added, projectCode: run.project.code };
   });
 }
 
@@ -123,7 +138,7 @@ export function reconcileRun(ctx: RequestContext, runUlid: string): Promise<{ ad
     }
     await removeRunCases(tx, ctx, run, removed);
     return {
-      added: added.length,
+      added,
       removed: removed.length,
       reassigned: reassigned.length,
       run: await tx.testRun.findUniqueOrThrow({ where: { id: run.id }, include: RUN_INCLUDE }),

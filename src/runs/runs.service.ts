@@ -18,7 +18,7 @@ import { lockRun, resolveRun } from './internal/run-access.ts';
 import { runAggregates, runEvent } from './internal/run-events.ts';
 import { projectedStatusWhere, RUN_INCLUDE, type RunRecord } from './internal/run-record.ts';
 import { overridesOf } from '../run-settings/run-settings.service.ts';
-import { snapshotCases, type CaseSeed } from './internal/run-snapshot.ts';
+import { snapshotCases } from './internal/run-snapshot.ts';
 import {
   projectedStatus,
   runCounts,
@@ -91,7 +91,6 @@ async function findLivePlan(tx: Db, projectId: string, planUlid: string) {
   const plan = await tx.testPlan.findFirst({
     where: { id: planUlid, projectId, ...LIVE },
     include: {
-      cases: { where: { testCase: { archivedAt: null } }, orderBy: [{ position: 'asc' }, { id: 'asc' }] },
       // Only live values: a deleted value or group drops out of the plan's combinations.
       configurations: {
         where: { configuration: { ...LIVE, group: LIVE } },
@@ -103,6 +102,23 @@ async function findLivePlan(tx: Db, projectId: string, planUlid: string) {
   return plan;
 }
 
+/**
+ * The `caseAssignees` entries that name a case the run starts with: one of `caseUlids`, else one
+ * of the plan's live selection (the last entry of a case wins).
+ */
+async function requestedAssignees(tx: Db, input: CreateRunInput, planId: string | null): Promise<Map<string, string | null>> {
+  const entries = input.caseAssignees ?? [];
+  let starts: Set<string>;
+  if (input.caseUlids) starts = new Set(input.caseUlids);
+  else if (planId && entries.length > 0) {
+    const planned = await tx.testPlanCase.findMany({
+      where: { planId, caseId: { in: entries.map((entry) => entry.caseUlid) }, testCase: { archivedAt: null } },
+      select: { caseId: true },
+    });
+    starts = new Set(planned.map((row) => row.caseId));
+  } else starts = new Set();
+  return new Map(entries.filter((entry) => starts.has(entry.caseUlid)).map((entry) => [entry.caseUlid, entry.assigneeUlid]));
+}
 
 /** The run's environment: environmentId wins (null leaves it unlinked); else the legacy text's. */
 async function runEnvironment(tx: Db, ctx: RequestContext, project: ProjectRow, input: CreateRunInput) {
@@ -110,31 +126,6 @@ async function runEnvironment(tx: Db, ctx: RequestContext, project: ProjectRow, 
     return input.environmentId === null ? null : findLiveEnvironmentInProject(tx, project.id, input.environmentId);
   }
   return input.environment === undefined ? null : environmentForLegacyText(tx, ctx, project.id, input.environment);
-}
-
-/**
- * The cases a run starts with and who each is assigned to. The cases are `caseUlids` in order,
- * else the plan's live selection in position order. Assignee precedence, first match wins: the
- * request's `caseAssignees`; the plan's stored assignee (a former member seeds null); the run's
- * default assignee; none.
- */
-async function seedsOf(
-  tx: Db,
-  input: CreateRunInput,
-  plan: Awaited<ReturnType<typeof findLivePlan>> | null,
-  defaultAssigneeId: string | null,
-): Promise<CaseSeed[]> {
-  const caseIds = input.caseUlids ?? plan?.cases.map((each) => each.caseId) ?? [];
-  const requested = new Map((input.caseAssignees ?? []).map((entry) => [entry.caseUlid, entry.assigneeUlid]));
-  const planned = new Map((plan?.cases ?? []).map((each) => [each.caseId, each.assigneeId]));
-  const members = await membersAmong(tx, [...planned.values()]);
-  return caseIds.map((caseId) => {
-    if (requested.has(caseId)) return { caseId, assigneeId: requested.get(caseId)! };
-    const fromPlan = planned.get(caseId);
-    // The plan's assignee is a match even after they left: the case then seeds null.
-    if (fromPlan) return { caseId, assigneeId: members.has(fromPlan) ? fromPlan : null };
-    return { caseId, assigneeId: defaultAssigneeId };
-  });
 }
 
 /** A run of the project: one request creates exactly one run, with run.created. */
@@ -148,10 +139,9 @@ export async function createRun(ctx: RequestContext, projectCode: string, input:
     const milestone = input.milestoneId ? await findLiveMilestoneInProject(tx, project.id, input.milestoneId) : null;
     const environment = await runEnvironment(tx, ctx, project, input);
 
-    const requestedCases = new Set(input.caseUlids ?? plan?.cases.map((each) => each.caseId) ?? []);
-    const caseAssignees = (input.caseAssignees ?? []).filter((entry) => requestedCases.has(entry.caseUlid));
+    const requested = await requestedAssignees(tx, input, plan?.id ?? null);
     await assertMembers(tx, [
-      ...caseAssignees.flatMap((entry) => (entry.assigneeUlid ? [entry.assigneeUlid] : [])),
+      ...[...requested.values()].filter((id): id is string => id !== null),
       ...(input.defaultAssigneeUlid ? [input.defaultAssigneeUlid] : []),
     ]);
     let defaultAssigneeId = input.defaultAssigneeUlid ?? null;
@@ -178,7 +168,9 @@ export async function createRun(ctx: RequestContext, projectCode: string, input:
       },
     });
     await writeRunConfigurations(tx, ctx, created.id, configurations.map(configurationSnapshot));
-    const { runCases } = await snapshotCases(tx, ctx, created, await seedsOf(tx, { ...input, caseAssignees }, plan, defaultAssigneeId), 0);
+    // The cases are `caseUlids` in order, else the plan's live selection in position order.
+    const seeds = { caseIds: input.caseUlids ?? null, planId: plan?.id ?? null, requested, defaultAssigneeId };
+    const { count: caseCount } = await snapshotCases(tx, ctx, created, seeds, 0);
     const customFieldChanges = await writeValues(tx, ctx, { entity: 'test_run', id: created.id, projectId: project.id }, input.customFieldValues ?? [], {
       mode: 'create',
       pathOf: (index) => ['customFieldValues', index],
@@ -189,7 +181,7 @@ export async function createRun(ctx: RequestContext, projectCode: string, input:
       action: 'run.created',
       ...runEvent(created),
       metadata: {
-        caseCount: runCases.length,
+        caseCount,
         ...(environment ? { environment: { ulid: environment.id, name: environment.name, slug: environment.slug } } : {}),
         ...(defaultAssignee ? { defaultAssignee } : {}),
         ...(milestone ? { milestone: { ulid: milestone.id, name: milestone.name } } : {}),

@@ -64,9 +64,9 @@ export const caseEntry = (run: RunOfCase, runCase: SnapshotCase, details: Partia
   ...details,
 });
 
-/** The first 20 entries, and how many were left out when there are more. */
-export function listedEntries(entries: CaseEntry[]) {
-  const omitted = entries.length - AUDIT_CASE_ENTRIES_MAX;
+/** The first 20 entries, and how many of `total` were left out when there are more. */
+export function listedEntries(entries: CaseEntry[], total = entries.length) {
+  const omitted = total - AUDIT_CASE_ENTRIES_MAX;
   return { cases: entries.slice(0, AUDIT_CASE_ENTRIES_MAX), ...(omitted > 0 ? { omittedCount: omitted } : {}) };
 }
 

@@ -1,100 +1,109 @@
+import { Prisma } from '../../../prisma/generated/client/client.ts';
 import type { RequestContext } from '../../context.ts';
-import type { Db, Prisma } from '../../database/client.ts';
+import type { Db } from '../../database/client.ts';
 import { notFound } from '../../errors.ts';
-import { newId } from '../../ids.ts';
 import { applyRunChange } from './run-counters.ts';
-
-/** A case to snapshot into a run, with the assignee it starts with. */
-export type CaseSeed = { caseId: string; assigneeId: string | null };
-
-const SNAPSHOT_SELECT = {
-  id: true,
-  caseNumber: true,
-  title: true,
-  suite: { select: { name: true } },
-  steps: { orderBy: [{ position: 'asc' }, { id: 'asc' }], select: { position: true, action: true, expectedResult: true } },
-} satisfies Prisma.TestCaseSelect;
-
-/** The live (not archived) cases of a project among `caseIds`; 404 unless every one is. */
-async function loadLiveCases(tx: Db, projectId: string, caseIds: string[]) {
-  const wanted = [...new Set(caseIds)];
-  const cases = await tx.testCase.findMany({
-    where: { id: { in: wanted }, projectId, archivedAt: null },
-    select: SNAPSHOT_SELECT,
-  });
-  if (cases.length !== wanted.length) throw notFound('Test case');
-  return new Map(cases.map((each) => [each.id, each]));
-}
 
 type RunForCases = { id: string; projectId: string; name: string; firstResultAt: Date | null; lastResultAt: Date | null };
 
-/** What a run case starts from: a live test case, or the case of another run (clone). */
-export type CaseSnapshot = {
-  caseId: string | null;
-  caseNumber: number;
-  title: string;
-  suiteName: string | null;
-  steps: Array<{ position: number; action: string; expectedResult: string | null }>;
-  assigneeId: string | null;
+/**
+ * The live cases a run gets, in order, and who each starts with. Assignee precedence, first match
+ * wins: `requested` (null unassigns); the plan's stored assignee (a former member seeds null);
+ * `defaultAssigneeId`.
+ */
+export type CaseSeeds = {
+  /** Test case ULIDs in run order (distinct); null: the plan's live selection in plan order. */
+  caseIds: string[] | null;
+  planId: string | null;
+  requested: Map<string, string | null>;
+  defaultAssigneeId: string | null;
 };
 
 /**
- * Inserts run cases from snapshots, in order from `firstPosition` on, every case and step
- * untested, and grows the run's counters. Returns the run as it now is and the new run cases.
+ * Snapshots run cases and their steps in one statement, every case and step untested. `source`
+ * yields case_id, case_number, title, suite_name, position, assignee_id, step_source (whose steps
+ * `steps` holds as owner_id) and live (only live rows are inserted). Set-based: the rows never
+ * pass through Node, whatever their number. Returns how many cases were inserted.
  */
-export async function insertRunCases<R extends RunForCases>(tx: Db, ctx: RequestContext, run: R, snapshots: CaseSnapshot[], firstPosition: number) {
+async function insertSnapshot(tx: Db, ctx: RequestContext, runId: string, source: Prisma.Sql, steps: Prisma.Sql): Promise<number> {
+  const orgId = ctx.org.id;
   const now = new Date();
-  const rows = snapshots.map((snapshot, index) => ({
-    snapshot,
-    runCase: {
-      id: newId(),
-      orgId: ctx.org.id,
-      runId: run.id,
-      caseId: snapshot.caseId,
-      caseNumber: snapshot.caseNumber,
-      title: snapshot.title,
-      suiteName: snapshot.suiteName,
-      position: firstPosition + index,
-      status: 'untested',
-      assigneeId: snapshot.assigneeId,
-      createdAt: now,
-      updatedAt: now,
-    },
-  }));
-  const steps = rows.flatMap(({ snapshot, runCase }) =>
-    snapshot.steps.map((step) => ({
-      id: newId(),
-      orgId: ctx.org.id,
-      runCaseId: runCase.id,
-      position: step.position,
-      action: step.action,
-      expectedResult: step.expectedResult,
-      updatedAt: now,
-    })),
-  );
-  const runCases = rows.map((row) => row.runCase);
-  if (runCases.length > 0) await tx.testRunCase.createMany({ data: runCases });
-  if (steps.length > 0) await tx.testRunCaseStep.createMany({ data: steps });
-  const updated = await applyRunChange(tx, ctx, run, { statusDelta: { untested: runCases.length } });
-  return { run: updated, runCases };
+  // MATERIALIZED keeps `live` out of the source's joins: without fresh statistics (the embedded
+  // database never analyzes) the planner would otherwise look cases up by project, once per case.
+  const [{ count }] = await tx.$queryRaw<[{ count: number }]>`
+    WITH source AS MATERIALIZED (SELECT tcms_ulid() AS id, listed.* FROM (${source}) AS listed),
+    run_case AS (
+      INSERT INTO test_run_cases (id, org_id, run_id, case_id, case_number, title, suite_name, position, status, assignee_id, created_at, updated_at)
+      SELECT id, ${orgId}, ${runId}, case_id, case_number, title, suite_name, position, 'untested', assignee_id, ${now}, ${now}
+      FROM source WHERE live
+      RETURNING 1
+    ),
+    step AS (
+      INSERT INTO test_run_case_steps (id, org_id, run_case_id, position, action, expected_result, status, updated_at)
+      SELECT tcms_ulid(), ${orgId}, source.id, step.position, step.action, step.expected_result, 'untested', ${now}
+      FROM source JOIN ${steps} AS step ON step.owner_id = source.step_source
+      WHERE source.live
+      RETURNING 1
+    )
+    SELECT count(*)::int AS count FROM run_case`;
+  return count;
 }
 
 /**
- * Adds live cases to a run, in seed order from `firstPosition` on: title, suite name and steps
- * are snapshotted from the test cases (404 unless each is live in the run's project).
+ * Adds live cases of the run's project to a run, in seed order from `firstPosition` on: title,
+ * suite name and steps are snapshotted from the test cases (404 unless each listed case is live in
+ * the run's project), and the run's counters grow. Returns the run as it now is and how many cases
+ * were added.
  */
-export async function snapshotCases<R extends RunForCases>(tx: Db, ctx: RequestContext, run: R, seeds: CaseSeed[], firstPosition: number) {
-  const cases = await loadLiveCases(tx, run.projectId, seeds.map((seed) => seed.caseId));
-  const snapshots = seeds.map((seed) => {
-    const source = cases.get(seed.caseId)!;
-    return {
-      caseId: source.id,
-      caseNumber: source.caseNumber,
-      title: source.title,
-      suiteName: source.suite?.name ?? null,
-      steps: source.steps,
-      assigneeId: seed.assigneeId,
-    };
-  });
-  return insertRunCases(tx, ctx, run, snapshots, firstPosition);
+export async function snapshotCases<R extends RunForCases>(tx: Db, ctx: RequestContext, run: R, seeds: CaseSeeds, firstPosition: number) {
+  const orgId = ctx.org.id;
+  const ordered = seeds.caseIds
+    ? Prisma.sql`SELECT seed.case_id, seed.ord FROM unnest(${seeds.caseIds}::char(26)[]) WITH ORDINALITY AS seed(case_id, ord)`
+    : Prisma.sql`SELECT entry.case_id, row_number() OVER (ORDER BY entry.position, entry.id) AS ord
+        FROM test_plan_cases AS entry JOIN test_cases AS live ON live.id = entry.case_id AND live.archived_at IS NULL
+        WHERE entry.plan_id = ${seeds.planId} AND entry.org_id = ${orgId}`;
+  const requested = [...seeds.requested];
+  const source = Prisma.sql`
+    SELECT tc.id AS case_id, tc.case_number, tc.title, suite.name AS suite_name, (${firstPosition} + seed.ord - 1)::int AS position,
+           CASE WHEN asked.case_id IS NOT NULL THEN asked.assignee_id
+                WHEN planned.assignee_id IS NOT NULL THEN member.user_id
+                ELSE ${seeds.defaultAssigneeId}::char(26) END AS assignee_id,
+           tc.id AS step_source, tc.org_id = ${orgId} AND tc.project_id = ${run.projectId} AND tc.archived_at IS NULL AS live
+    FROM (${ordered}) AS seed
+    JOIN test_cases AS tc ON tc.id = seed.case_id
+    LEFT JOIN suites AS suite ON suite.id = tc.suite_id
+    LEFT JOIN unnest(${requested.map(([caseId]) => caseId)}::char(26)[], ${requested.map(([, assigneeId]) => assigneeId)}::char(26)[])
+      AS asked(case_id, assignee_id) ON asked.case_id = seed.case_id
+    LEFT JOIN test_plan_cases AS planned ON planned.plan_id = ${seeds.planId} AND planned.case_id = seed.case_id
+    LEFT JOIN memberships AS member ON member.org_id = ${orgId} AND member.user_id = planned.assignee_id`;
+  const steps = Prisma.sql`(SELECT case_id AS owner_id, position, action, expected_result FROM test_case_steps WHERE org_id = ${orgId})`;
+  const count = await insertSnapshot(tx, ctx, run.id, source, steps);
+  if (seeds.caseIds && count !== seeds.caseIds.length) throw notFound('Test case');
+  return { run: await applyRunChange(tx, ctx, run, { statusDelta: { untested: count } }), count };
+}
+
+/**
+ * Copies the cases of another run (its snapshots, not the live cases) with `statuses` (all when
+ * null) into a new run, in the source's order, every case and step untested; assignees only with
+ * `keepAssignees`, and then only members. Returns the run as it now is and how many cases it got.
+ */
+export async function copyRunCases<R extends RunForCases>(
+  tx: Db,
+  ctx: RequestContext,
+  run: R,
+  sourceRunId: string,
+  statuses: string[] | null,
+  keepAssignees: boolean,
+) {
+  const orgId = ctx.org.id;
+  const source = Prisma.sql`
+    SELECT rc.case_id, rc.case_number, rc.title, rc.suite_name,
+           (row_number() OVER (ORDER BY rc.position, rc.id) - 1)::int AS position,
+           CASE WHEN ${keepAssignees} THEN member.user_id END AS assignee_id, rc.id AS step_source, true AS live
+    FROM test_run_cases AS rc
+    LEFT JOIN memberships AS member ON member.org_id = ${orgId} AND member.user_id = rc.assignee_id
+    WHERE rc.run_id = ${sourceRunId} AND rc.org_id = ${orgId} ${statuses ? Prisma.sql`AND rc.status = ANY(${statuses}::text[])` : Prisma.empty}`;
+  const steps = Prisma.sql`(SELECT run_case_id AS owner_id, position, action, expected_result FROM test_run_case_steps WHERE org_id = ${orgId})`;
+  const count = await insertSnapshot(tx, ctx, run.id, source, steps);
+  return { run: await applyRunChange(tx, ctx, run, { statusDelta: { untested: count } }), count };
 }

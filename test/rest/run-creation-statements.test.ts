@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { prisma } from '../../src/database/client.ts';
+import { auditEvents, ownerWithProject, useTestApp, type Caller } from '../support/app.ts';
+import { createPlan, type RunBody } from '../support/runs.ts';
+import { recordStatements } from '../support/statements.ts';
+
+/*
+ * Issue 13: a run created from a plan and a replaced plan selection are written set-based, in a
+ * number of SQL statements that does not grow with the number of cases.
+ */
+
+const t = useTestApp();
+
+/** A project with `size` cases of two steps each (one CSV import) and an empty plan. */
+async function seeded(size: number) {
+  const { owner, code } = await ownerWithProject(t.http);
+  const rows = Array.from({ length: size }, (_, index) => `Case ${index},"1. Open ${index}\n2. Check ${index}","1. Opened\n2. Checked"`);
+  const imported = await t.http
+    .post(`/api/v1/projects/${code}/test-case-imports`)
+    .set(owner.headers)
+    .set('Content-Type', 'text/csv')
+    .send(`title,steps,expected_results\n${rows.join('\n')}\n`);
+  expect(imported.status, JSON.stringify(imported.body)).toBe(201);
+  const cases = await prisma().testCase.findMany({ where: { orgId: owner.orgId }, orderBy: { caseNumber: 'asc' }, select: { id: true } });
+  expect(cases).toHaveLength(size);
+  const plan = await createPlan(t.http, owner, code);
+  return { owner, code, plan, caseIds: cases.map((each) => each.id) };
+}
+
+type Seeded = Awaited<ReturnType<typeof seeded>>;
+
+const putSelection = (caller: Caller, planUlid: string, caseUlids: string[]) =>
+  recordStatements(async () => {
+    const response = await t.http.put(`/api/v1/plans/${planUlid}/cases`).set(caller.headers).send({ caseUlids });
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    return (response.body as { items: Array<{ caseUlid: string; position: number }> }).items;
+  });
+
+const runFromPlan = ({ owner, code, plan }: Seeded) =>
+  recordStatements(async () => {
+    const response = await t.http.post(`/api/v1/projects/${code}/runs`).set(owner.headers).send({ name: 'Nightly', planUlid: plan.ulid });
+    expect(response.status, JSON.stringify(response.body)).toBe(201);
+    return response.body as RunBody;
+  });
+
+describe('run creation and plan selection cost a fixed number of SQL statements', () => {
+  it('replaces a selection of 5,000 cases and creates a run from it in as many statements as for 50', async () => {
+    const small = await seeded(50);
+    const large = await seeded(5_000);
+
+    // The whole selection in reverse order, then one that keeps, moves, drops and adds cases.
+    const reversed = (each: Seeded) => [...each.caseIds].reverse();
+    const fewPut = await putSelection(small.owner, small.plan.ulid, reversed(small));
+    const manyPut = await putSelection(large.owner, large.plan.ulid, reversed(large));
+    expect(manyPut.result.map((item) => item.caseUlid)).toEqual(reversed(large));
+    expect(manyPut.result.map((item) => item.position)).toEqual(large.caseIds.map((_, index) => index));
+    expect(manyPut.statements.length, manyPut.statements.join('\n')).toBe(fewPut.statements.length);
+
+    const reshuffled = (each: Seeded) => [...each.caseIds.slice(10).reverse(), ...each.caseIds.slice(0, 5)];
+    const fewReplace = await putSelection(small.owner, small.plan.ulid, reshuffled(small));
+    const manyReplace = await putSelection(large.owner, large.plan.ulid, reshuffled(large));
+    expect(manyReplace.result.map((item) => item.caseUlid)).toEqual(reshuffled(large));
+    expect(manyReplace.statements.length, manyReplace.statements.join('\n')).toBe(fewReplace.statements.length);
+    const [replaced] = await auditEvents(t.http, large.owner, { action: 'plan.cases_replaced' });
+    expect(replaced!.metadata).toEqual({ added: 0, removed: 5, reassigned: 0, reordered: true, total: 4_995 });
+
+    const fewRun = await runFromPlan(small);
+    const manyRun = await runFromPlan(large);
+    expect(manyRun.result).toMatchObject({ total: 4_995, counts: { untested: 4_995 } });
+    expect(manyRun.statements.length, manyRun.statements.join('\n')).toBe(fewRun.statements.length);
+    const [created] = await auditEvents(t.http, large.owner, { action: 'run.created' });
+    expect(created!.metadata).toMatchObject({ caseCount: 4_995 });
+
+    // Every case and step is snapshotted, in the plan's order.
+    const runCases = await prisma().testRunCase.findMany({
+      where: { runId: manyRun.result.ulid },
+      orderBy: { position: 'asc' },
+      select: { caseId: true, position: true, title: true, steps: { orderBy: { position: 'asc' }, select: { action: true, expectedResult: true } } },
+    });
+    expect(runCases.map((each) => each.caseId)).toEqual(reshuffled(large));
+    expect(runCases.map((each) => each.position)).toEqual(reshuffled(large).map((_, index) => index));
+    expect(runCases[0]).toEqual({
+      caseId: large.caseIds.at(-1),
+      position: 0,
+      title: 'Case 4999',
+      steps: [
+        { action: 'Open 4999', expectedResult: 'Opened' },
+        { action: 'Check 4999', expectedResult: 'Checked' },
+      ],
+    });
+    expect(runCases.every((each) => each.steps.length === 2)).toBe(true);
+  }, 300_000);
+});

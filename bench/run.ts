@@ -18,6 +18,12 @@
  * single marks 300 ms apart: from the mark's request to its event on each stream),
  * `BENCH_ONLY=live` for only those. The live measures run the service with
  * TCMS_WEBHOOKS_ALLOW_PRIVATE=true (the receiver is on 127.0.0.1) and stop it before their floor.
+ * And of run creation (bench/run-creation.ts, floor bench/raw-run-creation.ts): a run created
+ * from a plan of 500 and of 5,000 cases (median of 5 calls, how the 5,000 time grows over the 500
+ * time, and the peak resident memory the service process gains during each call: its VmHWM reset
+ * through /proc/<pid>/clear_refs before the call, read after it) and PUT plan selection of 5,000
+ * cases, `BENCH_ONLY=runs` for only those (BENCH_RUNS_SCALE in (0, 1] scales their case counts
+ * down for a quick check).
  *
  * Where the service runs: in a child process (bench/serve.ts, the same composition root as
  * app/server.ts, bound to 127.0.0.1), not in this process. In-process, autocannon's request
@@ -63,6 +69,8 @@ import {
 } from './runs.ts';
 import { seedTeamOrganization, serviceTeamList, TEAM_GROUPS, TEAM_LIST_PATH, TEAM_MEMBERS, TEAM_PROJECTS, teamPeople } from './project-team.ts';
 import { rawTeamList } from './raw-project-team.ts';
+import { PLAN_SIZES, runCreationReport, SELECTION_SIZE, seedRunCreation, servicePutSelection, serviceRunFromPlan, type RunCreationRow } from './run-creation.ts';
+import { rawPutSelection, rawRunFromPlan } from './raw-run-creation.ts';
 import { IMPORT_TESTS, importProject, peakRssOfLargeReport, rawImport, REPORT_MB, serviceImport, type ImportFigures } from './import.ts';
 import { bearer, getJson, newIntegrator, seedProjects, type Integrator } from './setup.ts';
 import {
@@ -152,9 +160,9 @@ const RUN_BOUND_MS = 45_000;
 /** The whole benchmark, set-up and clean-up included. */
 const DEADLINE_MS = 1_200_000;
 const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
-/** `BENCH_ONLY=team`, `exports`, `import` or `live`: only the project-team, the export, the import or the live measures, on both engines. */
+/** `BENCH_ONLY=team`, `exports`, `import`, `live` or `runs`: only the project-team, the export, the import, the live or the run-creation measures, on both engines. */
 const ONLY = process.env.BENCH_ONLY;
-if (ONLY !== undefined && !['team', 'exports', 'import', 'live'].includes(ONLY)) throw new Error('BENCH_ONLY takes one value: team, exports, import or live');
+if (ONLY !== undefined && !['team', 'exports', 'import', 'live', 'runs'].includes(ONLY)) throw new Error('BENCH_ONLY takes one value: team, exports, import, live or runs');
 const LIVE_PLANS = { pglite: livePlan('pglite', SCALE), postgres: livePlan('postgres', SCALE) };
 
 /** `perOp`: results each successful request appends (the bulk rows), reported as results/s. */
@@ -296,7 +304,8 @@ async function prepare(service: ServiceProcess) {
   return { lister, creator, rawCreator, tree, cases, rawCases, runs };
 }
 
-const runsActor = (runs: Pick<RunsFixture, 'project'>): RunsActor => ({ ...rawActor(runs.project.who), userId: runs.project.who.userId });
+const tokenActor = (who: Integrator): RunsActor => ({ ...rawActor(who), userId: who.userId });
+const runsActor = (runs: Pick<RunsFixture, 'project'>): RunsActor => tokenActor(runs.project.who);
 
 /** The execution measures of one side, in the same order on both. */
 const serviceExecution = async (service: ServiceProcess, runs: RunsFixture, plan: Plan) => ({
@@ -616,6 +625,60 @@ async function exportsPostgres(): Promise<ExportRow[]> {
   return rows;
 }
 
+// ---- run creation and plan selection (BENCH_ONLY=runs), on each engine in a database of its own --
+
+/** The fixture and the service's measures: runs from each plan size, then the PUTs. */
+async function runCreationServiceSide(service: ServiceProcess) {
+  const who = await newIntegrator(service, 'runcreation');
+  const fixture = await timed(`project of ${SELECTION_SIZE} cases (CSV import) and plans`, () => seedRunCreation(service, who, nextCode()));
+  const runs = [];
+  for (const size of PLAN_SIZES) runs.push({ size, service: await timed(`service run from a plan of ${size}`, () => serviceRunFromPlan(service, fixture, size)) });
+  const selection = await timed(`service PUT selection of ${SELECTION_SIZE}`, () => servicePutSelection(service, fixture));
+  return { fixture, runs, selection };
+}
+
+/** The raw floor of the same measures, in the same order; the row of both sides. */
+async function runCreationRow(engine: string, sql: Sql, measured: Awaited<ReturnType<typeof runCreationServiceSide>>): Promise<RunCreationRow> {
+  const actor = tokenActor(measured.fixture.who);
+  const runs = [];
+  for (const run of measured.runs) runs.push({ ...run, raw: await timed(`raw run from a plan of ${run.size}`, () => rawRunFromPlan(sql, actor, measured.fixture, run.size)) });
+  const raw = await timed(`raw PUT selection of ${SELECTION_SIZE}`, () => rawPutSelection(sql, actor, measured.fixture));
+  return { engine, runs, selection: { service: measured.selection, raw } };
+}
+
+async function runCreationPglite(): Promise<RunCreationRow> {
+  log('pglite: run creation and plan selection, embedded PostgreSQL in a temporary data directory');
+  const { dataDir, remove: removeDir } = await temporaryDataDir();
+  const service = await timed('service started', () => startService(serviceEnv({ TCMS_DATA_DIR: dataDir })));
+  const stopService = onCleanup('pglite service', () => service.stop());
+  const measured = await runCreationServiceSide(service);
+  // PGlite is single-process: the raw floor opens the data directory once the service is down.
+  await stopService();
+  const db = await PGlite.create(path.join(dataDir, 'pgdata'));
+  const closeDb = onCleanup('raw PGlite', () => db.close());
+  const row = await runCreationRow('pglite', pgliteSql(db), measured);
+  await closeDb();
+  await removeDir();
+  return row;
+}
+
+async function runCreationPostgres(): Promise<RunCreationRow> {
+  const { databaseUrl, drop } = await temporaryDatabase();
+  const { dataDir, remove: removeDir } = await temporaryDataDir();
+  const service = await timed('service started', () => startService(serviceEnv({ DATABASE_URL: databaseUrl.toString(), TCMS_DATA_DIR: dataDir })));
+  const stopService = onCleanup('postgres service', () => service.stop());
+  const measured = await runCreationServiceSide(service);
+  const pool = new pg.Pool({ connectionString: databaseUrl.toString(), max: 2, connectionTimeoutMillis: 10_000 });
+  pool.on('error', (error) => log(`raw pool: ${error.message}`));
+  const endPool = onCleanup('raw pool', () => pool.end());
+  const row = await runCreationRow('postgres', pgPoolSql(pool), measured);
+  await endPool();
+  await stopService();
+  await drop();
+  await removeDir();
+  return row;
+}
+
 // ---- the live measures (BENCH_ONLY=live), on each engine in a database of its own ---------------
 
 /** The receiver and the service (allowed to post to it), the fixture, then the service's two measures. */
@@ -827,6 +890,8 @@ function report(rows: Row[], totalMs: number, loadAtStart: string) {
 
 const started = performance.now();
 const loadAtStart = loadAverage();
+const footer = () =>
+  `load average (1/5/15 min) at start ${loadAtStart}, at end ${loadAverage()} on ${os.availableParallelism()} cores; total wall time ${((performance.now() - started) / 1000).toFixed(1)} s\n`;
 let exitCode = 0;
 try {
   if (ONLY === 'exports') {
@@ -836,10 +901,11 @@ try {
   } else if (ONLY === 'live') {
     const liveRows = [await livePglite(), await livePostgres()];
     process.stdout.write(liveReport(liveRows, LIVE_PLANS));
-    process.stdout.write(
-      `load average (1/5/15 min) at start ${loadAtStart}, at end ${loadAverage()} on ${os.availableParallelism()} cores; total wall time ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
-    );
+    process.stdout.write(footer());
     if (liveRows.some(liveShortfall)) exitCode = 1;
+  } else if (ONLY === 'runs') {
+    process.stdout.write(runCreationReport([await runCreationPglite(), await runCreationPostgres()]));
+    process.stdout.write(footer());
   } else {
     const rows =
       ONLY === 'team'
@@ -847,9 +913,11 @@ try {
         : [...(await benchPglite()), await teamPglite(), ...(await benchPostgres()), await teamPostgres()];
     const exportRows = ONLY === 'team' ? [] : [...(await exportsPglite()), ...(await exportsPostgres())];
     const liveRows = ONLY === 'team' ? [] : [await livePglite(), await livePostgres()];
+    const runCreationRows = ONLY === 'team' ? [] : [await runCreationPglite(), await runCreationPostgres()];
     report(rows, performance.now() - started, loadAtStart);
     if (exportRows.length > 0) process.stdout.write(exportReport(exportRows));
     if (liveRows.length > 0) process.stdout.write(liveReport(liveRows, LIVE_PLANS));
+    if (runCreationRows.length > 0) process.stdout.write(runCreationReport(runCreationRows));
     if (ONLY !== 'team') await benchImport();
     if (rows.some((row) => row.service.failed || row.raw.failed || row.service.truncated || row.raw.truncated) || liveRows.some(liveShortfall)) exitCode = 1;
   }

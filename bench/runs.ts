@@ -31,12 +31,12 @@ const CONFIGURED_PLANS = 20;
 const REQUEST_TIMEOUT_MS = 30_000;
 
 /** One request with `who`'s token; the parsed answer, or an error naming the status and the answer. */
-export async function send(service: ServiceProcess, who: Integrator, method: string, path: string, body?: unknown) {
+export async function send(service: ServiceProcess, who: Integrator, method: string, path: string, body?: unknown, timeoutMs = REQUEST_TIMEOUT_MS) {
   const response = await fetch(`${service.baseUrl}${path}`, {
     method,
     headers: { 'content-type': 'application/json', ...bearer(who) },
     body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    signal: AbortSignal.timeout(timeoutMs),
   });
   const text = await response.text();
   if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${text.slice(0, 500)}`);

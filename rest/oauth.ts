@@ -8,7 +8,6 @@ import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprot
 import { createOAuthMetadata } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
-import { sha256 } from '../src/auth/secrets.ts';
 import { AppError } from '../src/errors.ts';
 import { logger } from '../src/logger.ts';
 import { clientName, clientsStore } from '../src/oauth/oauth-clients.ts';
@@ -21,7 +20,7 @@ import {
   revokeToken,
   verifyAccessToken,
 } from '../src/oauth/oauth.service.ts';
-import { consumeCall } from '../src/rate-limit/rate-limit.service.ts';
+import { consumeAddressCall } from '../src/rate-limit/rate-limit.service.ts';
 import { errorReply } from './errors.ts';
 import { readSessionCookie, type HttpSettings } from './http-settings.ts';
 import { consentPage, errorPage, PAGE_HEADERS, signInPage } from './oauth-pages.ts';
@@ -146,10 +145,10 @@ class TcmsOAuthProvider implements OAuthServerProvider {
   }
 }
 
-/** Registrations per address and hour, in the database's fixed windows (the key is a digest of the address). */
+/** Registrations per address and hour, in the database's fixed windows. */
 const registrationLimit: RequestHandler = async (req, res, next) => {
   const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
-  const state = await consumeCall(sha256(`oauth-registration:${address}`).slice(0, 26), 'oauth_registration', REGISTRATIONS_PER_HOUR);
+  const state = await consumeAddressCall(address, 'oauth_registration', REGISTRATIONS_PER_HOUR);
   if (state.allowed) return next();
   res
     .status(429)

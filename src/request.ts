@@ -2,7 +2,7 @@ import { assertNotCrossSite, enterOrganization, identify, unauthorized } from '.
 import type { Identity, RequestContext } from './context.ts';
 import { AppError, notFound } from './errors.ts';
 import { localeOf } from './i18n.ts';
-import { consumeRequest, type RateLimitState } from './rate-limit/rate-limit.service.ts';
+import { budgetSpent, consumeRequest, type RateLimitState } from './rate-limit/rate-limit.service.ts';
 
 /** What a transport read off a request, before anything is decided. */
 export type RequestCredentials = {
@@ -62,10 +62,7 @@ const refused = (error: AppError, rateLimit?: RateLimitState): RequestOutcome =>
 export async function meterRequest(ctx: RequestContext): Promise<{ rateLimit: RateLimitState; error?: AppError }> {
   const rateLimit = await consumeRequest(ctx);
   if (rateLimit.allowed) return { rateLimit };
-  const error = new AppError('too_many_requests', 'The per-minute API request ceiling was reached', {
-    retryAfterSeconds: rateLimit.retryAfterSeconds,
-  });
-  return { rateLimit, error };
+  return { rateLimit, error: budgetSpent(rateLimit, 'The per-minute API request ceiling was reached') };
 }
 
 /**

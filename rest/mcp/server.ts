@@ -5,7 +5,7 @@ import express, { type Request, type RequestHandler, type Response, type Router 
 import { z } from 'zod';
 import type { Identity } from '../../src/context.ts';
 import { AppError } from '../../src/errors.ts';
-import { consumeToolCall } from '../../src/rate-limit/rate-limit.service.ts';
+import { budgetSpent, consumeToolCall } from '../../src/rate-limit/rate-limit.service.ts';
 import { meterRequest, openRequest, type RequestOutcome } from '../../src/request.ts';
 import { errorReply } from '../errors.ts';
 import { execute, type RouteDefinition } from '../route.ts';
@@ -91,11 +91,7 @@ const toolCallCount = (body: unknown) =>
 async function burstRefusal(identity: Identity, body: unknown): Promise<AppError | undefined> {
   for (let call = 0; call < toolCallCount(body); call++) {
     const state = await consumeToolCall(credentialId(identity));
-    if (!state.allowed) {
-      return new AppError('too_many_requests', `More than ${state.limit} MCP tool calls per second with this token`, {
-        retryAfterSeconds: state.retryAfterSeconds,
-      });
-    }
+    if (!state.allowed) return budgetSpent(state, `More than ${state.limit} MCP tool calls per second with this token`);
   }
   return undefined;
 }

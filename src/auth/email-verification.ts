@@ -2,7 +2,7 @@ import type { Config } from '../config.ts';
 import { prisma, type Db } from '../database/client.ts';
 import { inTransaction } from '../database/transactions.ts';
 import { AppError, conflict, notFound } from '../errors.ts';
-import { consumeCall } from '../rate-limit/rate-limit.service.ts';
+import { budgetSpent, consumeCall } from '../rate-limit/rate-limit.service.ts';
 import { queueMail } from '../mail/mail.service.ts';
 import { newSecret, sha256 } from './secrets.ts';
 
@@ -82,11 +82,7 @@ export async function resendVerification(userId: string, db: Db = prisma()): Pro
   // Counted before the mail's transaction, so that a refused resend still counts; on the request's
   // own transaction when it runs in one (an Idempotency-Key), which holds the only embedded connection.
   const budget = await consumeCall(user.id, 'verification_mail', RESENDS_PER_HOUR, Date.now(), db);
-  if (!budget.allowed) {
-    throw new AppError('too_many_requests', `At most ${RESENDS_PER_HOUR} verification mails an hour`, {
-      retryAfterSeconds: budget.retryAfterSeconds,
-    });
-  }
+  if (!budget.allowed) throw budgetSpent(budget, `At most ${RESENDS_PER_HOUR} verification mails an hour`);
   await inTransaction(db, (tx) => queueVerificationMail(tx, user));
 }
 

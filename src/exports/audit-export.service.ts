@@ -1,8 +1,8 @@
 import { can } from '../auth/policy.ts';
 import type { RequestContext } from '../context.ts';
 import type { Db } from '../database/client.ts';
-import { AppError, forbidden, validationFailed } from '../errors.ts';
-import { consumeCall } from '../rate-limit/rate-limit.service.ts';
+import { forbidden, validationFailed } from '../errors.ts';
+import { budgetSpent, consumeCall } from '../rate-limit/rate-limit.service.ts';
 import { csvRows, streamOf } from './csv.ts';
 import {
   AUDIT_EXPORT_CALLS_PER_HOUR,
@@ -94,11 +94,7 @@ const stamp = (date: Date) => date.toISOString().replace(/[-:]|\.\d+/g, '');
 export async function exportAuditEvents(ctx: RequestContext, window: AuditExportWindow) {
   if (!can(ctx, 'audit.read') || !ctx.org.limits.auditExportEnabled) throw forbidden();
   const budget = await consumeCall(ctx.org.id, 'audit_export', AUDIT_EXPORT_CALLS_PER_HOUR);
-  if (!budget.allowed) {
-    throw new AppError('too_many_requests', `At most ${AUDIT_EXPORT_CALLS_PER_HOUR} audit exports an hour`, {
-      retryAfterSeconds: budget.retryAfterSeconds,
-    });
-  }
+  if (!budget.allowed) throw budgetSpent(budget, `At most ${AUDIT_EXPORT_CALLS_PER_HOUR} audit exports an hour`);
   const count = await ctx.db.auditEvent.count({ where: { createdAt: { gte: window.from, lt: window.to } } });
   if (count > AUDIT_EXPORT_MAX_EVENTS) {
     throw validationFailed(

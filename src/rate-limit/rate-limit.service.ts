@@ -1,5 +1,7 @@
 import type { RequestContext } from '../context.ts';
+import { sha256 } from '../auth/secrets.ts';
 import { prisma, type Db } from '../database/client.ts';
+import { AppError } from '../errors.ts';
 
 /**
  * The budgets calls are counted against, each in fixed windows of its own: an organization's
@@ -58,9 +60,20 @@ export async function consumeCall(
   };
 }
 
+/** The 429 of a budget that `state` found spent, with its Retry-After. */
+export const budgetSpent = (state: RateLimitState, message: string) =>
+  new AppError('too_many_requests', message, { retryAfterSeconds: state.retryAfterSeconds });
+
 /** Counts one machine-authenticated request against the organization's per-minute ceiling. */
 export const consumeRequest = (ctx: RequestContext, now = Date.now()) =>
   consumeCall(ctx.org.id, 'requests', ctx.org.limits.requestsPerMinute, now);
+
+/**
+ * Counts one call of a client address against `bucket`: the window is keyed by 26 characters of a
+ * digest of the address, so addresses are never stored.
+ */
+export const consumeAddressCall = (ip: string, bucket: Bucket, limit: number) =>
+  consumeCall(sha256(`${bucket}:${ip}`).slice(0, 26), bucket, limit);
 
 /** The MCP burst limit (decisions §16): tool calls per second per token. */
 export const MCP_TOOL_CALLS_PER_SECOND = 10;

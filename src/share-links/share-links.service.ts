@@ -11,7 +11,7 @@ import { AppError, fromValidationIssues, notFound, validationFailed } from '../e
 import { epochMsOrNull, newId } from '../ids.ts';
 import { subscribeToRunProgress, type ProgressEvent, type RunProgress } from '../live/progress-streams.service.ts';
 import { caseDisplayId } from '../projects/projects.schemas.ts';
-import { consumeCall } from '../rate-limit/rate-limit.service.ts';
+import { budgetSpent, consumeAddressCall } from '../rate-limit/rate-limit.service.ts';
 import { lockRun } from '../runs/internal/run-access.ts';
 import { runEvent } from '../runs/internal/run-events.ts';
 import { findRunCases } from '../runs/run-cases.service.ts';
@@ -108,15 +108,10 @@ export async function revokeShareLink(ctx: RequestContext, runUlid: string, shar
 /** The one answer of every failed public read: unknown, revoked, expired, locked or gone alike. */
 const shareLinkNotFound = () => notFound('Share link');
 
-/** A client address as the rate-limit table keys it: 26 characters of its hash (the address itself is not kept). */
-const addressKey = (ip: string) => sha256(`share:${ip}`).slice(0, 26);
-
 /** Counts one public request of `ip` against PUBLIC_SHARE_REQUESTS_PER_MINUTE: 429 beyond it. */
 async function countPublicRequest(ip: string): Promise<void> {
-  const state = await consumeCall(addressKey(ip), 'public_share', PUBLIC_SHARE_REQUESTS_PER_MINUTE);
-  if (!state.allowed) {
-    throw new AppError('too_many_requests', 'Too many requests to shared runs from this address', { retryAfterSeconds: state.retryAfterSeconds });
-  }
+  const state = await consumeAddressCall(ip, 'public_share', PUBLIC_SHARE_REQUESTS_PER_MINUTE);
+  if (!state.allowed) throw budgetSpent(state, 'Too many requests to shared runs from this address');
 }
 
 /** Nobody: the reader of a shared run, a viewer of its organization without private-project limits. */

@@ -54,6 +54,11 @@ export type RequestContext = {
   /** Machine-authenticated callers count against the per-minute and monthly ceilings. */
   metered: boolean;
   db: Db;
+  /**
+   * The private projects this caller may not see (src/auth/project-visibility.ts): `db` leaves them
+   * out of every query; raw SQL that reaches project rows leaves them out itself.
+   */
+  hiddenProjectIds: readonly string[];
   /** From Accept-Language; localized custom-field texts resolve to it. */
   locale: Locale;
 };

@@ -174,7 +174,7 @@ function context(
   locale: Locale,
   hiddenProjects: string[] = [],
 ): RequestContext {
-  return { identity, org, role, metered, db: tenantClient(org.id, hiddenProjects), locale };
+  return { identity, org, role, metered, db: tenantClient(org.id, hiddenProjects), hiddenProjectIds: hiddenProjects, locale };
 }
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

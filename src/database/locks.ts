@@ -19,8 +19,9 @@ const LOCKABLE = {
 export type LockableTable = keyof typeof LOCKABLE;
 
 /**
- * - `update`: the row is about to change, or its children are (a project's tree, a group's values).
- * - `no key update`: the row changes but others may still reference it meanwhile (a run, a plan).
+ * - `update`: the row is about to change, or its children are (a project's tree, a group's values,
+ *   a run's cases: this also waits for the marks of a run, which hold its key share, see lockRunCase).
+ * - `no key update`: the row changes but others may still reference it meanwhile (a plan).
  * - `share`: the row must not change until commit (a parent that a new child refers to).
  */
 export type LockStrength = 'update' | 'no key update' | 'share';

@@ -181,7 +181,7 @@ async function subscribe<T>(ctx: RequestContext, key: string, read: (ctx: Reques
   let topic = topics.get(key) as Topic<T> | undefined;
   if (!topic) {
     // The organization's view, without this caller's private-project filter: the topic reads for all its streams.
-    const reader: RequestContext = { ...ctx, db: tenantClient(ctx.org.id) };
+    const reader: RequestContext = { ...ctx, db: tenantClient(ctx.org.id), hiddenProjectIds: [] };
     const created = new Topic(
       () => read(reader),
       () => topics.delete(key),

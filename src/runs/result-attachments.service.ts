@@ -10,10 +10,10 @@ import { claimStaged, copyStaged, stageUploads } from '../storage/staged-uploads
 import { releaseObjects, type UploadedFile } from '../storage/storage.service.ts';
 import { ATTACHMENTS_PER_STEP } from '../test-cases/attachments.schemas.ts';
 import { caseSnapshot, runCaseEvent, runCaseStepLabel } from './internal/run-events.ts';
-import type { LockedRun } from './internal/run-access.ts';
+import { lockRunCase, type RunOfCaseMutation } from './internal/run-access.ts';
 import type { RunCaseRecord } from './internal/run-case-record.ts';
 import type { CommitResultAttachmentsInput } from './run-cases.schemas.ts';
-import { getRunCase, lockRunCase, type RunCaseRef } from './run-cases.service.ts';
+import { getRunCase, type RunCaseRef } from './run-cases.service.ts';
 
 /** A result attempt as REST names it: within its run case, within its run. */
 export type ResultRef = RunCaseRef & { resultUlid: string };
@@ -36,7 +36,7 @@ async function findResult(db: Db, runCase: { id: string; runId: string }, result
   return result;
 }
 
-/** The gate of a result attachment write: the run gate (lockRun: role, aborted and closed runs), then the case and the result. */
+/** The gate of a result attachment write: the case gate (lockRunCase: role, aborted and closed runs, the case), then the result. */
 async function lockResult(tx: Db, ctx: RequestContext, ref: ResultRef) {
   const { run, runCase } = await lockRunCase(tx, ctx, ref);
   return { run, runCase, result: await findResult(tx, runCase, ref.resultUlid) };
@@ -56,7 +56,7 @@ async function emitAttachmentEvent(
   tx: Db,
   ctx: RequestContext,
   action: 'run.result_attachment_committed' | 'run.result_attachment_deleted',
-  run: LockedRun,
+  run: RunOfCaseMutation,
   runCase: RunCaseRecord,
   rows: ResultAttachmentRow[],
 ) {

@@ -9,11 +9,11 @@ import { epochMsOrNull } from '../ids.ts';
 import { caseDisplayId } from '../projects/projects.schemas.ts';
 import { likeLiteral } from '../validation.ts';
 import { cursorPageOf, pageOf, pageWindow } from '../pagination.ts';
-import { lockRun, resolveRun, type LockedRun } from './internal/run-access.ts';
+import { lockRunCase, resolveRun, type RunOfCaseMutation } from './internal/run-access.ts';
 import { caseSnapshot, runCaseEvent, runCaseStepLabel } from './internal/run-events.ts';
 import { RUN_CASE_INCLUDE, type RunCaseRecord } from './internal/run-case-record.ts';
 import type { MarkRunCaseStepInput, RunCaseFilter, RunCaseListQuery, RunResultListQuery, UpdateRunCaseInput } from './run-cases.schemas.ts';
-import { isAssigneeLocked, recordResults, singleSource } from './internal/run-marking.ts';
+import { isAssigneeLocked, markedRunCase, recordResults, singleSource } from './internal/run-marking.ts';
 import { aggregateOfSteps, isOutcome, type CaseStatus } from './internal/run-status.ts';
 import { inTransaction } from '../database/transactions.ts';
 
@@ -51,12 +51,6 @@ export async function getRunCase(ctx: RequestContext, ref: RunCaseRef) {
   return { run, runCase: await findRunCase(ctx.db, run, ref.runCaseUlid) };
 }
 
-/** The gate of a run case mutation: lockRun on its run, then the case as it is under the lock. */
-export async function lockRunCase(tx: Db, ctx: RequestContext, ref: RunCaseRef) {
-  const run = await lockRun(tx, ctx, await runUlidOf(tx, ref));
-  return { run, runCase: await findRunCase(tx, run, ref.runCaseUlid) };
-}
-
 function stepSnapshotOf(run: RunRef, runCase: RunCaseRecord, step: RunCaseStep) {
   const action = clipSnapshot(step.action);
   return {
@@ -75,16 +69,19 @@ const stepEvent = (run: RunRef, runCase: RunCaseRecord, step: RunCaseStep) => ({
   runId: run.id,
 });
 
+/** A mark of one case applies to the run's counters only while the run still accepts it (applyRunChange). */
+const acceptingOf = (run: RunOfCaseMutation) => ({ allowClosed: run.settings.allowResultsInClosedRuns });
+
 const assigneeLocked = () =>
   new AppError('run_case_assignee_locked', 'The case is assigned to someone else, and the run settings let only the assignee record its results');
 
 /** assigneeResultLock: refuses a caller who may not record results on this case. */
-function assertMayRecord(ctx: RequestContext, run: LockedRun, runCase: RunCaseRecord) {
+function assertMayRecord(ctx: RequestContext, run: RunOfCaseMutation, runCase: RunCaseRecord) {
   if (isAssigneeLocked(ctx, run, runCase)) throw assigneeLocked();
 }
 
 /** timeTracking 'required': marking a case with an outcome needs its elapsedMs. */
-function assertElapsedGiven(run: LockedRun, status: CaseStatus, elapsedMs: number | null | undefined) {
+function assertElapsedGiven(run: RunOfCaseMutation, status: CaseStatus, elapsedMs: number | null | undefined) {
   if (run.settings.timeTracking === 'required' && isOutcome(status) && (elapsedMs ?? null) === null) {
     throw validationFailed('elapsedMs: required when marking an outcome while the run settings require time tracking', {
       code: 'elapsed_ms_required',
@@ -122,6 +119,7 @@ export async function updateRunCase(ctx: RequestContext, ref: RunCaseRef, input:
 
     if (reassigned) await assign(tx, ctx, run, runCase, input.assigneeUlid ?? null, 'patch');
     let resultUlid: string | null = null;
+    let marked: RunCaseRecord | undefined;
     if (input.status !== undefined && input.status !== runCase.status) {
       // Recorded before the mark so that an automatic run.closed follows it in the log.
       await emitAudit(tx, ctx, {
@@ -133,10 +131,13 @@ export async function updateRunCase(ctx: RequestContext, ref: RunCaseRef, input:
           ...(input.elapsedMs !== undefined ? { elapsedMs: input.elapsedMs } : {}),
         },
       });
-      const { outcomes } = await recordResults(tx, ctx, run, [{ runCase, status: input.status, elapsedMs: input.elapsedMs }], {
+      const mark = { status: input.status, elapsedMs: input.elapsedMs };
+      const { outcomes, at } = await recordResults(tx, ctx, run, [{ runCase, ...mark }], {
         source: singleSource(ctx),
+        whileAccepting: acceptingOf(run),
       });
       resultUlid = outcomes[0]!.resultUlid;
+      if (!reassigned) marked = markedRunCase(runCase, mark, at);
     } else if (input.elapsedMs !== undefined && input.elapsedMs !== runCase.elapsedMs) {
       await tx.testRunCase.update({ where: { id: runCase.id }, data: { elapsedMs: input.elapsedMs, updatedAt: new Date() } });
       await emitAudit(tx, ctx, {
@@ -145,7 +146,7 @@ export async function updateRunCase(ctx: RequestContext, ref: RunCaseRef, input:
         metadata: { ...caseSnapshot(run, runCase), changes: [change('elapsed_ms', runCase.elapsedMs, input.elapsedMs)] },
       });
     }
-    return { runCase: await findRunCase(tx, run, runCase.id), projectCode: run.project.code, resultUlid };
+    return { runCase: marked ?? (await findRunCase(tx, run, runCase.id)), projectCode: run.project.code, resultUlid };
   });
 }
 
@@ -182,7 +183,11 @@ export async function markRunCaseStep(ctx: RequestContext, ref: RunCaseRef, step
         metadata: { ...stepSnapshotOf(run, runCase, step), changes: [change('status', step.status, status)], caseStatus },
       });
       if (caseStatus !== runCase.status) {
-        await recordResults(tx, ctx, run, [{ runCase, status: caseStatus }], { source: singleSource(ctx), stepsFollow: false });
+        await recordResults(tx, ctx, run, [{ runCase, status: caseStatus }], {
+          source: singleSource(ctx),
+          stepsFollow: false,
+          whileAccepting: acceptingOf(run),
+        });
       }
     }
     return { runCase: await findRunCase(tx, run, runCase.id), projectCode: run.project.code };

@@ -134,6 +134,7 @@ async function openSharedRun(token: string, now = Date.now()): Promise<{ ctx: Re
     role: 'viewer',
     metered: false,
     db: tenantClient(link.orgId),
+    hiddenProjectIds: [],
     locale: 'en',
   };
   return { ctx, runId: link.runId };

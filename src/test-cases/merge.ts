@@ -65,9 +65,10 @@ export async function mergeTestCases(ctx: RequestContext, projectCode: string, i
     const sources = input.sourceUlids.map((id) => byId.get(id)!);
     if (target.archivedAt) throw conflict('The target case is archived; restore it first', { path: ['targetUlid'] });
 
-    // Marking, adding run cases and replacing plan selections hold these rows' locks: none of them interleaves.
+    // Adding run cases and replacing plan selections hold these rows' locks, and a mark holds its
+    // run's key share until it commits (lockRunCase): none of them interleaves.
     const holders = await tx.testRunCase.findMany({ where: { caseId: { in: input.sourceUlids } }, select: { runId: true }, distinct: ['runId'] });
-    await lockRows(tx, 'test_runs', holders.map((row) => row.runId), { orgId, strength: 'no key update' });
+    await lockRows(tx, 'test_runs', holders.map((row) => row.runId), { orgId, strength: 'update' });
     const selections = await tx.testPlanCase.findMany({ where: { caseId: { in: input.sourceUlids } }, select: { planId: true }, distinct: ['planId'] });
     await lockRows(tx, 'test_plans', selections.map((row) => row.planId), { orgId, strength: 'no key update' });
 

@@ -1,44 +1,66 @@
+import { Prisma } from '../../../prisma/generated/client/client.ts';
 import { emitAudit } from '../../audit/audit.service.ts';
 import type { RequestContext } from '../../context.ts';
-import type { Db, Prisma } from '../../database/client.ts';
+import type { Db } from '../../database/client.ts';
 import { runAggregates, runEvent } from './run-events.ts';
-import { runTotal } from '../runs.schemas.ts';
-import { COUNTER_OF, type StatusDelta } from './run-status.ts';
+import { RUN_ROW_COLUMNS } from './run-record.ts';
+import type { CaseStatus, StatusDelta } from './run-status.ts';
+import { runClosed } from './run-access.ts';
 
 type TestRunRow = Awaited<ReturnType<Db['testRun']['findFirstOrThrow']>>;
 
 /** What the change needs to know of the run: a locked run, or one created in this transaction. */
-type RunForChange = Pick<TestRunRow, 'id' | 'name' | 'firstResultAt' | 'lastResultAt'>;
+type RunForChange = Pick<TestRunRow, 'id' | 'name'>;
 
 /** Results appended in one transaction: how many, their summed elapsedMs, and when. */
 export type AppendedResults = { count: number; durationMs: number; at: Date };
 
 /**
- * Applies a mutation's effect to the run's counters, inside the mutation's transaction and under
- * the run lock taken by lockRun (or on a run created in the same transaction): case counts per status move by `statusDelta`; appended results
- * add their duration and advance first/lastResultAt. Then closes the run automatically when it
- * is open, has cases, and every case carries an outcome (run.closed with `automatic: true`).
- * Returns the run as it now is.
+ * Applies a mutation's effect to the run's counters in one statement, inside the mutation's
+ * transaction: case counts per status move by `statusDelta`; appended results add their duration
+ * and advance first/lastResultAt; and the run closes automatically when it is open, has cases, and
+ * every case carries an outcome (then run.closed with `automatic: true` is recorded). The
+ * statement takes the run row FOR NO KEY UPDATE, the last lock of a mark (lockRunCase), held to
+ * the commit. A mutation of one case, which does not exclude other marks of the run, passes
+ * `whileAccepting`: the change then applies only while the run still accepts results (another
+ * mark may have closed it meanwhile), else 409. Returns the run as it now is.
  */
 export async function applyRunChange<R extends RunForChange>(
   tx: Db,
   ctx: RequestContext,
   run: R,
-  change: { statusDelta?: StatusDelta; results?: AppendedResults },
+  change: { statusDelta?: StatusDelta; results?: AppendedResults; whileAccepting?: { allowClosed: boolean } },
 ): Promise<R & TestRunRow> {
-  const data: Prisma.TestRunUpdateInput = { updatedAt: new Date() };
-  for (const [status, delta] of Object.entries(change.statusDelta ?? {})) {
-    if (delta) data[COUNTER_OF[status as keyof typeof COUNTER_OF]] = { increment: delta };
-  }
-  const results = change.results;
-  if (results && results.count > 0) {
-    data.totalDurationMs = { increment: BigInt(results.durationMs) };
-    data.firstResultAt = run.firstResultAt ?? results.at;
-    data.lastResultAt = run.lastResultAt && run.lastResultAt > results.at ? run.lastResultAt : results.at;
-  }
-  let updated = { ...run, ...(await tx.testRun.update({ where: { id: run.id }, data })) };
-  if (updated.state === 'open' && runTotal(updated) > 0 && updated.countUntested + updated.countRetested === 0) {
-    updated = { ...updated, ...(await tx.testRun.update({ where: { id: run.id }, data: { state: 'closed', closedAt: new Date() } })) };
+  const delta = (status: CaseStatus) => change.statusDelta?.[status] ?? 0;
+  const results = change.results && change.results.count > 0 ? change.results : undefined;
+  const at = results?.at ?? null;
+  const now = new Date();
+  const total = Prisma.sql`r.count_passed + r.count_failed + r.count_blocked + r.count_skipped + r.count_untested + r.count_retested
+    + ${delta('passed') + delta('failed') + delta('blocked') + delta('skipped') + delta('untested') + delta('retested')}::int`;
+  const pending = Prisma.sql`r.count_untested + r.count_retested + ${delta('untested') + delta('retested')}::int`;
+  const closes = Prisma.sql`r.state = 'open' AND ${total} > 0 AND ${pending} = 0`;
+  const accepting = change.whileAccepting
+    ? Prisma.sql`AND r.aborted_at IS NULL AND (r.state = 'open' OR ${change.whileAccepting.allowClosed})`
+    : Prisma.empty;
+  const [row] = await tx.$queryRaw<Array<TestRunRow & { closedNow: boolean }>>`
+    WITH before AS (SELECT id, state FROM test_runs WHERE id = ${run.id} AND org_id = ${ctx.org.id} FOR NO KEY UPDATE)
+    UPDATE test_runs AS r SET
+      count_passed = r.count_passed + ${delta('passed')}::int, count_failed = r.count_failed + ${delta('failed')}::int,
+      count_blocked = r.count_blocked + ${delta('blocked')}::int, count_skipped = r.count_skipped + ${delta('skipped')}::int,
+      count_untested = r.count_untested + ${delta('untested')}::int, count_retested = r.count_retested + ${delta('retested')}::int,
+      total_duration_ms = r.total_duration_ms + ${results?.durationMs ?? 0}::bigint,
+      first_result_at = COALESCE(r.first_result_at, ${at}::timestamptz),
+      last_result_at = GREATEST(r.last_result_at, ${at}::timestamptz),
+      state = CASE WHEN ${closes} THEN 'closed' ELSE r.state END,
+      closed_at = CASE WHEN ${closes} THEN ${now}::timestamptz ELSE r.closed_at END,
+      updated_at = ${now}::timestamptz
+    FROM before
+    WHERE r.id = before.id ${accepting}
+    RETURNING ${RUN_ROW_COLUMNS}, (before.state = 'open' AND r.state = 'closed') AS "closedNow"`;
+  if (!row) throw runClosed();
+  const { closedNow, ...columns } = row;
+  const updated = { ...run, ...columns };
+  if (closedNow) {
     await emitAudit(tx, ctx, {
       action: 'run.closed',
       ...runEvent(run),

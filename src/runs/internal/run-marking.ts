@@ -3,7 +3,9 @@ import type { RequestContext } from '../../context.ts';
 import type { Db } from '../../database/client.ts';
 import { newId } from '../../ids.ts';
 import { chargeMachineResults } from '../../usage/usage.service.ts';
-import type { LockedRun } from './run-access.ts';
+import type { RunCaseRecord } from './run-case-record.ts';
+import type { RunSettings } from '../../run-settings/run-settings.service.ts';
+import { Prisma } from '../../../prisma/generated/client/client.ts';
 import { applyRunChange } from './run-counters.ts';
 import { addTransition, type CaseStatus, type StatusDelta } from './run-status.ts';
 
@@ -32,7 +34,7 @@ export const singleSource = (ctx: RequestContext): ResultSource => (ctx.identity
  * nor an owner/admin, or an API token. A token is an actor of its own: it is never the assignee
  * (not even of its creator's cases) and never exempt by role. An OAuth token is its user (decisions §16).
  */
-export function isAssigneeLocked(ctx: RequestContext, run: LockedRun, runCase: { assigneeId: string | null }): boolean {
+export function isAssigneeLocked(ctx: RequestContext, run: { settings: RunSettings }, runCase: { assigneeId: string | null }): boolean {
   if (!run.settings.assigneeResultLock || runCase.assigneeId === null) return false;
   if (ctx.identity.kind === 'api_token') return true;
   return runCase.assigneeId !== ctx.identity.user.id && ctx.role !== 'owner' && ctx.role !== 'admin';
@@ -42,22 +44,38 @@ export function isAssigneeLocked(ctx: RequestContext, run: LockedRun, runCase: {
 const stepStatusFor = (status: CaseStatus) => (status === 'untested' || status === 'retested' ? 'untested' : status);
 
 /**
- * Sets the status of run cases and appends their results, inside the
- * caller's transaction after lockRun. Entries apply in order (one case may appear several
+ * A run case as recordResults leaves it when marked with its steps following, from the record
+ * read under the case lock: a single mark answers without reading the case again.
+ */
+export function markedRunCase(runCase: RunCaseRecord, mark: { status: CaseStatus; elapsedMs?: number | null | undefined }, at: Date): RunCaseRecord {
+  const stepStatus = stepStatusFor(mark.status);
+  return {
+    ...runCase,
+    status: mark.status,
+    elapsedMs: mark.elapsedMs !== undefined ? mark.elapsedMs : runCase.elapsedMs,
+    lastResultAt: at,
+    updatedAt: at,
+    steps: runCase.steps.map((step) => (step.status === stepStatus ? step : { ...step, status: stepStatus, updatedAt: at })),
+  };
+}
+
+/**
+ * Sets the status of run cases and appends their results, inside the caller's transaction after
+ * lockRun (or lockRunCase, which passes `whileAccepting` on to applyRunChange). Entries apply in order (one case may appear several
  * times); a result is appended for an entry whose status differs from the case's current one,
  * or for every entry with `appendUnchanged` (bulk submit-result). The steps of a case whose
  * status is set take it too, unless `stepsFollow` is false (a step mark, where the case status
  * is the aggregate of steps already marked). Counters, durations and auto-close follow through
- * applyRunChange; machine-authored results are charged last. Audit events are the caller's: one
+ * applyRunChange, after machine-authored results are charged. Audit events are the caller's: one
  * per case or one bulk event.
- * Returns the run as it now is and, per entry, its status before and its result ULID (or null).
+ * Returns the run as it now is, when the results were executed, and per entry its status before and its result ULID (or null).
  */
-export async function recordResults(
+export async function recordResults<R extends { id: string; name: string }>(
   tx: Db,
   ctx: RequestContext,
-  run: LockedRun,
+  run: R,
   entries: MarkEntry[],
-  options: { source: ResultSource; appendUnchanged?: boolean; stepsFollow?: boolean },
+  options: { source: ResultSource; appendUnchanged?: boolean; stepsFollow?: boolean; whileAccepting?: { allowClosed: boolean } },
 ) {
   const at = new Date();
   const original = new Map<string, CaseStatus>();
@@ -98,28 +116,29 @@ export async function recordResults(
 
   const withResults = new Set(results.map((row) => row.runCaseId));
   const touched = [...finalOf].filter(([id, next]) => next.status !== original.get(id) || withResults.has(id));
-  // One statement each for any number of cases: columns travel as arrays (unnest), which costs
-  // far less to build than a row of parameters per case. Raw SQL names org_id itself.
+  // One statement for the cases, their steps and the results, for any number of cases: columns
+  // travel as arrays (unnest), which costs far less to build than a row of parameters per case.
+  // Raw SQL names org_id itself.
   if (touched.length > 0) {
     const ids = touched.map(([id]) => id);
-    await tx.$executeRaw`
-      UPDATE test_run_cases AS c
-      SET status = v.status, elapsed_ms = CASE WHEN v.set_elapsed THEN v.elapsed ELSE c.elapsed_ms END,
-          last_result_at = ${at}, updated_at = ${at}
-      FROM unnest(${ids}::char(26)[], ${touched.map(([, next]) => next.status)}::text[],
-                  ${touched.map(([, next]) => next.elapsedMs ?? null)}::int[], ${touched.map(([, next]) => next.elapsedMs !== undefined)}::boolean[])
-        AS v(id, status, elapsed, set_elapsed)
-      WHERE c.id = v.id AND c.org_id = ${ctx.org.id}`;
-    if (options.stepsFollow !== false) {
-      await tx.$executeRaw`
-        UPDATE test_run_case_steps AS s SET status = v.status, updated_at = ${at}
-        FROM unnest(${ids}::char(26)[], ${touched.map(([, next]) => stepStatusFor(next.status))}::text[]) AS v(run_case_id, status)
-        WHERE s.run_case_id = v.run_case_id AND s.org_id = ${ctx.org.id} AND s.status <> v.status`;
-    }
-  }
-  if (results.length > 0) {
     const author = authorColumns(ctx.identity);
+    const steps =
+      options.stepsFollow === false
+        ? Prisma.empty
+        : Prisma.sql`, steps AS (
+            UPDATE test_run_case_steps AS s SET status = v.status, updated_at = ${at}
+            FROM unnest(${ids}::char(26)[], ${touched.map(([, next]) => stepStatusFor(next.status))}::text[]) AS v(run_case_id, status)
+            WHERE s.run_case_id = v.run_case_id AND s.org_id = ${ctx.org.id} AND s.status <> v.status)`;
     await tx.$executeRaw`
+      WITH cases AS (
+        UPDATE test_run_cases AS c
+        SET status = v.status, elapsed_ms = CASE WHEN v.set_elapsed THEN v.elapsed ELSE c.elapsed_ms END,
+            last_result_at = ${at}, updated_at = ${at}
+        FROM unnest(${ids}::char(26)[], ${touched.map(([, next]) => next.status)}::text[],
+                    ${touched.map(([, next]) => next.elapsedMs ?? null)}::int[], ${touched.map(([, next]) => next.elapsedMs !== undefined)}::boolean[])
+          AS v(id, status, elapsed, set_elapsed)
+        WHERE c.id = v.id AND c.org_id = ${ctx.org.id}
+      )${steps}
       INSERT INTO test_run_results (id, org_id, run_id, run_case_id, case_id, status, elapsed_ms, comment, source, executed_at,
                                     executed_by_id, author_kind, author_id, author_name, author_avatar_key, flaky, attempts, parameters)
       SELECT r.id, ${ctx.org.id}, ${run.id}, r.run_case_id, r.case_id, r.status, r.elapsed_ms, r.comment, ${options.source}, ${at},
@@ -136,7 +155,11 @@ export async function recordResults(
   const statusDelta: StatusDelta = {};
   for (const [id, next] of finalOf) addTransition(statusDelta, original.get(id)!, next.status);
   const durationMs = results.reduce((sum, row) => sum + (row.elapsedMs ?? 0), 0);
-  const updated = await applyRunChange(tx, ctx, run, { statusDelta, results: { count: results.length, durationMs, at } });
   await chargeMachineResults(tx, ctx, results.length, at);
-  return { run: updated, outcomes };
+  const updated = await applyRunChange(tx, ctx, run, {
+    statusDelta,
+    results: { count: results.length, durationMs, at },
+    whileAccepting: options.whileAccepting,
+  });
+  return { run: updated, at, outcomes };
 }

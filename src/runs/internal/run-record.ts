@@ -1,4 +1,4 @@
-import type { Prisma } from '../../database/client.ts';
+import { Prisma } from '../../../prisma/generated/client/client.ts';
 import type { PROJECTED_STATUSES } from '../runs.schemas.ts';
 
 /**
@@ -24,3 +24,13 @@ export function projectedStatusWhere(status: (typeof PROJECTED_STATUSES)[number]
       return { state: 'closed', abortedAt: null, OR: [{ countFailed: { gt: 0 } }, { countBlocked: { gt: 0 } }] };
   }
 }
+
+/** Every column of test_runs (alias `r`) under its Prisma field name: a raw statement returning it yields TestRun rows. */
+export const RUN_ROW_COLUMNS = Prisma.sql`r.id, r.org_id AS "orgId", r.project_id AS "projectId", r.plan_id AS "planId", r.name, r.description,
+  r.state, r.closed_at AS "closedAt", r.aborted_at AS "abortedAt", r.default_assignee_id AS "defaultAssigneeId",
+  r.milestone_id AS "milestoneId", r.environment_id AS "environmentId", r.environment_name AS "environmentName",
+  r.combo_key AS "comboKey", r.count_passed AS "countPassed", r.count_failed AS "countFailed", r.count_blocked AS "countBlocked",
+  r.count_skipped AS "countSkipped", r.count_untested AS "countUntested", r.count_retested AS "countRetested",
+  r.total_duration_ms AS "totalDurationMs", r.first_result_at AS "firstResultAt", r.last_result_at AS "lastResultAt",
+  r.author_kind AS "authorKind", r.author_id AS "authorId", r.author_name AS "authorName", r.author_avatar_key AS "authorAvatarKey",
+  r.created_at AS "createdAt", r.updated_at AS "updatedAt"`;

@@ -24,16 +24,6 @@ export function aggregateOfSteps(steps: Array<{ status: string }>, current: Case
   return 'passed';
 }
 
-/** The counter column of each status on test_runs. */
-export const COUNTER_OF = {
-  untested: 'countUntested',
-  retested: 'countRetested',
-  passed: 'countPassed',
-  failed: 'countFailed',
-  skipped: 'countSkipped',
-  blocked: 'countBlocked',
-} as const satisfies Record<CaseStatus, string>;
-
 export type StatusDelta = Partial<Record<CaseStatus, number>>;
 
 /** Adds one case moving `from` → `to` (either may be absent: a case added or removed). */

@@ -1,20 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { prisma } from '../../src/database/client.ts';
-import { auditEvents, ownerWithProject, useTestApp, type Caller } from '../support/app.ts';
-import { createPlan, type RunBody } from '../support/runs.ts';
+import { auditEvents, ownerWithProject, tokenFor, useTestApp, type Caller } from '../support/app.ts';
+import { createPlan, createRun, type RunBody, type RunCaseBody } from '../support/runs.ts';
 import { recordStatements } from '../support/statements.ts';
 
 /*
  * Issue 13: a run created from a plan and a replaced plan selection are written set-based, in a
- * number of SQL statements that does not grow with the number of cases.
+ * number of SQL statements that does not grow with the number of cases; a single mark costs a
+ * fixed, small number of statements whatever the size of its run and case.
  */
 
 const t = useTestApp();
 
-/** A project with `size` cases of two steps each (one CSV import) and an empty plan. */
-async function seeded(size: number) {
+/** A project with `size` cases of `steps` (at least two) steps each (one CSV import) and an empty plan. */
+async function seeded(size: number, steps = 2) {
   const { owner, code } = await ownerWithProject(t.http);
-  const rows = Array.from({ length: size }, (_, index) => `Case ${index},"1. Open ${index}\n2. Check ${index}","1. Opened\n2. Checked"`);
+  const numbered = (lines: string[]) => `"${lines.map((line, at) => `${at + 1}. ${line}`).join('\n')}"`;
+  const more = (text: string) => Array.from({ length: steps - 2 }, () => text);
+  const rows = Array.from({ length: size }, (_, index) => `Case ${index},${numbered([`Open ${index}`, `Check ${index}`, ...more('Go on')])},${numbered(['Opened', 'Checked', ...more('Done')])}`);
   const imported = await t.http
     .post(`/api/v1/projects/${code}/test-case-imports`)
     .set(owner.headers)
@@ -90,4 +93,37 @@ describe('run creation and plan selection cost a fixed number of SQL statements'
     });
     expect(runCases.every((each) => each.steps.length === 2)).toBe(true);
   }, 300_000);
+});
+
+describe('a single mark costs a fixed number of SQL statements', () => {
+  /** A run of all the seeded cases, marked once through PATCH by an API token; the statements of that mark. */
+  async function markOnce(each: Seeded) {
+    const token = await tokenFor(t.http, each.owner);
+    const run = await createRun(t.http, each.owner, each.code, { caseUlids: each.caseIds });
+    const [runCase] = (await t.http.get(`/api/v1/runs/${run.ulid}/cases?pageSize=1`).set(token.headers)).body.items as RunCaseBody[];
+    const marked = await recordStatements(() =>
+      t.http.patch(`/api/v1/runs/${run.ulid}/cases/${runCase!.ulid}`).set(token.headers).send({ status: 'failed', elapsedMs: 1200 }),
+    );
+    expect(marked.result.status, JSON.stringify(marked.result.body)).toBe(200);
+    return { run, runCase: runCase!, token, ...marked };
+  }
+
+  it('sends eight statements for a mark by a token, in a run of 2 cases of 2 steps as in one of 300 cases of 12 steps', async () => {
+    const small = await markOnce(await seeded(2));
+    const large = await markOnce(await seeded(300, 12));
+    // Token, request counter, the case gate (run, settings, case and steps), run.case_marked,
+    // the case + steps + result writes, the monthly result charge, the run's counters, COMMIT.
+    expect(small.statements, small.statements.join('\n')).toHaveLength(8);
+    expect(large.statements, large.statements.join('\n')).toHaveLength(8);
+
+    // The answer is built from what was read under the case lock: it equals the case as stored.
+    const { resultUlid, ...answered } = large.result.body as RunCaseBody & { resultUlid: string };
+    const listed = await t.http.get(`/api/v1/runs/${large.run.ulid}/cases?pageSize=1`).set(large.token.headers);
+    expect(answered).toEqual(listed.body.items[0]);
+    expect(answered).toMatchObject({ status: 'failed', elapsedMs: 1200 });
+    expect(answered.steps).toHaveLength(12);
+    expect(answered.steps.every((step) => step.status === 'failed')).toBe(true);
+    const results = await t.http.get(`/api/v1/runs/${large.run.ulid}/results`).set(large.token.headers);
+    expect(results.body.items.map((item: { ulid: string }) => item.ulid)).toEqual([resultUlid]);
+  }, 120_000);
 });

@@ -124,11 +124,18 @@ export const loadDefinitions = (db: Db, entity: ValueEntity) =>
   db.customField.findMany({ where: { entity }, include: definitionInclude, orderBy: DEFINITION_ORDER });
 
 /**
- * Read shape for many records of one entity at once (any projects), in a constant number of
- * queries (the org's definitions for the entity with options and project scope, then the stored
- * values): fields visible in each record's project, ordered by field position; missing values
- * materialize the definition's defaultValue or null; optionName is the locale-resolved name for
- * select_single/radio values naming a valid option, else null; checkbox values are JSON booleans.
+ * The values of one record, in field order, from `definitions` (those visible in its project) and
+ * its stored values by field ULID: a field without a stored value shows its defaultValue or null;
+ * optionName is the locale-resolved name for select_single/radio values naming a valid option,
+ * else null; checkbox values are JSON booleans.
+ */
+export const presentFieldValues = (definitions: DefinitionRow[], stored: Readonly<Record<string, unknown>>, locale: Locale) =>
+  definitions.map((definition) => toCustomFieldValue(definition, stored[definition.id], locale));
+
+/**
+ * Read shape (presentFieldValues) for many records of one entity at once (any projects), in a
+ * constant number of queries: the org's definitions for the entity with options and project
+ * scope, then the stored values.
  */
 export async function readFieldValues(
   ctx: RequestContext,
@@ -140,14 +147,15 @@ export async function readFieldValues(
   if (owners.length === 0) return result;
   const definitions = await loadDefinitions(db, entity);
   const rows = definitions.length === 0 ? [] : await readStored(db, entity, [...new Set(owners.map((each) => each.id))]);
-  const stored = new Map(rows.map((row) => [`${row.ownerId}:${row.fieldId}`, row.value]));
+  const stored = new Map<string, Record<string, unknown>>();
+  for (const row of rows) {
+    const values = stored.get(row.ownerId) ?? {};
+    values[row.fieldId] = row.value;
+    stored.set(row.ownerId, values);
+  }
   for (const owner of owners) {
-    result.set(
-      owner.id,
-      definitions
-        .filter((definition) => isVisibleIn(definition, owner.projectId))
-        .map((definition) => toCustomFieldValue(definition, stored.get(`${owner.id}:${definition.id}`), ctx.locale)),
-    );
+    const visible = definitions.filter((definition) => isVisibleIn(definition, owner.projectId));
+    result.set(owner.id, presentFieldValues(visible, stored.get(owner.id) ?? {}, ctx.locale));
   }
   return result;
 }

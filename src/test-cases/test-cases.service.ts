@@ -4,7 +4,7 @@ import { authorize } from '../auth/policy.ts';
 import type { RequestContext } from '../context.ts';
 import {
   isVisibleIn,
-  loadDefinitions,
+  loadReadDefinitions,
   presentFieldValues,
   readCaseFieldValues,
   writeCaseFieldValues,
@@ -254,7 +254,7 @@ export async function listTestCases(ctx: RequestContext, projectCode: string, qu
     ORDER BY c.id
     LIMIT ${query.limit + 1}`;
   const page = cursorPageOf(rows, query.limit);
-  const definitions = (await loadDefinitions(ctx.db, 'test_case')).filter((definition) => isVisibleIn(definition, project.id));
+  const definitions = (await loadReadDefinitions(ctx.db, ctx.org.id, 'test_case')).filter((definition) => isVisibleIn(definition, project.id));
   const items: TestCaseOut[] = page.items.map((row) => ({
     ulid: row.id,
     projectUlid: project.id,

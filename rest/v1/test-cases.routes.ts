@@ -69,10 +69,7 @@ export const testCaseRoutes: RouteDefinition[] = [
     query: testCaseListQuerySchema,
     success: { status: 200, description: 'A cursor page of test cases', schema: testCaseCursorPageSchema },
     errors: [403, 404],
-    handle: async ({ ctx, params, query }) => {
-      const page = await listTestCases(ctx, params.projectId, query);
-      return { items: await presentTestCases(ctx, page.items), nextCursor: page.nextCursor };
-    },
+    handle: ({ ctx, params, query }) => listTestCases(ctx, params.projectId, query),
   }),
   defineRoute({
     method: 'get',

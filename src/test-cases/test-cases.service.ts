@@ -2,8 +2,17 @@ import { emitAudit } from '../audit/audit.service.ts';
 import { change, type Change } from '../audit/clip.ts';
 import { authorize } from '../auth/policy.ts';
 import type { RequestContext } from '../context.ts';
-import { readCaseFieldValues, writeCaseFieldValues, type CustomFieldChange, type CustomFieldValue } from '../custom-fields/field-values.service.ts';
-import type { Db, Prisma } from '../database/client.ts';
+import {
+  isVisibleIn,
+  loadReadDefinitions,
+  presentFieldValues,
+  readCaseFieldValues,
+  writeCaseFieldValues,
+  type CustomFieldChange,
+  type CustomFieldValue,
+} from '../custom-fields/field-values.service.ts';
+import { Prisma } from '../../prisma/generated/client/client.ts';
+import type { Db } from '../database/client.ts';
 import { notFound, validationFailed } from '../errors.ts';
 import { epochMsOrNull, newId, ULID_PATTERN } from '../ids.ts';
 import { caseDisplayId, parseDisplayId } from '../projects/projects.schemas.ts';
@@ -191,19 +200,79 @@ async function checkFilter(ctx: RequestContext, projectId: string, filter: TestC
   if (filter.suiteUlid) await findLiveSuiteInProject(ctx.db, projectId, filter.suiteUlid);
 }
 
-/** Cases of a project by ULID ascending, cursor-paged (`cursor`: the last ULID of the previous page). */
+/** caseListWhere as a typed SQL condition on `test_cases c` (the list reads cases with typed SQL). */
+function caseListCondition(projectId: string, filter: TestCaseFilter): Prisma.Sql {
+  const conditions = [
+    Prisma.sql`c.project_id = ${projectId}`,
+    filter.archived ? Prisma.sql`c.archived_at IS NOT NULL` : Prisma.sql`c.archived_at IS NULL`,
+  ];
+  if (filter.suiteUlid) conditions.push(Prisma.sql`c.suite_id = ${filter.suiteUlid}`);
+  if (filter.q) conditions.push(Prisma.sql`c.title ILIKE ${`%${likeLiteral(filter.q)}%`}`);
+  if (filter.tag) conditions.push(Prisma.sql`${filter.tag} = ANY (c.tags)`);
+  if (filter.automationKey !== undefined) conditions.push(Prisma.sql`c.automation_key = ${filter.automationKey}`);
+  return Prisma.join(conditions, ' AND ');
+}
+
+/** A case of the list as its statement answers it: steps already in response shape, stored values by field ULID. */
+type CaseListRow = Omit<TestCaseOut, 'ulid' | 'projectUlid' | 'displayId' | 'customFieldValues' | 'archivedAt' | 'createdAt' | 'updatedAt'> & {
+  id: string;
+  values: Record<string, unknown> | null;
+  archivedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+/**
+ * Cases of a project by ULID ascending, cursor-paged (`cursor`: the last ULID of the previous
+ * page), as TestCase responses. A page is one statement (each case with its steps, their
+ * attachments and its stored values) plus the field definitions: Prisma's nested include and its
+ * result mapping cost several times the database's work on this hot read. The project was
+ * resolved through the tenant client (a project hidden from the caller is a 404), so its cases
+ * are the caller's to see.
+ */
 export async function listTestCases(ctx: RequestContext, projectCode: string, query: TestCaseListQuery) {
   authorize(ctx, 'project.read');
   const project = await resolveProject(ctx, projectCode);
   await checkFilter(ctx, project.id, query);
-  const where = caseListWhere(project.id, query);
-  const rows = await ctx.db.testCase.findMany({
-    where: query.cursor ? { AND: [where, { id: { gt: query.cursor } }] } : where,
-    orderBy: { id: 'asc' },
-    take: query.limit + 1,
-    include: CASE_INCLUDE,
-  });
-  return cursorPageOf(rows, query.limit);
+  const rows = await ctx.db.$queryRaw<CaseListRow[]>`
+    SELECT c.id, c.case_number AS "caseNumber", c.title, c.description, c.suite_id AS "suiteUlid",
+      c.milestone_id AS "milestoneUlid", c.tags, c.automation_key AS "automationKey",
+      COALESCE((
+        SELECT json_agg(json_build_object(
+          'ulid', s.id, 'position', s.position, 'action', s.action, 'expectedResult', s.expected_result,
+          'attachments', COALESCE((
+            SELECT json_agg(json_build_object(
+              'ulid', a.id, 'fileName', a.file_name, 'contentType', a.content_type, 'sizeBytes', a.size_bytes,
+              'createdAt', (extract(epoch FROM a.created_at) * 1000)::bigint) ORDER BY a.position, a.id)
+            FROM step_attachments a WHERE a.step_id = s.id), '[]')) ORDER BY s.position, s.id)
+        FROM test_case_steps s WHERE s.case_id = c.id), '[]') AS steps,
+      (SELECT json_object_agg(v.field_id, v.value) FROM test_case_field_values v WHERE v.case_id = c.id) AS values,
+      c.archived_at AS "archivedAt", c.created_at AS "createdAt", c.updated_at AS "updatedAt"
+    FROM test_cases c
+    WHERE c.org_id = ${ctx.org.id} AND ${caseListCondition(project.id, query)}
+      ${query.cursor ? Prisma.sql`AND c.id > ${query.cursor}` : Prisma.empty}
+    ORDER BY c.id
+    LIMIT ${query.limit + 1}`;
+  const page = cursorPageOf(rows, query.limit);
+  const definitions = (await loadReadDefinitions(ctx.db, ctx.org.id, 'test_case')).filter((definition) => isVisibleIn(definition, project.id));
+  const items: TestCaseOut[] = page.items.map((row) => ({
+    ulid: row.id,
+    projectUlid: project.id,
+    caseNumber: row.caseNumber,
+    displayId: caseDisplayId(project.code, row.caseNumber),
+    title: row.title,
+    description: row.description,
+    suiteUlid: row.suiteUlid,
+    milestoneUlid: row.milestoneUlid,
+    tags: row.tags,
+    automationKey: row.automationKey,
+    steps: row.steps,
+    customFieldValues: presentFieldValues(definitions, row.values ?? {}, ctx.locale),
+    archivedAt: epochMsOrNull(row.archivedAt),
+    createdAt: row.createdAt.getTime(),
+    updatedAt: row.updatedAt.getTime(),
+  }));
+  return { items, nextCursor: page.nextCursor };
 }
 
 /** Every archived case of a project, most recently archived first. */

@@ -7,8 +7,8 @@ export type HttpLoad = {
   headers: Record<string, string>;
   /** A fresh body for every request (unique project ids); GETs have none. */
   body?: () => string;
-  /** Method, path and body chosen per request, for loads whose path varies (a PATCH of many cases). */
-  next?: () => { method: 'POST' | 'PATCH'; path: string; body: string };
+  /** Method, path and body chosen per request, for loads whose path varies (a PATCH of many cases, the pages of a list). */
+  next?: () => { method: 'GET' | 'POST' | 'PATCH'; path: string; body?: string };
   /** A 2xx answer whose body this refuses counts as failed (GraphQL answers its errors with 200). */
   accept?: (body: string) => boolean;
   requests: number;

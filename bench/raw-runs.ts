@@ -18,14 +18,21 @@
  * - plan progress (POST /graphql, progress of 200 plans): the project by code; the page of plans;
  *   one GROUP BY over the plans' runs (plan, comboKey, state) summing the per-status counters;
  *   one DISTINCT ON query for the configuration names of each bucket's latest run.
+ * - plan detail (GET /api/v1/plans/{planUlid}, a plan of 50 runs): the plan with its milestone,
+ *   project and live case count; then the same GROUP BY and DISTINCT ON for that one plan. No
+ *   transaction, as in the service.
+ *
+ * The single marks spread over 10 runs, and those at 50 clients, send the same statements as the
+ * marks into one run: only the runs and the number of workers differ (at 50 the pg Pool, sized
+ * like the service's, queues them).
  *
  * What the floor leaves out is the service's own work: HTTP, routing, validation, authorization,
  * the audit metadata built in JavaScript, Prisma's query building and result mapping, the JSON
  * answers.
  */
 import { newId } from '../src/ids.ts';
-import { authenticate, INSERT_AUDIT, runOps, type Actor, type Sql } from './raw.ts';
-import { elapsedOf, PROGRESS_PLANS, roundRobin, RUN_CASES, statusOfPass, type BenchRun } from './runs.ts';
+import { authenticate, INSERT_AUDIT, measureOps, type Actor, type Sql } from './raw.ts';
+import { elapsedOf, markSequence, PROGRESS_PLANS, roundRobin, RUN_CASES, statusOfPass, type BenchRun } from './runs.ts';
 import type { Measurement } from './stats.ts';
 import type { Counts, Drive } from './test-design.ts';
 
@@ -220,31 +227,51 @@ async function readProgress(sql: Sql, actor: RunsActor, code: string, plans: num
   await sql.query(BUCKET_NAMES, [actor.orgId, ids]);
 }
 
-export async function rawProgress(sql: Sql, actor: RunsActor, code: string, counts: Counts, drive: Drive): Promise<Measurement> {
-  const op = () => readProgress(sql, actor, code, PROGRESS_PLANS);
-  await runOps(counts.warmup, drive.concurrency, drive.maxMs, op);
-  return runOps(counts.measured, drive.concurrency, drive.maxMs, op);
+export const rawProgress = (sql: Sql, actor: RunsActor, code: string, counts: Counts, drive: Drive): Promise<Measurement> =>
+  measureOps(counts, drive, () => readProgress(sql, actor, code, PROGRESS_PLANS));
+
+const PLAN_DETAIL = `SELECT "t0"."id", "t0"."org_id" AS "orgId", "t0"."project_id" AS "projectId", "t0"."plan_number" AS "planNumber", "t0"."name", "t0"."description", "t0"."status",
+  "t0"."milestone_id" AS "milestoneId", "t0"."excluded_combo_keys" AS "excludedComboKeys", "t0"."author_kind" AS "authorKind", "t0"."author_id" AS "authorId",
+  "t0"."author_name" AS "authorName", "t0"."author_avatar_key" AS "authorAvatarKey", "t0"."deleted_at" AS "deletedAt", "t0"."created_at" AS "createdAt", "t0"."updated_at"
+  AS "updatedAt", "TestPlan_milestone"."__prisma_data__" AS "milestone", "TestPlan_project"."__prisma_data__" AS "project", JSONB_BUILD_OBJECT('cases',
+  COALESCE("t3"."_aggr_count_cases", 0)) AS "_count" FROM "public"."test_plans" AS "t0" LEFT JOIN LATERAL (SELECT JSONB_BUILD_OBJECT('id', "t1"."id", 'name', "t1"."name")
+  AS "__prisma_data__" FROM "public"."milestones" AS "t1" WHERE "t0"."milestone_id" = "t1"."id" LIMIT $1) AS "TestPlan_milestone" ON true LEFT JOIN LATERAL (SELECT
+  JSONB_BUILD_OBJECT('id', "t2"."id", 'orgId', "t2"."org_id", 'code', "t2"."code", 'name', "t2"."name", 'description', "t2"."description", 'avatarKey', "t2"."avatar_key",
+  'avatarVersion', "t2"."avatar_version", 'avatarSizeBytes', "t2"."avatar_size_bytes", 'lockedAt', "t2"."locked_at", 'lastSuiteNumber', "t2"."last_suite_number",
+  'lastCaseNumber', "t2"."last_case_number", 'lastPlanNumber', "t2"."last_plan_number", 'lastDefectNumber', "t2"."last_defect_number", 'runSettings', "t2"."run_settings",
+  'accessMode', "t2"."access_mode", 'ownerUserId', "t2"."owner_user_id", 'createdAt', "t2"."created_at", 'updatedAt', "t2"."updated_at") AS "__prisma_data__" FROM
+  "public"."projects" AS "t2" WHERE "t0"."project_id" = "t2"."id" LIMIT $2) AS "TestPlan_project" ON true LEFT JOIN LATERAL (SELECT COUNT(*) AS "_aggr_count_cases" FROM
+  "public"."test_plan_cases" AS "t4" LEFT JOIN "public"."test_cases" AS "j5" ON ("j5"."id") = ("t4"."case_id") WHERE ("t0"."id" = "t4"."plan_id" AND ("j5"."archived_at" IS
+  NULL AND ("j5"."id" IS NOT NULL)))) AS "t3" ON true WHERE ("t0"."id" = $3 AND "t0"."deleted_at" IS NULL AND "t0"."org_id" = $4) LIMIT $5`;
+
+/** GET /api/v1/plans/{planUlid}: the plan with its milestone, project and case count, then its progress as readProgress reads it. */
+async function readPlanDetail(sql: Sql, actor: RunsActor, planUlid: string): Promise<void> {
+  await authenticate(sql, actor);
+  const plan = (await sql.query(PLAN_DETAIL, [1, 1, planUlid, actor.orgId, 1])) as Rows;
+  if (plan.rows.length !== 1) throw new Error(`no plan ${planUlid}`);
+  await sql.query(progressOf(1), [planUlid, actor.orgId, 0]);
+  await sql.query(BUCKET_NAMES, [actor.orgId, [planUlid]]);
 }
 
-export async function rawMarks(sql: Sql, actor: RunsActor, run: BenchRun, counts: Counts, drive: Drive): Promise<Measurement> {
-  const next = roundRobin(run.runCaseUlids);
-  const op = () => {
-    const { item, pass, sequence } = next();
-    return markRunCase(sql, actor, run.ulid, item, statusOfPass(pass), elapsedOf(sequence));
-  };
-  await runOps(counts.warmup, drive.concurrency, drive.maxMs, op);
-  return runOps(counts.measured, drive.concurrency, drive.maxMs, op);
+export const rawPlanDetail = (sql: Sql, actor: RunsActor, planUlid: string, counts: Counts, drive: Drive): Promise<Measurement> =>
+  measureOps(counts, drive, () => readPlanDetail(sql, actor, planUlid));
+
+/** Single marks into `runs` in markSequence's order, as the service side sends them. */
+export function rawMarks(sql: Sql, actor: RunsActor, runs: BenchRun[], counts: Counts, drive: Drive): Promise<Measurement> {
+  const next = markSequence(runs);
+  return measureOps(counts, drive, () => {
+    const { run, runCaseUlid, status, elapsedMs } = next();
+    return markRunCase(sql, actor, run.ulid, runCaseUlid, status, elapsedMs);
+  });
 }
 
-async function rawBulk(sql: Sql, actor: RunsActor, runs: BenchRun[], withElapsed: boolean, counts: Counts, drive: Drive): Promise<Measurement> {
+function rawBulk(sql: Sql, actor: RunsActor, runs: BenchRun[], withElapsed: boolean, counts: Counts, drive: Drive): Promise<Measurement> {
   if (runs.some((run) => run.runCaseUlids.length !== RUN_CASES)) throw new Error('raw bulk: a run without all its cases');
   const next = roundRobin(runs);
-  const op = () => {
+  return measureOps(counts, drive, () => {
     const { item, pass } = next();
     return bulkMarkRun(sql, actor, item, statusOfPass(pass), withElapsed);
-  };
-  await runOps(counts.warmup, drive.concurrency, drive.maxMs, op);
-  return runOps(counts.measured, drive.concurrency, drive.maxMs, op);
+  });
 }
 
 export const rawBulkMark = (sql: Sql, actor: RunsActor, runs: BenchRun[], counts: Counts, drive: Drive) => rawBulk(sql, actor, runs, false, counts, drive);

@@ -18,6 +18,11 @@
  *   (recursive CTE); the suites with their active cases, each case with its project code and
  *   steps, in one statement; the field definitions; the values of every case of the tree in one
  *   statement (the case ids come from the previous answer, as in the service's loader).
+ * - readCasePage (GET /api/v1/projects/{code}/test-cases?limit=50, first page or after a
+ *   cursor): the project by code; the page (limit + 1 cases by ULID, each with its project and
+ *   its steps with their attachments, in one statement); the field definitions and the page's
+ *   values, as readTree ends. No transaction, as in the service. (Its SQL was taken later than the
+ *   other floors', so the project columns are today's.)
  * - patchCase (PATCH /api/v1/test-cases/{ulid}): BEGIN; lock the case; read it with its project;
  *   read its steps; UPDATE the changed step (unnest); three attachment look-ups; the value write
  *   as above; UPDATE the title; read the full case; INSERT the test_case.updated event with its
@@ -28,11 +33,12 @@
  * the JSON responses.
  */
 import { newId } from '../src/ids.ts';
-import { authenticate, INSERT_AUDIT, runOps, type Actor, type Sql } from './raw.ts';
+import { authenticate, INSERT_AUDIT, measureOps, runOps, type Actor, type Sql } from './raw.ts';
 import type { SelectField } from './setup.ts';
 import type { Measurement } from './stats.ts';
 import {
   assertGapless,
+  CASE_PAGE,
   caseTitle,
   CHANGED_STEP,
   patchSequence,
@@ -189,6 +195,38 @@ const SUITES_WITH_CASES = (suites: number) => `SELECT "t0"."id", "t0"."org_id" A
   ORDER BY "t3"."id" ASC /* middle select */) AS "t4" /* outer select */) AS "Suite_cases"
   ON true WHERE ("t0"."id" IN (${placeholders(2, suites)}) AND "t0"."org_id" = $${suites + 2})`;
 
+// The case list: the project by code with today's columns (PROJECT_BY_CODE above is the create's,
+// as it was when that floor was taken), then a page of cases with their project and steps.
+const CASE_LIST_PROJECT = `SELECT "t0"."id", "t0"."org_id" AS "orgId", "t0"."code", "t0"."name", "t0"."description", "t0"."avatar_key" AS "avatarKey", "t0"."avatar_version" AS "avatarVersion",
+  "t0"."avatar_size_bytes" AS "avatarSizeBytes", "t0"."locked_at" AS "lockedAt", "t0"."last_suite_number" AS "lastSuiteNumber", "t0"."last_case_number" AS "lastCaseNumber",
+  "t0"."last_plan_number" AS "lastPlanNumber", "t0"."last_defect_number" AS "lastDefectNumber", "t0"."run_settings" AS "runSettings", "t0"."access_mode" AS "accessMode",
+  "t0"."owner_user_id" AS "ownerUserId", "t0"."created_at" AS "createdAt", "t0"."updated_at" AS "updatedAt" FROM "public"."projects" AS "t0" WHERE ("t0"."code" = $1 AND
+  "t0"."org_id" = $2) LIMIT $3`;
+
+const CASES_WITH_STEPS = `SELECT "t0"."id", "t0"."org_id" AS "orgId", "t0"."project_id" AS "projectId", "t0"."case_number" AS "caseNumber", "t0"."title", "t0"."description", "t0"."suite_id" AS
+  "suiteId", "t0"."milestone_id" AS "milestoneId", "t0"."automation_key" AS "automationKey", "t0"."tags", "t0"."archived_at" AS "archivedAt", "t0"."created_at" AS
+  "createdAt", "t0"."updated_at" AS "updatedAt", "TestCase_project"."__prisma_data__" AS "project", "TestCase_steps"."__prisma_data__" AS "steps" FROM "public"."test_cases"
+  AS "t0" LEFT JOIN LATERAL (SELECT JSONB_BUILD_OBJECT('id', "t1"."id", 'orgId', "t1"."org_id", 'code', "t1"."code", 'name', "t1"."name", 'description', "t1"."description",
+  'avatarKey', "t1"."avatar_key", 'avatarVersion', "t1"."avatar_version", 'avatarSizeBytes', "t1"."avatar_size_bytes", 'lockedAt', "t1"."locked_at", 'lastSuiteNumber',
+  "t1"."last_suite_number", 'lastCaseNumber', "t1"."last_case_number", 'lastPlanNumber', "t1"."last_plan_number", 'lastDefectNumber', "t1"."last_defect_number",
+  'runSettings', "t1"."run_settings", 'accessMode', "t1"."access_mode", 'ownerUserId', "t1"."owner_user_id", 'createdAt', "t1"."created_at", 'updatedAt', "t1"."updated_at")
+  AS "__prisma_data__" FROM "public"."projects" AS "t1" WHERE "t0"."project_id" = "t1"."id" LIMIT $1) AS "TestCase_project" ON true LEFT JOIN LATERAL (SELECT
+  COALESCE(JSONB_AGG("__prisma_data__"), '[]') AS "__prisma_data__" FROM (SELECT "t4"."__prisma_data__" FROM (SELECT JSONB_BUILD_OBJECT('id', "t3"."id", 'orgId',
+  "t3"."org_id", 'caseId', "t3"."case_id", 'position', "t3"."position", 'action', "t3"."action", 'expectedResult', "t3"."expected_result", 'createdAt', "t3"."created_at",
+  'updatedAt', "t3"."updated_at", 'attachments', "TestCaseStep_attachments"."__prisma_data__") AS "__prisma_data__", "t3"."position", "t3"."id" FROM (SELECT "t2".* FROM
+  "public"."test_case_steps" AS "t2" WHERE "t0"."id" = "t2"."case_id" /* root select */) AS "t3" LEFT JOIN LATERAL (SELECT COALESCE(JSONB_AGG("__prisma_data__"), '[]') AS
+  "__prisma_data__" FROM (SELECT "t8"."__prisma_data__" FROM (SELECT JSONB_BUILD_OBJECT('id', "t7"."id", 'orgId', "t7"."org_id", 'caseId', "t7"."case_id", 'stepId',
+  "t7"."step_id", 'stagedKey', "t7"."staged_key", 'storageKey', "t7"."storage_key", 'fileName', "t7"."file_name", 'contentType', "t7"."content_type", 'sizeBytes',
+  "t7"."size_bytes", 'position', "t7"."position", 'createdAt', "t7"."created_at") AS "__prisma_data__", "t7"."position", "t7"."id" FROM (SELECT "t6".* FROM
+  "public"."step_attachments" AS "t6" WHERE "t3"."id" = "t6"."step_id" /* root select */) AS "t7" /* inner select */) AS "t8" ORDER BY "t8"."position" ASC, "t8"."id" ASC /*
+  middle select */) AS "t9" /* outer select */) AS "TestCaseStep_attachments" ON true /* inner select */) AS "t4" ORDER BY "t4"."position" ASC, "t4"."id" ASC /* middle
+  select */) AS "t5" /* outer select */) AS "TestCase_steps" ON true`;
+/** The page after `cursor` (or the first): `limit + 1` cases by ULID, the extra one only saying that more follow. */
+const casePage = (afterCursor: boolean) =>
+  afterCursor
+    ? `${CASES_WITH_STEPS} WHERE ("t0"."project_id" = $2 AND "t0"."archived_at" IS NULL AND "t0"."id" > $3 AND "t0"."org_id" = $4) ORDER BY "t0"."id" ASC LIMIT $5`
+    : `${CASES_WITH_STEPS} WHERE ("t0"."project_id" = $2 AND "t0"."archived_at" IS NULL AND "t0"."org_id" = $3) ORDER BY "t0"."id" ASC LIMIT $4`;
+
 // The PATCH.
 const CASE_WITH_PROJECT = `SELECT "t0"."id", "t0"."org_id" AS "orgId", "t0"."project_id" AS "projectId", "t0"."case_number" AS "caseNumber",
   "t0"."title", "t0"."description", "t0"."suite_id" AS "suiteId", "t0"."milestone_id" AS "milestoneId", "t0"."tags",
@@ -298,6 +336,17 @@ export async function readTree(sql: Sql, actor: CaseActor): Promise<number> {
   return caseIds.length;
 }
 
+/** GET /api/v1/projects/{code}/test-cases?limit=CASE_PAGE (&cursor=): returns the number of cases listed. */
+export async function readCasePage(sql: Sql, actor: CaseActor, cursor: string | null): Promise<number> {
+  await authenticate(sql, actor);
+  const project = ((await sql.query(CASE_LIST_PROJECT, [actor.projectCode, actor.orgId, 1])) as Rows<{ id: string }>).rows[0];
+  if (!project) throw new Error(`no project ${actor.projectCode}`);
+  const window = cursor ? [project.id, cursor, actor.orgId] : [project.id, actor.orgId];
+  const cases = ((await sql.query(casePage(cursor !== null), [1, ...window, CASE_PAGE + 1])) as Rows<{ id: string }>).rows.slice(0, CASE_PAGE);
+  await readValues(sql, actor, cases.map((each) => each.id));
+  return cases.length;
+}
+
 /** PATCH /api/v1/test-cases/{ulid} with patchBody(testCase, version): title, one step action, priority. */
 export async function patchCase(sql: Sql, actor: CaseActor, testCase: PoolCase, version: number): Promise<void> {
   await authenticate(sql, actor);
@@ -359,19 +408,27 @@ export async function rawCreateCases(sql: Sql, actor: CaseActor, counts: Counts,
 export async function rawReadTree(sql: Sql, actor: CaseActor, counts: Counts, drive: Drive): Promise<Measurement> {
   const read = await readTree(sql, actor);
   if (read !== TREE_CASES) throw new Error(`raw tree: ${read} cases instead of ${TREE_CASES}`);
-  const op = async () => {
+  return measureOps(counts, drive, async () => {
     await readTree(sql, actor);
-  };
-  await runOps(counts.warmup, drive.concurrency, drive.maxMs, op);
-  return runOps(counts.measured, drive.concurrency, drive.maxMs, op);
+  });
 }
 
-export async function rawPatchCases(sql: Sql, actor: CaseActor, pool: PoolCase[], counts: Counts, drive: Drive): Promise<Measurement> {
+/** The pages of `cursors` (from casePageCursors) round-robin, each checked full first. */
+export async function rawCaseList(sql: Sql, actor: CaseActor, cursors: Array<string | null>, counts: Counts, drive: Drive): Promise<Measurement> {
+  for (const cursor of cursors) {
+    const read = await readCasePage(sql, actor, cursor);
+    if (read !== CASE_PAGE) throw new Error(`raw case list: ${read} cases on the page after ${cursor}`);
+  }
+  let page = 0;
+  return measureOps(counts, drive, async () => {
+    await readCasePage(sql, actor, cursors[page++ % cursors.length] ?? null);
+  });
+}
+
+export function rawPatchCases(sql: Sql, actor: CaseActor, pool: PoolCase[], counts: Counts, drive: Drive): Promise<Measurement> {
   const sequence = patchSequence(pool);
-  const op = () => {
+  return measureOps(counts, drive, () => {
     const { testCase, version } = sequence();
     return patchCase(sql, actor, testCase, version);
-  };
-  await runOps(counts.warmup, drive.concurrency, drive.maxMs, op);
-  return runOps(counts.measured, drive.concurrency, drive.maxMs, op);
+  });
 }

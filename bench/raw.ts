@@ -9,6 +9,7 @@ import type { PGlite, Transaction } from '@electric-sql/pglite';
 import type pg from 'pg';
 import { newId } from '../src/ids.ts';
 import { summarize, type Measurement } from './stats.ts';
+import type { Counts, Drive } from './test-design.ts';
 
 /** The one thing both engines must offer: a query, and a transaction on one session. */
 export type Sql = {
@@ -134,4 +135,10 @@ export async function runOps(
   const elapsed = performance.now() - started;
   if (firstFailure) console.error(`  ! raw floor: ${failed} failed, first: ${String(firstFailure)}`);
   return summarize(latencies, failed, elapsed, truncated);
+}
+
+/** The warm-up run of `op`, then the measured one (whose figures are returned). */
+export async function measureOps(counts: Counts, drive: Drive, op: () => Promise<void>): Promise<Measurement> {
+  await runOps(counts.warmup, drive.concurrency, drive.maxMs, op);
+  return runOps(counts.measured, drive.concurrency, drive.maxMs, op);
 }

@@ -3,9 +3,14 @@
  * directory, and a temporary database on the PostgreSQL server), each beside a raw-SQL floor
  * that runs the same statements without the service, of GET and POST /api/v1/projects and of
  * the test-design measures (bench/test-design.ts, floor bench/raw-test-design.ts): create 1,000
- * test cases, read a project's suite tree through GraphQL, consolidated PATCH of a case; and of
- * the execution measures (bench/runs.ts, floor bench/raw-runs.ts): marks through PATCH run case,
- * results through bulk-mark and bulk submit-result (500 a call), and the progress of 200 plans;
+ * test cases, read a project's suite tree through GraphQL, consolidated PATCH of a case, the case
+ * list page by page (50 a page); and of the execution measures (bench/runs.ts, floor
+ * bench/raw-runs.ts): marks through PATCH run case into one run and spread over 10 runs, each at
+ * 10 and at 50 clients (with the scaling from one run to 10 of each side), results through
+ * bulk-mark and bulk submit-result (500 a call), the progress of 200 plans through GraphQL and
+ * the REST detail of a plan with 50 runs. `BENCH_ONLY=hot` runs only the rows issue 13 sets a
+ * target ratio for (the four mark rows, bulk submit, progress, plan detail, case list), on both
+ * engines, with the same seed (less the bulk-mark runs);
  * and of the project team (bench/project-team.ts, floor bench/raw-project-team.ts): the project
  * list with include=stats of an organization of 200 members, 50 groups and 100 projects, half of
  * them private, read by a member in a session. `BENCH_ONLY=team` runs only that measure (in a
@@ -33,6 +38,10 @@
  * and core as it has in production (`tsx app/server.ts`), and the load generator the other core.
  * The PostgreSQL server shares those two cores in both set-ups.
  *
+ * The service's database pool is TCMS_DB_POOL_SIZE = 10 (the bench's concurrency) at every number
+ * of clients, and the raw floor's pg Pool has as many connections: at 50 clients both queue for
+ * them (PGlite is one session on both sides anyway), so the ratio compares equal resources.
+ *
  * Callers authenticate with an API token (Authorization: Bearer), the integrator path: such
  * requests are metered, so each also bumps the per-minute request counter. The project-team
  * reader is the exception: a member in a session, since tokens are never held to allowlists. Ceilings are raised
@@ -53,18 +62,24 @@ import pg from 'pg';
 import { killServices, startService, type ServiceProcess } from './child.ts';
 import { runHttpLoad } from './load.ts';
 import { createProject, listPage, pgliteSql, pgPoolSql, runOps, type Actor, type Sql } from './raw.ts';
-import { rawCreateCases, rawPatchCases, rawReadTree, type CaseActor } from './raw-test-design.ts';
-import { rawBulkMark, rawMarks, rawProgress, rawSubmit, type RunsActor } from './raw-runs.ts';
+import { rawCaseList, rawCreateCases, rawPatchCases, rawReadTree, type CaseActor } from './raw-test-design.ts';
+import { rawBulkMark, rawMarks, rawPlanDetail, rawProgress, rawSubmit, type RunsActor } from './raw-runs.ts';
 import { livePlan, liveReport, liveShortfall, seedLive, serviceProgressLatency, serviceWebhooks, startReceiver, type LiveRow } from './live.ts';
 import { pgListen, pgliteListen, rawProgressLatency, rawWebhooks } from './raw-live.ts';
 import {
+  DETAIL_RUNS,
+  MANY_CLIENTS,
+  MARK_MEASURES,
   PROGRESS_PLANS,
   RUN_CASES,
   seedRuns,
   serviceBulkMark,
   serviceMarks,
+  servicePlanDetail,
   serviceProgress,
   serviceSubmit,
+  SPREAD_RUNS,
+  type MarkMeasure,
   type RunsFixture,
 } from './runs.ts';
 import { seedTeamOrganization, serviceTeamList, TEAM_GROUPS, TEAM_LIST_PATH, TEAM_MEMBERS, TEAM_PROJECTS, teamPeople } from './project-team.ts';
@@ -86,8 +101,11 @@ import {
 } from './exports.ts';
 import type { Measurement } from './stats.ts';
 import {
+  CASE_PAGE,
+  casePageCursors,
   designProject,
   seedTree,
+  serviceCaseList,
   serviceCreateCases,
   servicePatchCases,
   serviceReadTree,
@@ -109,9 +127,14 @@ type Plan = {
   tree: Counts;
   patch: Counts;
   marks: Counts;
+  marks50: Counts;
+  spread: Counts;
+  spread50: Counts;
   bulkMark: Counts;
   submit: Counts;
   progress: Counts;
+  planDetail: Counts;
+  caseList: Counts;
   team: Counts;
 };
 /**
@@ -124,7 +147,7 @@ type Plan = {
 const SCALE = Number(process.env.BENCH_SCALE ?? '1');
 if (!(SCALE > 0 && SCALE <= 10)) throw new Error('BENCH_SCALE must be a number in (0, 10]');
 // autocannon needs at least one request per connection.
-const times = (count: number) => Math.max(CONCURRENCY, Math.ceil(count * SCALE));
+const times = (count: number) => Math.max(MANY_CLIENTS, Math.ceil(count * SCALE));
 const scaled = (plan: Plan): Plan =>
   Object.fromEntries(
     Object.entries(plan).map(([name, counts]) => [name, { warmup: times(counts.warmup), measured: times(counts.measured) }]),
@@ -137,9 +160,14 @@ const PLANS: Record<'pglite' | 'postgres', Plan> = {
     tree: { warmup: 10, measured: 100 },
     patch: { warmup: 50, measured: 1000 },
     marks: { warmup: 50, measured: 500 },
+    marks50: { warmup: 50, measured: 500 },
+    spread: { warmup: 50, measured: 500 },
+    spread50: { warmup: 50, measured: 500 },
     bulkMark: { warmup: 10, measured: 20 },
     submit: { warmup: 10, measured: 20 },
     progress: { warmup: 10, measured: 50 },
+    planDetail: { warmup: 20, measured: 300 },
+    caseList: { warmup: 10, measured: 100 },
     team: { warmup: 20, measured: 200 },
   }),
   postgres: scaled({
@@ -149,24 +177,34 @@ const PLANS: Record<'pglite' | 'postgres', Plan> = {
     tree: { warmup: 20, measured: 200 },
     patch: { warmup: 50, measured: 1000 },
     marks: { warmup: 100, measured: 1000 },
+    marks50: { warmup: 100, measured: 1000 },
+    spread: { warmup: 100, measured: 1000 },
+    spread50: { warmup: 100, measured: 1000 },
     bulkMark: { warmup: 10, measured: 40 },
     submit: { warmup: 10, measured: 40 },
     progress: { warmup: 20, measured: 200 },
+    planDetail: { warmup: 50, measured: 1000 },
+    caseList: { warmup: 20, measured: 300 },
     team: { warmup: 30, measured: 500 },
   }),
 };
 /** A measured (or warm-up) run stops here even if its count is not reached; it is then marked. */
 const RUN_BOUND_MS = 45_000;
 /** The whole benchmark, set-up and clean-up included. */
-const DEADLINE_MS = 1_200_000;
+const DEADLINE_MS = 1_800_000;
 const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
-/** `BENCH_ONLY=team`, `exports`, `import`, `live` or `runs`: only the project-team, the export, the import, the live or the run-creation measures, on both engines. */
+/**
+ * `BENCH_ONLY=team`, `exports`, `import`, `live` or `runs`: only the project-team, the export, the
+ * import, the live or the run-creation measures, on both engines; `hot`: only the rows of HOT_ROWS.
+ */
 const ONLY = process.env.BENCH_ONLY;
-if (ONLY !== undefined && !['team', 'exports', 'import', 'live', 'runs'].includes(ONLY)) throw new Error('BENCH_ONLY takes one value: team, exports, import, live or runs');
+if (ONLY !== undefined && !['team', 'exports', 'import', 'live', 'runs', 'hot'].includes(ONLY)) {
+  throw new Error('BENCH_ONLY takes one value: team, exports, import, live, runs or hot');
+}
 const LIVE_PLANS = { pglite: livePlan('pglite', SCALE), postgres: livePlan('postgres', SCALE) };
 
-/** `perOp`: results each successful request appends (the bulk rows), reported as results/s. */
-type Row = { engine: string; endpoint: string; service: Measurement; raw: Measurement; perOp?: number };
+/** `key`: the row of ENDPOINTS (the team row has none); `perOp`: results each successful request appends (the bulk rows), reported as results/s. */
+type Row = { engine: string; key?: RowKey; endpoint: string; service: Measurement; raw: Measurement; perOp?: number };
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
 
@@ -284,12 +322,40 @@ async function rawCreate(sql: Sql, who: Integrator, plan: Plan): Promise<Measure
   return runOps(plan.create.measured, CONCURRENCY, RUN_BOUND_MS, op);
 }
 
+const ENDPOINTS = {
+  list: 'GET  /api/v1/projects',
+  create: 'POST /api/v1/projects',
+  createCases: 'POST /api/v1/projects/{code}/test-cases',
+  tree: 'POST /graphql (suite tree)',
+  patch: 'PATCH /api/v1/test-cases/{ulid}',
+  ...markEndpoints(),
+  bulkMark: `POST /api/v1/runs/{run}/cases/bulk-mark (${RUN_CASES})`,
+  submit: `POST /api/v1/runs/{run}/results/bulk (${RUN_CASES})`,
+  progress: `POST /graphql (progress of ${PROGRESS_PLANS} plans)`,
+  planDetail: `GET  /api/v1/plans/{plan} (${DETAIL_RUNS} runs)`,
+  caseList: `GET  /api/v1/projects/{code}/test-cases?limit=${CASE_PAGE}`,
+};
+type RowKey = keyof typeof ENDPOINTS;
+function markEndpoints(): Record<MarkMeasure, string> {
+  const label = (measure: MarkMeasure) => {
+    const { runs, clients } = MARK_MEASURES[measure];
+    return `PATCH /api/v1/runs/{run}/cases/{runCase} (${runs === 1 ? 'one run' : `${runs} runs`}, ${clients} clients)`;
+  };
+  return { marks: label('marks'), marks50: label('marks50'), spread: label('spread'), spread50: label('spread50') };
+}
+/** The rows BENCH_ONLY=hot measures: those issue 13 sets a target ratio for. */
+const HOT_ROWS: RowKey[] = ['marks', 'marks50', 'spread', 'spread50', 'submit', 'progress', 'planDetail', 'caseList'];
+const SELECTED = new Set<RowKey>(ONLY === 'hot' ? HOT_ROWS : (Object.keys(ENDPOINTS) as RowKey[]));
+/** Results appended by one successful request of a bulk measure. */
+const PER_OP: Partial<Record<RowKey, number>> = { bulkMark: RUN_CASES, submit: RUN_CASES };
+
 /**
  * Seven organizations: one listed (seeded), one the service creates projects in, one the raw floor
- * creates projects in; one whose project holds the suite tree (read by both sides), one the
- * service creates and PATCHes cases in, one the raw floor creates and PATCHes cases in; one whose
- * project holds the runs (separate runs for each side and measure) and the 200 plans whose
- * progress both sides read.
+ * creates projects in; one whose project holds the suite tree (read by both sides, whole through
+ * GraphQL and page by page through the case list), one the service creates and PATCHes cases in,
+ * one the raw floor creates and PATCHes cases in; one whose project holds the runs (separate runs
+ * for each side and measure), the 200 plans whose progress both sides read and the plan of 50
+ * runs whose detail both sides read.
  */
 async function prepare(service: ServiceProcess) {
   const lister = await newIntegrator(service, 'list');
@@ -298,28 +364,16 @@ async function prepare(service: ServiceProcess) {
   await seedProjects(service, lister, SEEDED_PROJECTS, () => nextCode());
   const tree = await designProject(service, await newIntegrator(service, 'tree'), nextCode());
   await seedTree(service, tree.who, tree.code, tree.priority);
+  const casePages = await casePageCursors(service, tree.who, tree.code, tree.priority);
   const cases = await designProject(service, await newIntegrator(service, 'cases'), nextCode());
   const rawCases = await designProject(service, await newIntegrator(service, 'rawcases'), nextCode());
-  const runs = await seedRuns(service, await newIntegrator(service, 'runs'), nextCode());
-  return { lister, creator, rawCreator, tree, cases, rawCases, runs };
+  const runs = await seedRuns(service, await newIntegrator(service, 'runs'), nextCode(), SELECTED.has('bulkMark'));
+  return { lister, creator, rawCreator, tree, casePages, cases, rawCases, runs };
 }
+type Fixture = Awaited<ReturnType<typeof prepare>>;
 
 const tokenActor = (who: Integrator): RunsActor => ({ ...rawActor(who), userId: who.userId });
 const runsActor = (runs: Pick<RunsFixture, 'project'>): RunsActor => tokenActor(runs.project.who);
-
-/** The execution measures of one side, in the same order on both. */
-const serviceExecution = async (service: ServiceProcess, runs: RunsFixture, plan: Plan) => ({
-  marks: await timed('service marks', () => serviceMarks(service, runs.project, runs.service.marks, plan.marks, drive)),
-  bulkMark: await timed('service bulk-mark', () => serviceBulkMark(service, runs.project, runs.service.bulkMark, plan.bulkMark, drive)),
-  submit: await timed('service submit', () => serviceSubmit(service, runs.project, runs.service.submit, plan.submit, drive)),
-});
-const rawExecution = async (sql: Sql, runs: RunsFixture, plan: Plan) => ({
-  marks: await timed('raw marks', () => rawMarks(sql, runsActor(runs), runs.raw.marks, plan.marks, drive)),
-  bulkMark: await timed('raw bulk-mark', () => rawBulkMark(sql, runsActor(runs), runs.raw.bulkMark, plan.bulkMark, drive)),
-  submit: await timed('raw submit', () => rawSubmit(sql, runsActor(runs), runs.raw.submit, plan.submit, drive)),
-});
-const pair = <K extends string>(service: Record<K, Measurement>, raw: Record<K, Measurement>, key: K) => ({ service: service[key], raw: raw[key] });
-
 const caseActor = (project: DesignProject): CaseActor => ({
   ...rawActor(project.who),
   projectId: project.projectId,
@@ -327,23 +381,8 @@ const caseActor = (project: DesignProject): CaseActor => ({
   priority: project.priority,
 });
 const drive = { concurrency: CONCURRENCY, maxMs: RUN_BOUND_MS };
-
-const ENDPOINTS = {
-  list: 'GET  /api/v1/projects',
-  create: 'POST /api/v1/projects',
-  createCases: 'POST /api/v1/projects/{code}/test-cases',
-  tree: 'POST /graphql (suite tree)',
-  patch: 'PATCH /api/v1/test-cases/{ulid}',
-  marks: 'PATCH /api/v1/runs/{run}/cases/{runCase}',
-  bulkMark: `POST /api/v1/runs/{run}/cases/bulk-mark (${RUN_CASES})`,
-  submit: `POST /api/v1/runs/{run}/results/bulk (${RUN_CASES})`,
-  progress: `POST /graphql (progress of ${PROGRESS_PLANS} plans)`,
-};
-/** Results appended by one successful request of a bulk measure. */
-const PER_OP: Partial<Record<keyof typeof ENDPOINTS, number>> = { bulkMark: RUN_CASES, submit: RUN_CASES };
-type Results = Record<keyof typeof ENDPOINTS, { service: Measurement; raw: Measurement }>;
-const rowsOf = (engine: string, results: Results): Row[] =>
-  (Object.keys(ENDPOINTS) as Array<keyof typeof ENDPOINTS>).map((key) => ({ engine, endpoint: ENDPOINTS[key], perOp: PER_OP[key], ...results[key] }));
+const markDrive = (measure: MarkMeasure) => ({ concurrency: MARK_MEASURES[measure].clients, maxMs: RUN_BOUND_MS });
+const MARK_KEYS = Object.keys(MARK_MEASURES) as MarkMeasure[];
 
 const timed = async <T>(label: string, work: () => Promise<T>): Promise<T> => {
   if (exiting) throw new Error('aborted');
@@ -353,65 +392,107 @@ const timed = async <T>(label: string, work: () => Promise<T>): Promise<T> => {
   return result;
 };
 
+// ---- the measures of one side --------------------------------------------------------------------
+
+/** The figures of one side (service or raw) of each measured row. */
+type Side = Partial<Record<RowKey, Measurement>>;
+
+/** Runs one side of the row `key` if it is selected, keeping its figures in `side`. */
+async function measure(side: Side, key: RowKey, label: string, work: () => Promise<Measurement>): Promise<void> {
+  if (SELECTED.has(key)) side[key] = await timed(label, work);
+}
+
+/** The reads: they change nothing, so both sides read the same data. */
+async function serviceReads(side: Side, service: ServiceProcess, fixture: Fixture, plan: Plan): Promise<void> {
+  const { lister, tree, casePages, runs } = fixture;
+  await measure(side, 'list', 'service GET', () => serviceList(service, lister, plan));
+  await measure(side, 'tree', 'service tree', () => serviceReadTree(service, tree.who, tree.code, tree.priority, plan.tree, drive));
+  await measure(side, 'progress', 'service progress', () => serviceProgress(service, runs.project, plan.progress, drive));
+  await measure(side, 'planDetail', 'service plan detail', () => servicePlanDetail(service, runs, plan.planDetail, drive));
+  await measure(side, 'caseList', 'service case list', () => serviceCaseList(service, tree.who, tree.code, casePages, plan.caseList, drive));
+}
+
+async function rawReads(side: Side, sql: Sql, fixture: Fixture, plan: Plan): Promise<void> {
+  const { lister, tree, casePages, runs } = fixture;
+  await measure(side, 'list', 'raw GET', () => rawList(sql, lister, plan));
+  await measure(side, 'tree', 'raw tree', () => rawReadTree(sql, caseActor(tree), plan.tree, drive));
+  await measure(side, 'progress', 'raw progress', () => rawProgress(sql, runsActor(runs), runs.project.code, plan.progress, drive));
+  await measure(side, 'planDetail', 'raw plan detail', () => rawPlanDetail(sql, runsActor(runs), runs.detailPlan.ulid, plan.planDetail, drive));
+  await measure(side, 'caseList', 'raw case list', () => rawCaseList(sql, caseActor(tree), casePages, plan.caseList, drive));
+}
+
+/** The writes, each side in organizations, projects or runs of its own. */
+async function serviceWrites(side: Side, service: ServiceProcess, fixture: Fixture, plan: Plan): Promise<void> {
+  const { creator, cases, runs } = fixture;
+  await measure(side, 'create', 'service POST', () => serviceCreate(service, creator, plan));
+  // The cases created are the PATCH pool: the two rows are measured together.
+  if (SELECTED.has('createCases')) {
+    const created = await timed('service create cases', () => serviceCreateCases(service, cases.who, cases.code, cases.priority, plan.createCases, drive));
+    side.createCases = created.measurement;
+    await measure(side, 'patch', 'service PATCH', () => servicePatchCases(service, cases.who, created.pool, cases.priority, plan.patch, drive));
+  }
+  for (const key of MARK_KEYS) {
+    await measure(side, key, `service ${ENDPOINTS[key]}`, () => serviceMarks(service, runs.project, runs.service.marks[key], plan[key], markDrive(key)));
+  }
+  await measure(side, 'bulkMark', 'service bulk-mark', () => serviceBulkMark(service, runs.project, runs.service.bulkMark, plan.bulkMark, drive));
+  await measure(side, 'submit', 'service submit', () => serviceSubmit(service, runs.project, runs.service.submit, plan.submit, drive));
+}
+
+async function rawWrites(side: Side, sql: Sql, fixture: Fixture, plan: Plan): Promise<void> {
+  const { rawCreator, rawCases, runs } = fixture;
+  await measure(side, 'create', 'raw POST', () => rawCreate(sql, rawCreator, plan));
+  if (SELECTED.has('createCases')) {
+    const created = await timed('raw create cases', () => rawCreateCases(sql, caseActor(rawCases), plan.createCases, drive));
+    side.createCases = created.measurement;
+    await measure(side, 'patch', 'raw PATCH', () => rawPatchCases(sql, caseActor(rawCases), created.pool, plan.patch, drive));
+  }
+  for (const key of MARK_KEYS) {
+    await measure(side, key, `raw ${ENDPOINTS[key]}`, () => rawMarks(sql, runsActor(runs), runs.raw.marks[key], plan[key], markDrive(key)));
+  }
+  await measure(side, 'bulkMark', 'raw bulk-mark', () => rawBulkMark(sql, runsActor(runs), runs.raw.bulkMark, plan.bulkMark, drive));
+  await measure(side, 'submit', 'raw submit', () => rawSubmit(sql, runsActor(runs), runs.raw.submit, plan.submit, drive));
+}
+
+/** The rows measured on both sides, in ENDPOINTS order. */
+const rowsOf = (engine: string, service: Side, raw: Side): Row[] =>
+  (Object.keys(ENDPOINTS) as RowKey[]).flatMap((key) => {
+    const [serviceFigures, rawFigures] = [service[key], raw[key]];
+    return serviceFigures && rawFigures ? [{ engine, key, endpoint: ENDPOINTS[key], perOp: PER_OP[key], service: serviceFigures, raw: rawFigures }] : [];
+  });
+
 // ---- the two engines ----------------------------------------------------------------------------
-// Same order on both: service GET, raw GET (same data), raw POST, service POST (each POST run in
-// an organization of its own, so both start from an empty organization).
+// On PGlite the service reads, then (the service stopped: one process per data directory) the raw
+// floor reads and writes, then the restarted service writes. On PostgreSQL the service reads, the
+// raw floor reads and writes, then the service writes. Every write runs in an organization, project
+// or runs of its own side, so both start from the same state.
 
 async function benchPglite(): Promise<Row[]> {
   const plan = PLANS.pglite;
   log('pglite: embedded PostgreSQL in a temporary data directory');
   const { dataDir, remove: removeDir } = await temporaryDataDir();
   const env = serviceEnv({ TCMS_DATA_DIR: dataDir });
+  const serviceSide: Side = {};
+  const rawSide: Side = {};
 
   let service = await timed('service started', () => startService(env));
   let stopService = onCleanup('pglite service', () => service.stop());
-  const { lister, creator, rawCreator, tree, cases, rawCases, runs } = await timed(
-    'organizations, tokens, seed projects, suite tree, runs and plans',
-    () => prepare(service),
-  );
-  const serviceGet = await timed('service GET', () => serviceList(service, lister, plan));
-  const serviceTree = await timed('service tree', () =>
-    serviceReadTree(service, tree.who, tree.code, tree.priority, plan.tree, drive),
-  );
-  const serviceProgressed = await timed('service progress', () => serviceProgress(service, runs.project, plan.progress, drive));
-  // PGlite is single-process: the raw floor opens the same data directory once the service has let go.
+  const fixture = await timed('organizations, tokens, seed projects, suite tree, runs and plans', () => prepare(service));
+  await serviceReads(serviceSide, service, fixture, plan);
   await stopService();
 
   const db = await PGlite.create(path.join(dataDir, 'pgdata'));
   const closeDb = onCleanup('raw PGlite', () => db.close());
   const sql = pgliteSql(db);
-  const rawGet = await timed('raw GET', () => rawList(sql, lister, plan));
-  const rawPost = await timed('raw POST', () => rawCreate(sql, rawCreator, plan));
-  const rawTree = await timed('raw tree', () => rawReadTree(sql, caseActor(tree), plan.tree, drive));
-  const rawCreated = await timed('raw create cases', () => rawCreateCases(sql, caseActor(rawCases), plan.createCases, drive));
-  const rawPatch = await timed('raw PATCH', () => rawPatchCases(sql, caseActor(rawCases), rawCreated.pool, plan.patch, drive));
-  const rawProgressed = await timed('raw progress', () => rawProgress(sql, runsActor(runs), runs.project.code, plan.progress, drive));
-  const rawRuns = await rawExecution(sql, runs, plan);
+  await rawReads(rawSide, sql, fixture, plan);
+  await rawWrites(rawSide, sql, fixture, plan);
   await closeDb();
 
   service = await timed('service restarted', () => startService(env));
   stopService = onCleanup('pglite service', () => service.stop());
-  const servicePost = await timed('service POST', () => serviceCreate(service, creator, plan));
-  const serviceCreated = await timed('service create cases', () =>
-    serviceCreateCases(service, cases.who, cases.code, cases.priority, plan.createCases, drive),
-  );
-  const servicePatch = await timed('service PATCH', () =>
-    servicePatchCases(service, cases.who, serviceCreated.pool, cases.priority, plan.patch, drive),
-  );
-  const serviceRuns = await serviceExecution(service, runs, plan);
+  await serviceWrites(serviceSide, service, fixture, plan);
   await stopService();
   await removeDir();
-  return rowsOf('pglite', {
-    list: { service: serviceGet, raw: rawGet },
-    create: { service: servicePost, raw: rawPost },
-    createCases: { service: serviceCreated.measurement, raw: rawCreated.measurement },
-    tree: { service: serviceTree, raw: rawTree },
-    patch: { service: servicePatch, raw: rawPatch },
-    marks: pair(serviceRuns, rawRuns, 'marks'),
-    bulkMark: pair(serviceRuns, rawRuns, 'bulkMark'),
-    submit: pair(serviceRuns, rawRuns, 'submit'),
-    progress: { service: serviceProgressed, raw: rawProgressed },
-  });
+  return rowsOf('pglite', serviceSide, rawSide);
 }
 
 function loopbackOnly(url: URL) {
@@ -457,57 +538,31 @@ async function benchPostgres(): Promise<Row[]> {
   const plan = PLANS.postgres;
   const { databaseUrl, drop } = await temporaryDatabase();
   const { dataDir, remove: removeDir } = await temporaryDataDir();
+  const serviceSide: Side = {};
+  const rawSide: Side = {};
 
   const service = await timed('service started', () =>
     startService(serviceEnv({ DATABASE_URL: databaseUrl.toString(), TCMS_DATA_DIR: dataDir })),
   );
   const stopService = onCleanup('postgres service', () => service.stop());
-  const { lister, creator, rawCreator, tree, cases, rawCases, runs } = await timed(
-    'organizations, tokens, seed projects, suite tree, runs and plans',
-    () => prepare(service),
-  );
+  const fixture = await timed('organizations, tokens, seed projects, suite tree, runs and plans', () => prepare(service));
 
+  // Sized like the service's pool (TCMS_DB_POOL_SIZE): at 50 clients both queue for its connections.
   const pool = new pg.Pool({ connectionString: databaseUrl.toString(), max: CONCURRENCY, connectionTimeoutMillis: 10_000 });
   pool.on('error', (error) => log(`raw pool: ${error.message}`));
   const endPool = onCleanup('raw pool', () => pool.end());
   const sql = pgPoolSql(pool);
 
-  const serviceGet = await timed('service GET', () => serviceList(service, lister, plan));
-  const rawGet = await timed('raw GET', () => rawList(sql, lister, plan));
-  const rawPost = await timed('raw POST', () => rawCreate(sql, rawCreator, plan));
-  const servicePost = await timed('service POST', () => serviceCreate(service, creator, plan));
-  const serviceTree = await timed('service tree', () =>
-    serviceReadTree(service, tree.who, tree.code, tree.priority, plan.tree, drive),
-  );
-  const rawTree = await timed('raw tree', () => rawReadTree(sql, caseActor(tree), plan.tree, drive));
-  const rawCreated = await timed('raw create cases', () => rawCreateCases(sql, caseActor(rawCases), plan.createCases, drive));
-  const serviceCreated = await timed('service create cases', () =>
-    serviceCreateCases(service, cases.who, cases.code, cases.priority, plan.createCases, drive),
-  );
-  const rawPatch = await timed('raw PATCH', () => rawPatchCases(sql, caseActor(rawCases), rawCreated.pool, plan.patch, drive));
-  const servicePatch = await timed('service PATCH', () =>
-    servicePatchCases(service, cases.who, serviceCreated.pool, cases.priority, plan.patch, drive),
-  );
-  const serviceProgressed = await timed('service progress', () => serviceProgress(service, runs.project, plan.progress, drive));
-  const rawProgressed = await timed('raw progress', () => rawProgress(sql, runsActor(runs), runs.project.code, plan.progress, drive));
-  const rawRuns = await rawExecution(sql, runs, plan);
-  const serviceRuns = await serviceExecution(service, runs, plan);
+  await serviceReads(serviceSide, service, fixture, plan);
+  await rawReads(rawSide, sql, fixture, plan);
+  await rawWrites(rawSide, sql, fixture, plan);
+  await serviceWrites(serviceSide, service, fixture, plan);
 
   await endPool();
   await stopService();
   await drop();
   await removeDir();
-  return rowsOf('postgres', {
-    list: { service: serviceGet, raw: rawGet },
-    create: { service: servicePost, raw: rawPost },
-    createCases: { service: serviceCreated.measurement, raw: rawCreated.measurement },
-    tree: { service: serviceTree, raw: rawTree },
-    patch: { service: servicePatch, raw: rawPatch },
-    marks: pair(serviceRuns, rawRuns, 'marks'),
-    bulkMark: pair(serviceRuns, rawRuns, 'bulkMark'),
-    submit: pair(serviceRuns, rawRuns, 'submit'),
-    progress: { service: serviceProgressed, raw: rawProgressed },
-  });
+  return rowsOf('postgres', serviceSide, rawSide);
 }
 
 // ---- the project team, on each engine in a database of its own ---------------------------------
@@ -811,22 +866,45 @@ const flags = (m: Measurement) =>
   [m.failed ? `${m.failed} failed` : '', m.truncated ? 'stopped at time bound' : ''].filter(Boolean).join(', ');
 const loadAverage = () => os.loadavg().map((value) => value.toFixed(1)).join(' ');
 
+const COUNT_LABELS: Record<keyof Plan, string> = {
+  list: 'GET',
+  create: 'POST',
+  createCases: 'create cases',
+  tree: 'tree',
+  patch: 'PATCH',
+  marks: 'marks',
+  marks50: `marks (${MARK_MEASURES.marks50.clients} clients)`,
+  spread: `marks over ${SPREAD_RUNS} runs`,
+  spread50: `marks over ${SPREAD_RUNS} runs (${MARK_MEASURES.spread50.clients} clients)`,
+  bulkMark: 'bulk-mark',
+  submit: 'submit',
+  progress: 'progress',
+  planDetail: 'plan detail',
+  caseList: 'case list',
+  team: 'team',
+};
+
+/** Per engine and number of clients: marks/s over SPREAD_RUNS runs over marks/s into one run, service and raw. */
+function scalingLines(rows: Row[]): string[] {
+  const pairs: Array<[MarkMeasure, MarkMeasure]> = [
+    ['marks', 'spread'],
+    ['marks50', 'spread50'],
+  ];
+  return [...new Set(rows.map((row) => row.engine))].flatMap((engine) =>
+    pairs.flatMap(([oneRun, spread]) => {
+      const [one, many] = [oneRun, spread].map((key) => rows.find((row) => row.engine === engine && row.key === key));
+      if (!one || !many) return [];
+      const times = (side: 'service' | 'raw') => `${(many[side].perSecond / one[side].perSecond).toFixed(2)}x`;
+      return [`${engine.padEnd(8)}  scaling over ${SPREAD_RUNS} runs at ${MARK_MEASURES[oneRun].clients} clients: service ${times('service')}, raw ${times('raw')}`];
+    }),
+  );
+}
+
 function report(rows: Row[], totalMs: number, loadAtStart: string) {
   const counts = (engine: 'pglite' | 'postgres') => {
     const plan = PLANS[engine];
-    const of = (label: string, counts: Counts) => `${label} ${counts.measured} after ${counts.warmup}`;
-    return `${engine}: ${[
-      of('GET', plan.list),
-      of('POST', plan.create),
-      of('create cases', plan.createCases),
-      of('tree', plan.tree),
-      of('PATCH', plan.patch),
-      of('marks', plan.marks),
-      of('bulk-mark', plan.bulkMark),
-      of('submit', plan.submit),
-      of('progress', plan.progress),
-      of('team', plan.team),
-    ].join(', ')}`;
+    const measured = (Object.keys(COUNT_LABELS) as Array<keyof Plan>).filter((key) => (key === 'team' ? rows.some((row) => !row.key) : SELECTED.has(key)));
+    return `${engine}: ${measured.map((key) => `${COUNT_LABELS[key]} ${plan[key].measured} after ${plan[key].warmup}`).join(', ')}`;
   };
   const header = [
     '',
@@ -835,17 +913,22 @@ function report(rows: Row[], totalMs: number, loadAtStart: string) {
     `    POST /graphql (suite tree) = the suites of a project with their cases, steps and custom field values (${TREE_SUITES} suites x ${TREE_CASES / TREE_SUITES} cases);`,
     `    PATCH = consolidated PATCH of title + ${STEPS.length} steps (one action changed) + priority toggled, each on another case, one audit event each (checked)`,
     `  execution: PATCH run case = one mark (status + elapsedMs) appending one result, round-robin over a run of ${RUN_CASES} cases with 3 steps, totalDurationMs then checked;`,
+    `    the same over ${SPREAD_RUNS} runs of ${RUN_CASES / SPREAD_RUNS} cases (consecutive marks in different runs), each at ${MARK_MEASURES.marks.clients} and at ${MANY_CLIENTS} clients;`,
+    `    scaling = marks/s over ${SPREAD_RUNS} runs / marks/s into one run, at the same clients: the raw floor's grows once marks stop queuing on one run's lock;`,
     `    bulk-mark / results/bulk = ${RUN_CASES} cases (results) per call over 10 runs, every call changing every case (checked: affected = ${RUN_CASES}); results/s = calls/s x ${RUN_CASES};`,
-    `    progress = one GraphQL read of progress with byConfiguration for ${PROGRESS_PLANS} plans (20 of them with 4 configured runs, the rest with one run)`,
+    `    progress = one GraphQL read of progress with byConfiguration for ${PROGRESS_PLANS} plans (20 of them with 4 configured runs, the rest with one run);`,
+    `    plan detail = GET of a plan with ${DETAIL_RUNS} runs (two results each, 5 configuration buckets, a fifth of the runs closed), progress checked first;`,
+    `    case list = the ${TREE_CASES / CASE_PAGE} cursor pages of ${CASE_PAGE} of the suite-tree project round-robin (cases with ${STEPS.length} steps and priority, checked)`,
     `  project team: the project list with stats, team and teamCount of an organization of ${TEAM_MEMBERS} members, ${TEAM_GROUPS} groups and ${TEAM_PROJECTS} projects`,
     `    (every other one private, with granted members and two groups each), read by a member in a session (cookie + X-Organization-Id, not metered);`,
     `    its floor: session and membership lookups, the private projects hidden from the member, page + total, then teams and the three stats aggregates`,
-    `  fixed counts (measured after warm-up) at concurrency ${CONCURRENCY}, closed loop: ${counts('pglite')}; ${counts('postgres')}`,
-    `  service: child process on 127.0.0.1 (Express 5 + Prisma 7, pool ${CONCURRENCY}, request log off), load by autocannon;`,
+    `  fixed counts (measured after warm-up) at concurrency ${CONCURRENCY} (the mark rows at the clients they name), closed loop: ${counts('pglite')}; ${counts('postgres')}`,
+    `  service: child process on 127.0.0.1 (Express 5 + Prisma 7, pool ${CONCURRENCY} at any number of clients, request log off), load by autocannon;`,
     `    authenticated with an API token (Authorization: Bearer, the integrator path: metered, so every request also bumps the rate-limit counter)`,
     `  raw: the same SQL without the service (token lookup + per-minute counter, then the endpoint's statements): PostgreSQL server via a pg Pool of ${CONCURRENCY}, PGlite via one instance on the same data directory;`,
     `    GET = token lookup, counter bump, page SELECT + COUNT (concurrently, as the service does); POST = the same two, then lock org row, count, exists check, INSERT project, INSERT audit event in one transaction;`,
-    `    test design and execution = the same two, then the statements the service sends for the request (taken from the PostgreSQL log; see bench/raw-test-design.ts, bench/raw-runs.ts)`,
+    `    test design, case list, execution, progress and plan detail = the same two, then the statements the service sends for the request`,
+    `    (taken from the PostgreSQL log; see bench/raw-test-design.ts, bench/raw-runs.ts); at ${MANY_CLIENTS} clients the pg Pool of ${CONCURRENCY} queues them, PGlite's one session too`,
     `  ratio thr = service req/s / raw op/s; ratio p50 = service p50 / raw p50`,
     `  load average (1/5/15 min) at start ${loadAtStart}, at end ${loadAverage()} on ${os.availableParallelism()} cores`,
     '',
@@ -870,6 +953,7 @@ function report(rows: Row[], totalMs: number, loadAtStart: string) {
       ...(row.perOp ? [`| results/s ${rate(s.perSecond * row.perOp)} vs raw ${rate(r.perSecond * row.perOp)}`] : []),
     ].join('  ');
   });
+  const scaling = scalingLines(rows);
   const notes = rows.flatMap((row) =>
     (['service', 'raw'] as const)
       .map((side) => ({ side, text: flags(row[side]), m: row[side] }))
@@ -882,7 +966,7 @@ function report(rows: Row[], totalMs: number, loadAtStart: string) {
     notes.push(`! other work was running (1-min load ${before.toFixed(1)} before the start, ${os.availableParallelism()} cores): figures are lower and noisier than on an idle machine`);
   }
   process.stdout.write(
-    [...header, ...table, ...(notes.length ? ['', ...notes] : []), '', `total wall time ${(totalMs / 1000).toFixed(1)} s`, ''].join('\n'),
+    [...header, ...table, ...(scaling.length ? ['', ...scaling] : []), ...(notes.length ? ['', ...notes] : []), '', `total wall time ${(totalMs / 1000).toFixed(1)} s`, ''].join('\n'),
   );
 }
 
@@ -907,18 +991,21 @@ try {
     process.stdout.write(runCreationReport([await runCreationPglite(), await runCreationPostgres()]));
     process.stdout.write(footer());
   } else {
+    const everything = ONLY === undefined;
     const rows =
       ONLY === 'team'
         ? [await teamPglite(), await teamPostgres()]
-        : [...(await benchPglite()), await teamPglite(), ...(await benchPostgres()), await teamPostgres()];
-    const exportRows = ONLY === 'team' ? [] : [...(await exportsPglite()), ...(await exportsPostgres())];
-    const liveRows = ONLY === 'team' ? [] : [await livePglite(), await livePostgres()];
-    const runCreationRows = ONLY === 'team' ? [] : [await runCreationPglite(), await runCreationPostgres()];
+        : ONLY === 'hot'
+          ? [...(await benchPglite()), ...(await benchPostgres())]
+          : [...(await benchPglite()), await teamPglite(), ...(await benchPostgres()), await teamPostgres()];
+    const exportRows = everything ? [...(await exportsPglite()), ...(await exportsPostgres())] : [];
+    const liveRows = everything ? [await livePglite(), await livePostgres()] : [];
+    const runCreationRows = everything ? [await runCreationPglite(), await runCreationPostgres()] : [];
     report(rows, performance.now() - started, loadAtStart);
     if (exportRows.length > 0) process.stdout.write(exportReport(exportRows));
     if (liveRows.length > 0) process.stdout.write(liveReport(liveRows, LIVE_PLANS));
     if (runCreationRows.length > 0) process.stdout.write(runCreationReport(runCreationRows));
-    if (ONLY !== 'team') await benchImport();
+    if (everything) await benchImport();
     if (rows.some((row) => row.service.failed || row.raw.failed || row.service.truncated || row.raw.truncated) || liveRows.some(liveShortfall)) exitCode = 1;
   }
 } catch (error) {

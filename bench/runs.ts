@@ -6,8 +6,11 @@
  * - marks: PATCH /api/v1/runs/{runUlid}/cases/{runCaseUlid} `{ status, elapsedMs }` into one run
  *   of RUN_CASES cases (three steps each), round-robin over its cases, the status cycling
  *   through the four outcomes pass by pass, so that every request changes the status and
- *   appends one result. Afterwards the run's totalDurationMs must equal the sum of the elapsedMs
- *   sent (when nothing failed): the counters kept every result.
+ *   appends one result (an answer without resultUlid counts as failed). Afterwards the run's
+ *   totalDurationMs must equal the sum of the elapsedMs answered (when nothing failed): the counters kept every result. The same spread over SPREAD_RUNS
+ *   runs of RUN_CASES / SPREAD_RUNS cases (round-robin over the runs, then over their cases; the
+ *   runs' durations summed for the check), and both at 10 and at MANY_CLIENTS clients
+ *   (MARK_MEASURES), each measure in runs of its own.
  * - bulk-mark: POST /api/v1/runs/{runUlid}/cases/bulk-mark with all RUN_CASES run cases of one of
  *   BULK_RUNS runs (round-robin), the status cycling per run, so that every call marks 500
  *   cases (500 results). Figures are calls; results per second = calls per second × 500.
@@ -15,11 +18,13 @@
  *   run case, status cycling per run, an elapsedMs each), likewise 500 results per call.
  * - plan progress: POST /graphql reading `progress` (with byConfiguration) of PROGRESS_PLANS plans
  *   of one project, each with a run (some with four configured runs) that holds marked cases.
+ * - plan detail: GET /api/v1/plans/{planUlid} of a plan with DETAIL_RUNS marked runs in five
+ *   configuration buckets, some closed (seedDetailPlan); its progress is checked before the load.
  */
 import type { ServiceProcess } from './child.ts';
 import { bearer, createProjectThroughApi, getJson, graphqlData, seedCases, type Integrator } from './setup.ts';
 import type { Measurement } from './stats.ts';
-import { runVaryingLoad, STEPS, type Counts, type Drive, type Next } from './test-design.ts';
+import { measureLoad, runVaryingLoad, STEPS, type Counts, type Drive, type Next } from './test-design.ts';
 
 export const RUN_CASES = 500;
 export const BULK_RUNS = 10;
@@ -83,43 +88,91 @@ export function roundRobin<T>(items: T[]): () => { item: T; pass: number; sequen
   };
 }
 
-export async function serviceMarks(service: ServiceProcess, project: RunsProject, run: BenchRun, counts: Counts, drive: Drive): Promise<Measurement> {
-  const next = roundRobin(run.runCaseUlids);
-  let sentElapsed = 0;
-  const load: Next = () => {
+/** One single mark: the run, its run case, the status (changing the case) and the elapsedMs sent. */
+export type Mark = { run: BenchRun; runCaseUlid: string; status: string; elapsedMs: number };
+
+/**
+ * The marks of `runs`, round-robin over the runs and, within each, over its cases (consecutive
+ * marks go to different runs), the status cycling pass by pass over all of them.
+ */
+export function markSequence(runs: BenchRun[]): () => Mark {
+  const targets = runs[0]!.runCaseUlids.flatMap((_, index) => runs.map((run) => ({ run, runCaseUlid: run.runCaseUlids[index]! })));
+  const next = roundRobin(targets);
+  return () => {
     const { item, pass, sequence } = next();
-    const elapsedMs = elapsedOf(sequence);
-    sentElapsed += elapsedMs;
-    return { method: 'PATCH', path: `/api/v1/runs/${run.ulid}/cases/${item}`, body: JSON.stringify({ status: statusOfPass(pass), elapsedMs }) };
+    return { ...item, status: statusOfPass(pass), elapsedMs: elapsedOf(sequence) };
   };
-  const warmup = await runVaryingLoad(service, project.who, drive, counts.warmup, load);
-  const measurement = await runVaryingLoad(service, project.who, drive, counts.measured, load);
-  const after = await getJson(service, `/api/v1/runs/${run.ulid}`, project.who);
-  if (warmup.failed + measurement.failed === 0 && after.totalDurationMs !== sentElapsed) {
-    throw new Error(`service marks: totalDurationMs ${after.totalDurationMs} for ${sentElapsed} ms of results sent`);
+}
+
+export async function serviceMarks(service: ServiceProcess, project: RunsProject, runs: BenchRun[], counts: Counts, drive: Drive): Promise<Measurement> {
+  const next = markSequence(runs);
+  const load: Next = () => {
+    const { run, runCaseUlid, status, elapsedMs } = next();
+    return { method: 'PATCH', path: `/api/v1/runs/${run.ulid}/cases/${runCaseUlid}`, body: JSON.stringify({ status, elapsedMs }) };
+  };
+  // Summed from the answers, not the requests built: autocannon may build more than it sends.
+  let answeredElapsed = 0;
+  const accept = (answer: string) => {
+    const marked = JSON.parse(answer) as { resultUlid: string | null; elapsedMs: number };
+    if (marked.resultUlid) answeredElapsed += marked.elapsedMs;
+    return marked.resultUlid !== null;
+  };
+  const warmup = await runVaryingLoad(service, project.who, drive, counts.warmup, load, accept);
+  const measurement = await runVaryingLoad(service, project.who, drive, counts.measured, load, accept);
+  let totalDurationMs = 0;
+  for (const run of runs) totalDurationMs += (await getJson(service, `/api/v1/runs/${run.ulid}`, project.who)).totalDurationMs;
+  if (warmup.failed + measurement.failed === 0 && totalDurationMs !== answeredElapsed) {
+    throw new Error(`service marks: totalDurationMs ${totalDurationMs} for ${answeredElapsed} ms of results answered`);
   }
   return measurement;
 }
 
-/** The runs one side (service or raw) works in: one for marks, BULK_RUNS for each bulk measure. */
-export type SideRuns = { marks: BenchRun; bulkMark: BenchRun[]; submit: BenchRun[] };
+/**
+ * The single-mark measures: into one run of RUN_CASES cases, or spread over SPREAD_RUNS runs of
+ * RUN_CASES / SPREAD_RUNS cases each (the same number of run cases, but the marks no longer queue
+ * on one run's lock, so throughput should grow as the raw floor's does), each at the bench's 10
+ * clients and at MANY_CLIENTS.
+ */
+export const SPREAD_RUNS = 10;
+export const MANY_CLIENTS = 50;
+export const MARK_MEASURES = {
+  marks: { runs: 1, clients: 10 },
+  marks50: { runs: 1, clients: MANY_CLIENTS },
+  spread: { runs: SPREAD_RUNS, clients: 10 },
+  spread50: { runs: SPREAD_RUNS, clients: MANY_CLIENTS },
+} as const;
+export type MarkMeasure = keyof typeof MARK_MEASURES;
 
-async function sideRuns(service: ServiceProcess, project: RunsProject, side: string): Promise<SideRuns> {
-  const many = async (label: string) => {
+/** The runs one side (service or raw) works in: those of each mark measure, BULK_RUNS of all cases for each bulk measure. */
+export type SideRuns = { marks: Record<MarkMeasure, BenchRun[]>; bulkMark: BenchRun[]; submit: BenchRun[] };
+
+async function sideRuns(service: ServiceProcess, project: RunsProject, side: string, withBulkMark: boolean): Promise<SideRuns> {
+  /** `count` runs, each of all the project's cases or (`split`) of its share of them. */
+  const many = async (label: string, count: number, split: boolean) => {
     const runs: BenchRun[] = [];
-    for (let index = 0; index < BULK_RUNS; index++) runs.push(await newRun(service, project, `${side} ${label} ${index}`));
+    const size = split ? RUN_CASES / count : RUN_CASES;
+    for (let index = 0; index < count; index++) {
+      const from = split ? index * size : 0;
+      runs.push(await newRun(service, project, `${side} ${label} ${index}`, project.caseUlids.slice(from, from + size)));
+    }
     return runs;
   };
-  return { marks: await newRun(service, project, `${side} marks`), bulkMark: await many('bulk-mark'), submit: await many('submit') };
+  const marks = {} as Record<MarkMeasure, BenchRun[]>;
+  for (const [measure, { runs }] of Object.entries(MARK_MEASURES)) marks[measure as MarkMeasure] = await many(measure, runs, true);
+  return { marks, bulkMark: withBulkMark ? await many('bulk-mark', BULK_RUNS, false) : [], submit: await many('submit', BULK_RUNS, false) };
 }
 
 /** Everything the execution measures need, seeded through the API before anything is measured. */
-export type RunsFixture = { project: RunsProject; service: SideRuns; raw: SideRuns };
+export type RunsFixture = { project: RunsProject; detailPlan: DetailPlan; service: SideRuns; raw: SideRuns };
 
-export async function seedRuns(service: ServiceProcess, who: Integrator, code: string): Promise<RunsFixture> {
+/** `withBulkMark`: also the runs of the bulk-mark measure (BENCH_ONLY=hot goes without). */
+export async function seedRuns(service: ServiceProcess, who: Integrator, code: string, withBulkMark: boolean): Promise<RunsFixture> {
   const project = await runsProject(service, who, code);
-  await seedProgressPlans(service, project);
-  return { project, service: await sideRuns(service, project, 'service'), raw: await sideRuns(service, project, 'raw') };
+  const configurations = await seedConfigurations(service, project);
+  await seedProgressPlans(service, project, configurations);
+  const detailPlan = await seedDetailPlan(service, project, configurations);
+  const sides = { service: await sideRuns(service, project, 'service', withBulkMark), raw: await sideRuns(service, project, 'raw', withBulkMark) };
+  return { project, detailPlan, ...sides };
 }
 
 export const bulkMarkBody = (run: BenchRun, pass: number) => ({ caseUlids: run.runCaseUlids, status: statusOfPass(pass) });
@@ -143,8 +196,7 @@ async function serviceBulk(
   };
   // Every call must have marked all cases of its run.
   const accept = (answer: string) => answer.includes(`"affected":${RUN_CASES}`);
-  await runVaryingLoad(service, project.who, drive, counts.warmup, load, accept);
-  return runVaryingLoad(service, project.who, drive, counts.measured, load, accept);
+  return measureLoad(service, project.who, drive, counts, load, accept);
 }
 
 export const serviceBulkMark = (service: ServiceProcess, project: RunsProject, runs: BenchRun[], counts: Counts, drive: Drive) =>
@@ -152,6 +204,111 @@ export const serviceBulkMark = (service: ServiceProcess, project: RunsProject, r
 
 export const serviceSubmit = (service: ServiceProcess, project: RunsProject, runs: BenchRun[], counts: Counts, drive: Drive) =>
   serviceBulk(service, project, runs, (run) => `/api/v1/runs/${run.ulid}/results/bulk`, submitBody, counts, drive);
+
+// ---- the plans of the progress and detail measures ---------------------------------------------
+
+/** The project's two configuration groups of two values each: the values, and their four combinations. */
+type Configurations = { values: string[]; combinations: string[][] };
+
+async function seedConfigurations(service: ServiceProcess, project: RunsProject): Promise<Configurations> {
+  const { who, code } = project;
+  const groups: string[][] = [];
+  for (const group of ['Browser', 'OS']) {
+    const created = await send(service, who, 'POST', `/api/v1/projects/${code}/configuration-groups`, { name: group });
+    const pair: string[] = [];
+    for (const name of ['A', 'B']) pair.push((await send(service, who, 'POST', `/api/v1/configuration-groups/${created.ulid}/values`, { name: `${group} ${name}` })).ulid);
+    groups.push(pair);
+  }
+  return { values: groups.flat(), combinations: groups[0]!.flatMap((first) => groups[1]!.map((second) => [first, second])) };
+}
+
+/** A run of the plan (of its combination `configurationUlids`) with two cases marked: one passed, one failed. */
+async function markedPlanRun(service: ServiceProcess, project: RunsProject, planUlid: string, caseUlids: string[], name: string, configurationUlids: string[]) {
+  const { who, code } = project;
+  const run = await send(service, who, 'POST', `/api/v1/projects/${code}/runs`, { name, planUlid, configurationUlids });
+  await send(service, who, 'POST', `/api/v1/runs/${run.ulid}/results/bulk`, {
+    results: [
+      { caseUlid: caseUlids[0], status: 'passed', elapsedMs: 1000 },
+      { caseUlid: caseUlids[1], status: 'failed', elapsedMs: 2000 },
+    ],
+  });
+  return run.ulid as string;
+}
+
+/** A plan selecting `caseUlids`, with no runs yet. */
+async function newPlan(service: ServiceProcess, project: RunsProject, name: string, caseUlids: string[]): Promise<string> {
+  const plan = await send(service, project.who, 'POST', `/api/v1/projects/${project.code}/plans`, { name, status: 'active' });
+  await send(service, project.who, 'PUT', `/api/v1/plans/${plan.ulid}/cases`, { caseUlids });
+  return plan.ulid;
+}
+
+const selectConfigurations = (service: ServiceProcess, project: RunsProject, planUlid: string, configurations: Configurations) =>
+  send(service, project.who, 'PUT', `/api/v1/plans/${planUlid}/configurations`, { configurationUlids: configurations.values });
+
+/**
+ * PROGRESS_PLANS plans in the project, each selecting PLAN_CASES cases and with one marked run of
+ * them; the first CONFIGURED_PLANS also select the two configuration groups and get a run per
+ * combination.
+ */
+async function seedProgressPlans(service: ServiceProcess, project: RunsProject, configurations: Configurations): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < PROGRESS_PLANS) {
+      const index = next++;
+      const from = (index * PLAN_CASES) % (RUN_CASES - PLAN_CASES);
+      const caseUlids = project.caseUlids.slice(from, from + PLAN_CASES);
+      const planUlid = await newPlan(service, project, `Plan ${index}`, caseUlids);
+      const configured = index < CONFIGURED_PLANS;
+      if (configured) await selectConfigurations(service, project, planUlid, configurations);
+      for (const configurationUlids of configured ? configurations.combinations : [[]]) {
+        await markedPlanRun(service, project, planUlid, caseUlids, `Plan ${index} run`, configurationUlids);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: 4 }, worker));
+}
+
+// ---- plan detail ---------------------------------------------------------------------------------
+
+/**
+ * The plan of GET /api/v1/plans/{planUlid}: DETAIL_RUNS marked runs of its PLAN_CASES cases,
+ * DETAIL_UNCONFIGURED_RUNS of them made before it selected the two configuration groups (the
+ * unconfigured bucket), the rest spread over the four combinations; every DETAIL_CLOSE_EVERY-th
+ * run is closed. Its progress thus has five buckets, open and closed runs in each.
+ */
+export const DETAIL_RUNS = 50;
+const DETAIL_UNCONFIGURED_RUNS = 10;
+const DETAIL_CLOSE_EVERY = 5;
+export type DetailPlan = { ulid: string; buckets: number; closedRuns: number };
+
+async function seedDetailPlan(service: ServiceProcess, project: RunsProject, configurations: Configurations): Promise<DetailPlan> {
+  const caseUlids = project.caseUlids.slice(0, PLAN_CASES);
+  const ulid = await newPlan(service, project, 'Plan with many runs', caseUlids);
+  let closedRuns = 0;
+  for (let index = 0; index < DETAIL_RUNS; index++) {
+    if (index === DETAIL_UNCONFIGURED_RUNS) await selectConfigurations(service, project, ulid, configurations);
+    const configurationUlids = index < DETAIL_UNCONFIGURED_RUNS ? [] : configurations.combinations[index % configurations.combinations.length]!;
+    const runUlid = await markedPlanRun(service, project, ulid, caseUlids, `Detail run ${index}`, configurationUlids);
+    if (index % DETAIL_CLOSE_EVERY === 0) {
+      await send(service, project.who, 'POST', `/api/v1/runs/${runUlid}/close`);
+      closedRuns++;
+    }
+  }
+  return { ulid, buckets: 1 + configurations.combinations.length, closedRuns };
+}
+
+type PlanDetailAnswer = { progress: { totalRuns: number; closedRuns: number; byConfiguration: unknown[] } };
+
+/** GET /api/v1/plans/{planUlid} of the detail plan; its progress is checked first. */
+export async function servicePlanDetail(service: ServiceProcess, fixture: RunsFixture, counts: Counts, drive: Drive): Promise<Measurement> {
+  const { project, detailPlan } = fixture;
+  const path = `/api/v1/plans/${detailPlan.ulid}`;
+  const { progress } = (await getJson(service, path, project.who)) as PlanDetailAnswer;
+  if (progress.totalRuns !== DETAIL_RUNS || progress.closedRuns !== detailPlan.closedRuns || progress.byConfiguration.length !== detailPlan.buckets) {
+    throw new Error(`unexpected plan detail: ${JSON.stringify(progress).slice(0, 500)}`);
+  }
+  return measureLoad(service, project.who, drive, counts, () => ({ method: 'GET', path }));
+}
 
 // ---- plan progress -------------------------------------------------------------------------------
 
@@ -166,44 +323,6 @@ export const PROGRESS_QUERY = `query($code: String!, $first: Int!) {
   }
 }`;
 
-/**
- * PROGRESS_PLANS plans in the project, each selecting PLAN_CASES cases and with one run of them
- * (two cases marked: one passed, one failed); the first CONFIGURED_PLANS also select two
- * configuration groups of two values each and get a run per combination.
- */
-export async function seedProgressPlans(service: ServiceProcess, project: RunsProject): Promise<void> {
-  const { who, code } = project;
-  const values: string[][] = [];
-  for (const group of ['Browser', 'OS']) {
-    const created = await send(service, who, 'POST', `/api/v1/projects/${code}/configuration-groups`, { name: group });
-    const pair: string[] = [];
-    for (const name of ['A', 'B']) pair.push((await send(service, who, 'POST', `/api/v1/configuration-groups/${created.ulid}/values`, { name: `${group} ${name}` })).ulid);
-    values.push(pair);
-  }
-  const combinations = values[0]!.flatMap((first) => values[1]!.map((second) => [first, second]));
-  let next = 0;
-  const worker = async () => {
-    while (next < PROGRESS_PLANS) {
-      const index = next++;
-      const plan = await send(service, who, 'POST', `/api/v1/projects/${code}/plans`, { name: `Plan ${index}`, status: 'active' });
-      const caseUlids = project.caseUlids.slice((index * PLAN_CASES) % (RUN_CASES - PLAN_CASES), ((index * PLAN_CASES) % (RUN_CASES - PLAN_CASES)) + PLAN_CASES);
-      await send(service, who, 'PUT', `/api/v1/plans/${plan.ulid}/cases`, { caseUlids });
-      const configured = index < CONFIGURED_PLANS;
-      if (configured) await send(service, who, 'PUT', `/api/v1/plans/${plan.ulid}/configurations`, { configurationUlids: values.flat() });
-      for (const configurationUlids of configured ? combinations : [[]]) {
-        const run = await send(service, who, 'POST', `/api/v1/projects/${code}/runs`, { name: `Plan ${index} run`, planUlid: plan.ulid, configurationUlids });
-        await send(service, who, 'POST', `/api/v1/runs/${run.ulid}/results/bulk`, {
-          results: [
-            { caseUlid: caseUlids[0], status: 'passed', elapsedMs: 1000 },
-            { caseUlid: caseUlids[1], status: 'failed', elapsedMs: 2000 },
-          ],
-        });
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: 4 }, worker));
-}
-
 type ProgressAnswer = { project: { plans: { edges: Array<{ node: { progress: { totalRuns: number; byConfiguration: unknown[] } } }> } } };
 
 export async function serviceProgress(service: ServiceProcess, project: RunsProject, counts: Counts, drive: Drive): Promise<Measurement> {
@@ -217,6 +336,5 @@ export async function serviceProgress(service: ServiceProcess, project: RunsProj
   const body = JSON.stringify({ query: PROGRESS_QUERY, variables });
   const next: Next = () => ({ method: 'POST', path: '/graphql', body });
   const accept = (answer: string) => answer.startsWith('{"data":{"project":{') && !answer.includes('"errors":');
-  await runVaryingLoad(service, project.who, drive, counts.warmup, next, accept);
-  return runVaryingLoad(service, project.who, drive, counts.measured, next, accept);
+  return measureLoad(service, project.who, drive, counts, next, accept);
 }

@@ -16,6 +16,9 @@
  *   case of the pool and with the next version of its values, so that every request changes
  *   all three parts and records one test_case.updated event (checked in the audit feed after
  *   the run: one event per 2xx PATCH, else the bench fails).
+ * - case list: GET /api/v1/projects/{code}/test-cases?limit=CASE_PAGE of the tree project, its
+ *   pages round-robin (their cursors walked and checked first: full pages, every case with its
+ *   steps and priority).
  */
 import type { ServiceProcess } from './child.ts';
 import { runHttpLoad, type HttpLoad } from './load.ts';
@@ -23,6 +26,7 @@ import {
   bearer,
   createProjectThroughApi,
   createSuiteThroughApi,
+  getJson,
   graphqlData,
   listCases,
   newestEventsOf,
@@ -160,6 +164,33 @@ export function checkTree(data: TreeAnswer, priority: SelectField): void {
   }
 }
 
+// ---- the case list ----------------------------------------------------------------------------
+
+/** Cases per page of GET /api/v1/projects/{code}/test-cases (its `limit`), read from the tree project. */
+export const CASE_PAGE = 50;
+export const casePagePath = (code: string, cursor: string | null) =>
+  `/api/v1/projects/${code}/test-cases?limit=${CASE_PAGE}${cursor ? `&cursor=${cursor}` : ''}`;
+
+type ListedCase = { steps: unknown[]; customFieldValues: Array<{ fieldUlid: string }> };
+
+/**
+ * The cursors of the tree project's pages of CASE_PAGE cases (null: the first page), walked
+ * through the API; throws unless every page is full and every case has its steps and priority.
+ */
+export async function casePageCursors(service: ServiceProcess, who: Integrator, code: string, priority: SelectField): Promise<Array<string | null>> {
+  const cursors: Array<string | null> = [];
+  let cursor: string | null = null;
+  do {
+    cursors.push(cursor);
+    const page: { items: ListedCase[]; nextCursor: string | null } = await getJson(service, casePagePath(code, cursor), who);
+    const complete = page.items.every((each) => each.steps.length === STEPS.length && each.customFieldValues.some((value) => value.fieldUlid === priority.fieldUlid));
+    if (page.items.length !== CASE_PAGE || !complete) throw new Error(`unexpected case page: ${page.items.length} cases, every case complete: ${complete}`);
+    cursor = page.nextCursor;
+  } while (cursor);
+  if (cursors.length !== TREE_CASES / CASE_PAGE) throw new Error(`case list: ${cursors.length} pages of ${TREE_CASES} cases`);
+  return cursors;
+}
+
 // ---- the load ----------------------------------------------------------------------------------
 
 export type Next = NonNullable<HttpLoad['next']>;
@@ -184,7 +215,20 @@ export const runVaryingLoad = (
     maxMs: drive.maxMs,
   });
 
-// ---- the three measures ------------------------------------------------------------------------
+/** The warm-up load, then the measured one (whose figures are returned). */
+export async function measureLoad(
+  service: ServiceProcess,
+  who: Integrator,
+  drive: Drive,
+  counts: Counts,
+  next: Next,
+  accept?: (body: string) => boolean,
+): Promise<Measurement> {
+  await runVaryingLoad(service, who, drive, counts.warmup, next, accept);
+  return runVaryingLoad(service, who, drive, counts.measured, next, accept);
+}
+
+// ---- the measures ------------------------------------------------------------------------
 
 /** Creates warm-up + measured cases in project `code`; checks their numbers; returns the PATCH pool. */
 export async function serviceCreateCases(
@@ -227,8 +271,13 @@ export async function serviceReadTree(
   const body = JSON.stringify({ query: TREE_QUERY, variables: { code } });
   const next: Next = () => ({ method: 'POST', path: '/graphql', body });
   const accept = (answer: string) => answer.startsWith('{"data":{"project":{') && !answer.includes('"errors":');
-  await runVaryingLoad(service, who, drive, counts.warmup, next, accept);
-  return runVaryingLoad(service, who, drive, counts.measured, next, accept);
+  return measureLoad(service, who, drive, counts, next, accept);
+}
+
+/** GET the tree project's case pages round-robin (`cursors` from casePageCursors). */
+export async function serviceCaseList(service: ServiceProcess, who: Integrator, code: string, cursors: Array<string | null>, counts: Counts, drive: Drive): Promise<Measurement> {
+  let page = 0;
+  return measureLoad(service, who, drive, counts, () => ({ method: 'GET', path: casePagePath(code, cursors[page++ % cursors.length] ?? null) }));
 }
 
 /** PATCHes the pool round-robin; then one test_case.updated event per 2xx answer must be in the feed. */

@@ -191,11 +191,11 @@ export async function importResults(ctx: RequestContext, projectCode: string, qu
       const { planUlid, environmentId, milestoneId } = query;
       runUlid = (await createRun(txCtx, project.code, { name, planUlid, environmentId, milestoneId, caseUlids: planUlid ? undefined : caseIds })).id;
     }
-    const present = await findRunCasesByUlid(tx, runUlid, caseIds);
+    const present = await findRunCasesByUlid(tx, txCtx, runUlid, caseIds);
     const missing = caseIds.filter((caseId) => !present.has(caseId));
     if (missing.length > 0) await addRunCases(txCtx, runUlid, { caseUlids: missing });
     const run = await lockRun(tx, txCtx, runUlid);
-    const runCases = missing.length > 0 ? await findRunCasesByUlid(tx, runUlid, caseIds) : present;
+    const runCases = missing.length > 0 ? await findRunCasesByUlid(tx, txCtx, runUlid, caseIds) : present;
 
     const order = new Map(caseIds.map((caseId, index) => [caseId, index]));
     const statusOf = (entry: BoundTest) => entry.test.attempts.at(-1)!.status;

@@ -23,8 +23,8 @@ function uniform<T>(values: T[], key: (value: T) => unknown = (value) => value):
  * or its test case's). ULIDs naming no case of the run are skipped as not_found, a case named a
  * second time (by its other ULID) as unchanged.
  */
-async function selectCases(tx: Db, run: LockedRun, caseUlids: string[]) {
-  const found = await findRunCasesByUlid(tx, run.id, caseUlids);
+async function selectCases(tx: Db, ctx: RequestContext, run: LockedRun, caseUlids: string[]) {
+  const found = await findRunCasesByUlid(tx, ctx, run.id, caseUlids);
   const cases: RunCaseRow[] = [];
   const skipped: CaseEntry[] = [];
   const seen = new Set<string>();
@@ -71,7 +71,7 @@ async function recordBulkEvent(
 export function bulkMarkRunCases(ctx: RequestContext, runUlid: string, input: BulkMarkInput): Promise<BulkResult> {
   return inTransaction(ctx.db, async (tx) => {
     const run = await lockRun(tx, ctx, runUlid);
-    const { cases, skipped } = await selectCases(tx, run, input.caseUlids);
+    const { cases, skipped } = await selectCases(tx, ctx, run, input.caseUlids);
     const marked: RunCaseRow[] = [];
     for (const runCase of cases) {
       if (runCase.status === input.status) skipped.push(caseEntry(run, runCase, { skipped: 'unchanged' }));
@@ -96,7 +96,7 @@ export function bulkAssignRunCases(ctx: RequestContext, runUlid: string, input: 
   return inTransaction(ctx.db, async (tx) => {
     const run = await lockRun(tx, ctx, runUlid);
     if (input.assigneeUlid) await assertMembers(tx, [input.assigneeUlid]);
-    const { cases, skipped } = await selectCases(tx, run, input.caseUlids);
+    const { cases, skipped } = await selectCases(tx, ctx, run, input.caseUlids);
     const reassigned: RunCaseRow[] = [];
     for (const runCase of cases) {
       if (runCase.assigneeId === input.assigneeUlid) skipped.push(caseEntry(run, runCase, { skipped: 'unchanged' }));
@@ -127,7 +127,7 @@ export function bulkAssignRunCases(ctx: RequestContext, runUlid: string, input: 
 export function bulkRetryRunCases(ctx: RequestContext, runUlid: string, input: BulkCasesInput): Promise<BulkResult> {
   return inTransaction(ctx.db, async (tx) => {
     const run = await lockRun(tx, ctx, runUlid);
-    const { cases, skipped } = await selectCases(tx, run, input.caseUlids);
+    const { cases, skipped } = await selectCases(tx, ctx, run, input.caseUlids);
     const retried: RunCaseRow[] = [];
     for (const runCase of cases) {
       if (runCase.status === 'untested') skipped.push(caseEntry(run, runCase, { skipped: 'unchanged' }));
@@ -169,7 +169,7 @@ export async function removeRunCases(tx: Db, ctx: RequestContext, run: LockedRun
 export function bulkRemoveRunCases(ctx: RequestContext, runUlid: string, input: BulkCasesInput): Promise<BulkResult> {
   return inTransaction(ctx.db, async (tx) => {
     const run = await lockRun(tx, ctx, runUlid);
-    const { cases, skipped } = await selectCases(tx, run, input.caseUlids);
+    const { cases, skipped } = await selectCases(tx, ctx, run, input.caseUlids);
     const changed = cases.map((runCase) => caseEntry(run, runCase, { statusAtRemoval: runCase.status }));
     const result = await recordBulkEvent(tx, ctx, run, 'run.cases_bulk_removed', changed, skipped);
     await removeRunCases(tx, ctx, run, cases);
@@ -186,7 +186,7 @@ export function bulkRemoveRunCases(ctx: RequestContext, runUlid: string, input: 
 export function submitRunResults(ctx: RequestContext, runUlid: string, input: SubmitResultsInput) {
   return inTransaction(ctx.db, async (tx) => {
     const run = await lockRun(tx, ctx, runUlid);
-    const found = await findRunCasesByUlid(tx, run.id, input.results.map((entry) => entry.runCaseUlid ?? entry.caseUlid!));
+    const found = await findRunCasesByUlid(tx, ctx, run.id, input.results.map((entry) => entry.runCaseUlid ?? entry.caseUlid!));
     const entries = input.results.map((entry, index) => {
       const runCase = found.get(entry.runCaseUlid ?? entry.caseUlid!);
       const key = entry.runCaseUlid ? 'runCaseUlid' : 'caseUlid';

@@ -26,7 +26,7 @@ import {
   setPlanConfigurationsBodySchema,
   updatePlanBodySchema,
 } from '../../src/plans/plans.schemas.ts';
-import { createPlan, deletePlan, listPlans, planDetail, resolvePlan, toPlan, updatePlan } from '../../src/plans/plans.service.ts';
+import { createPlan, deletePlan, listPlans, planDetail, readPlanDetail, toPlan, updatePlan } from '../../src/plans/plans.service.ts';
 import { projectPathSchema } from '../../src/projects/projects.schemas.ts';
 import { listPlanRuns, toRunResponse } from '../../src/runs/runs.service.ts';
 import { defineRoute, Reply } from '../route.ts';
@@ -73,7 +73,7 @@ export const planRoutes = [
     params: planPathSchema,
     success: { status: 200, description: 'The plan', schema: planDetailSchema },
     errors: [403, 404],
-    handle: async ({ ctx, params }) => planDetail(ctx, await resolvePlan(ctx, params.planUlid)),
+    handle: ({ ctx, params }) => readPlanDetail(ctx, params.planUlid),
   }),
   defineRoute({
     method: 'patch',

@@ -35,6 +35,8 @@ import { requestOf } from '../context.ts';
 import { Author } from './comment.ts';
 import { StatusCounts } from './run.ts';
 
+// Progress objects are plain data shaped once per plan (readPlanProgress): every field is a
+// property read by the default resolver, none has a resolver of its own.
 const ProgressValue = builder.objectRef<ProgressBucket['values'][number]>('PlanProgressValue').implement({
   fields: (t) => ({ groupName: t.exposeString('groupName'), valueName: t.exposeString('valueName') }),
 });
@@ -43,10 +45,10 @@ const ProgressBucketRef = builder.objectRef<ProgressBucket>('PlanProgressBucket'
   description: "The plan's runs of one comboKey ('' for runs without configurations)",
   fields: (t) => ({
     comboKey: t.exposeString('comboKey'),
-    values: t.field({ type: [ProgressValue], resolve: (bucket) => bucket.values }),
+    values: t.expose('values', { type: [ProgressValue] }),
     totalRuns: t.exposeInt('totalRuns'),
     closedRuns: t.exposeInt('closedRuns'),
-    counts: t.field({ type: StatusCounts, resolve: (bucket) => bucket.counts }),
+    counts: t.expose('counts', { type: StatusCounts }),
   }),
 });
 
@@ -55,8 +57,8 @@ export const PlanProgressRef = builder.objectRef<PlanProgress>('PlanProgress').i
   fields: (t) => ({
     totalRuns: t.exposeInt('totalRuns'),
     closedRuns: t.exposeInt('closedRuns', { description: 'Runs in state closed (aborted ones included)' }),
-    counts: t.field({ type: StatusCounts, resolve: (progress) => progress.counts }),
-    byConfiguration: t.field({ type: [ProgressBucketRef], resolve: (progress) => progress.byConfiguration }),
+    counts: t.expose('counts', { type: StatusCounts }),
+    byConfiguration: t.expose('byConfiguration', { type: [ProgressBucketRef] }),
   }),
 });
 
@@ -126,13 +128,20 @@ builder.prismaObject('TestPlanConfiguration', {
 builder.prismaObject('TestPlan', {
   name: 'Plan',
   description: 'A test plan: an ordered selection of cases and of configuration values, and the runs generated from it',
+  // Select mode: a page of plans reads only the columns its query asks for (a progress read, the id).
+  select: { id: true },
   fields: (t) => ({
     ulid: t.exposeString('id'),
     projectUlid: t.exposeString('projectId'),
     planNumber: t.exposeInt('planNumber'),
     name: t.exposeString('name'),
     description: t.exposeString('description', { nullable: true }),
-    author: t.field({ type: Author, nullable: true, resolve: (plan) => toAuthor(plan) }),
+    author: t.field({
+      type: Author,
+      nullable: true,
+      select: { authorKind: true, authorId: true, authorName: true, authorAvatarKey: true },
+      resolve: (plan) => toAuthor(plan),
+    }),
     caseCount: t.relationCount('cases', { where: LIVE_SELECTION, description: 'Live (not archived) cases in the selection' }),
     status: t.exposeString('status', { description: 'draft, active or completed' }),
     milestoneUlid: t.exposeString('milestoneId', { nullable: true }),

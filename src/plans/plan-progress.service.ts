@@ -13,79 +13,72 @@ export type ProgressBucket = {
 
 export type PlanProgress = { totalRuns: number; closedRuns: number; counts: Counts; byConfiguration: ProgressBucket[] };
 
-const noCounts = (): Counts => ({ passed: 0, failed: 0, blocked: 0, skipped: 0, untested: 0 });
-
-const addCounts = (into: Counts, more: Counts) => {
-  for (const key of Object.keys(into) as Array<keyof Counts>) into[key] += more[key];
+/** One row per (plan, comboKey): its runs' counters summed, and the names of its most recent run's snapshots. */
+type BucketRow = {
+  planId: string;
+  comboKey: string;
+  totalRuns: number;
+  closedRuns: number;
+  countPassed: number;
+  countFailed: number;
+  countBlocked: number;
+  countSkipped: number;
+  countUntested: number;
+  countRetested: number;
+  values: ProgressBucket['values'] | null;
 };
 
-const emptyProgress = (): PlanProgress => ({ totalRuns: 0, closedRuns: 0, counts: noCounts(), byConfiguration: [] });
+const emptyProgress = (): PlanProgress => ({
+  totalRuns: 0,
+  closedRuns: 0,
+  counts: { passed: 0, failed: 0, blocked: 0, skipped: 0, untested: 0 },
+  byConfiguration: [],
+});
 
 /**
- * The progress of many plans in at most two statements, whatever their number: the per-status
- * counters of their runs summed per plan, comboKey and state (never a scan of results), and the
- * configuration names of each configured bucket, taken from the snapshots of its most recent run.
- * Buckets come in comboKey order (the unconfigured one, '', first); a plan without runs has none.
+ * The progress of many plans in one statement, whatever their number: the per-status counters of
+ * their runs summed per plan and comboKey (never a scan of results), with the configuration names
+ * of each configured bucket taken from the snapshots of its most recent run. Buckets come in
+ * comboKey code-point order (the unconfigured one, '', first); a plan without runs has none.
+ * The answer is plain objects, shaped once per bucket, that GraphQL and REST read as they are.
  */
 export async function readPlanProgress(ctx: RequestContext, planIds: string[]): Promise<Map<string, PlanProgress>> {
   const progress = new Map(planIds.map((id) => [id, emptyProgress()]));
   if (planIds.length === 0) return progress;
-  const groups = await ctx.db.testRun.groupBy({
-    by: ['planId', 'comboKey', 'state'],
-    where: { planId: { in: planIds } },
-    orderBy: [{ planId: 'asc' }, { comboKey: 'asc' }, { state: 'asc' }],
-    _count: { _all: true },
-    _sum: { countPassed: true, countFailed: true, countBlocked: true, countSkipped: true, countUntested: true, countRetested: true },
-  });
-  const names = groups.some((group) => group.comboKey !== '') ? await bucketNames(ctx, planIds) : new Map<string, ProgressBucket['values']>();
-
-  for (const group of groups) {
-    const plan = progress.get(group.planId!)!;
-    let bucket = plan.byConfiguration.at(-1);
-    if (bucket?.comboKey !== group.comboKey) {
-      bucket = { comboKey: group.comboKey, values: names.get(`${group.planId}/${group.comboKey}`) ?? [], totalRuns: 0, closedRuns: 0, counts: noCounts() };
-      plan.byConfiguration.push(bucket);
-    }
-    const sums = group._sum;
-    const counts = runCounts({
-      countPassed: sums.countPassed ?? 0,
-      countFailed: sums.countFailed ?? 0,
-      countBlocked: sums.countBlocked ?? 0,
-      countSkipped: sums.countSkipped ?? 0,
-      countUntested: sums.countUntested ?? 0,
-      countRetested: sums.countRetested ?? 0,
-    });
-    const closed = group.state === 'closed' ? group._count._all : 0;
-    for (const target of [plan, bucket]) {
-      target.totalRuns += group._count._all;
-      target.closedRuns += closed;
-      addCounts(target.counts, counts);
-    }
-  }
-  // Code-point order, the same on every database collation.
-  for (const plan of progress.values()) plan.byConfiguration.sort((a, b) => (a.comboKey < b.comboKey ? -1 : a.comboKey > b.comboKey ? 1 : 0));
-  return progress;
-}
-
-/** `{ groupName, valueName }` of each configured bucket (`<planId>/<comboKey>`), in position order. */
-async function bucketNames(ctx: RequestContext, planIds: string[]) {
-  // Raw SQL for DISTINCT ON (the latest run of each bucket); it names org_id itself.
-  const rows = await ctx.db.$queryRaw<Array<{ plan_id: string; combo_key: string; group_name: string; value_name: string }>>`
-    SELECT latest.plan_id, latest.combo_key, snapshot.group_name, snapshot.value_name
+  // Typed SQL: sums cast to int (a per-plan sum of case counters fits) so that no BigInt reaches
+  // JavaScript; the latest run of a configured bucket is found in the same scan (array_agg), its
+  // names aggregated as JSON; COLLATE "C" is code-point order on every database collation.
+  const rows = await ctx.db.$queryRaw<BucketRow[]>`
+    SELECT bucket.*, names.values
     FROM (
-      SELECT DISTINCT ON (plan_id, combo_key) id, plan_id, combo_key
+      SELECT plan_id AS "planId", combo_key AS "comboKey",
+        count(*)::int AS "totalRuns", (count(*) FILTER (WHERE state = 'closed'))::int AS "closedRuns",
+        sum(count_passed)::int AS "countPassed", sum(count_failed)::int AS "countFailed",
+        sum(count_blocked)::int AS "countBlocked", sum(count_skipped)::int AS "countSkipped",
+        sum(count_untested)::int AS "countUntested", sum(count_retested)::int AS "countRetested",
+        (array_agg(id ORDER BY created_at DESC, id DESC) FILTER (WHERE combo_key <> ''))[1] AS latest_run_id
       FROM test_runs
-      WHERE org_id = ${ctx.org.id} AND plan_id = ANY(${planIds}::char(26)[]) AND combo_key <> ''
-      ORDER BY plan_id, combo_key, created_at DESC, id DESC
-    ) AS latest
-    JOIN test_run_configurations AS snapshot ON snapshot.run_id = latest.id
-    ORDER BY latest.plan_id, latest.combo_key, snapshot.position, snapshot.id`;
-  const names = new Map<string, ProgressBucket['values']>();
+      WHERE org_id = ${ctx.org.id} AND plan_id = ANY(${planIds}::char(26)[])
+      GROUP BY plan_id, combo_key
+    ) AS bucket
+    LEFT JOIN LATERAL (
+      SELECT json_agg(json_build_object('groupName', snapshot.group_name, 'valueName', snapshot.value_name) ORDER BY snapshot.position, snapshot.id) AS values
+      FROM test_run_configurations AS snapshot
+      WHERE snapshot.run_id = bucket.latest_run_id
+    ) AS names ON true
+    ORDER BY bucket."planId", bucket."comboKey" COLLATE "C"`;
+
   for (const row of rows) {
-    const key = `${row.plan_id}/${row.combo_key}`;
-    const values = names.get(key) ?? [];
-    values.push({ groupName: row.group_name, valueName: row.value_name });
-    names.set(key, values);
+    const plan = progress.get(row.planId)!;
+    const counts = runCounts(row);
+    plan.byConfiguration.push({ comboKey: row.comboKey, values: row.values ?? [], totalRuns: row.totalRuns, closedRuns: row.closedRuns, counts });
+    plan.totalRuns += row.totalRuns;
+    plan.closedRuns += row.closedRuns;
+    plan.counts.passed += counts.passed;
+    plan.counts.failed += counts.failed;
+    plan.counts.blocked += counts.blocked;
+    plan.counts.skipped += counts.skipped;
+    plan.counts.untested += counts.untested;
   }
-  return names;
+  return progress;
 }

@@ -47,10 +47,20 @@ export const toPlan = (plan: PlanRecord) => ({
   updatedAt: plan.updatedAt.getTime(),
 });
 
-/** The detail and PATCH answer: the plan with its progress. */
+/** The PATCH answer: the plan with its progress. */
 export async function planDetail(ctx: RequestContext, plan: PlanRecord) {
   const progress = await readPlanProgress(ctx, [plan.id]);
   return { ...toPlan(plan), progress: progress.get(plan.id)! };
+}
+
+/**
+ * GET of one plan with its progress: the plan and its progress are read at once (the progress of
+ * a plan that turns out not to be readable is never answered: its read is the 404).
+ */
+export async function readPlanDetail(ctx: RequestContext, planUlid: string) {
+  authorize(ctx, 'project.read');
+  const [plan, progress] = await Promise.all([findLivePlan(ctx.db, planUlid), readPlanProgress(ctx, [planUlid])]);
+  return { ...toPlan(plan), progress: progress.get(planUlid)! };
 }
 
 /** The audit fields of every plan event: entity test_plan, labelled with the plan's name. */
@@ -63,9 +73,13 @@ export const planEvent = (plan: { id: string; name: string }) => ({
 /** A live plan of the active organization by ULID, with its project (locked project: 403 project_locked). */
 export async function resolvePlan(ctx: RequestContext, planUlid: string, options: { db?: Db } = {}) {
   authorize(ctx, 'project.read');
-  const plan = await (options.db ?? ctx.db).testPlan.findFirst({
+  return findLivePlan(options.db ?? ctx.db, planUlid);
+}
+
+async function findLivePlan(db: Db, planUlid: string) {
+  const plan = await db.testPlan.findFirst({
     where: { id: planUlid, ...LIVE },
-    include: { ...PLAN_INCLUDE, project: true },
+    include: { ...PLAN_INCLUDE, project: { select: { lockedAt: true } } },
   });
   if (!plan) throw notFound('Plan');
   assertProjectUnlocked(plan.project);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ownerWithProject, useTestApp, type Caller } from '../support/app.ts';
 import { comboKeyOf, configurationGroup, createCase, createPlan, createRun, type ConfigurationValueBody, type RunBody } from '../support/runs.ts';
+import { recordStatements } from '../support/statements.ts';
 
 const t = useTestApp();
 
@@ -132,5 +133,32 @@ describe('plan progress', () => {
     // The plan's status is manual: finished runs never change it.
     expect(patched.body.status).toBe('active');
     expect(await progressOf(owner, plan.ulid)).toEqual(patched.body.progress);
+  });
+
+  it('reads the progress of one plan, or of a page of plans through GraphQL, in one statement over their runs', async () => {
+    const { owner, code } = await ownerWithProject(t.http);
+    const os = await configurationGroup(t.http, owner, code, 'OS', ['Linux', 'macOS']);
+    const testCase = await createCase(t.http, owner, code);
+    const plans = [await createPlan(t.http, owner, code, { name: 'First' }), await createPlan(t.http, owner, code, { name: 'Second' })];
+    for (const plan of plans) {
+      await t.http.put(`/api/v1/plans/${plan.ulid}/cases`).set(owner.headers).send({ caseUlids: [testCase.ulid] });
+      await createRun(t.http, owner, code, { planUlid: plan.ulid });
+      await t.http.put(`/api/v1/plans/${plan.ulid}/configurations`).set(owner.headers).send({ configurationUlids: os.values.map((value) => value.ulid) });
+      for (const value of os.values) await createRun(t.http, owner, code, { planUlid: plan.ulid, configurationUlids: [value.ulid] });
+    }
+    const overRuns = (statements: string[]) => statements.filter((statement) => /test_runs/.test(statement));
+
+    const detail = await recordStatements(() => progressOf(owner, plans[0]!.ulid));
+    const named = [...os.values].sort((a, b) => (a.ulid < b.ulid ? -1 : 1)).map((value) => ({ comboKey: value.ulid, values: [{ groupName: 'OS', valueName: value.name }] }));
+    expect(detail.result.byConfiguration.map(({ comboKey, values }) => ({ comboKey, values }))).toEqual([{ comboKey: '', values: [] }, ...named]);
+    expect(overRuns(detail.statements)).toHaveLength(1);
+
+    const query = `query($code: String!) { project(code: $code) { plans(first: 10) { edges { node { progress {
+      totalRuns byConfiguration { comboKey values { groupName valueName } totalRuns } } } } } } }`;
+    const page = await recordStatements(() => t.http.post('/graphql').set(owner.headers).send({ query, variables: { code } }));
+    const nodes = page.result.body.data.project.plans.edges.map((edge: { node: { progress: Progress } }) => edge.node.progress);
+    expect(nodes.map((progress: Progress) => progress.totalRuns)).toEqual([3, 3]);
+    expect(nodes[1].byConfiguration).toHaveLength(3);
+    expect(overRuns(page.statements)).toHaveLength(1);
   });
 });

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../context.ts';
-import { runCounts } from '../runs/runs.schemas.ts';
+import { runCounts, type RunCounters } from '../runs/runs.schemas.ts';
 
 type Counts = ReturnType<typeof runCounts>;
 
@@ -14,17 +14,11 @@ export type ProgressBucket = {
 export type PlanProgress = { totalRuns: number; closedRuns: number; counts: Counts; byConfiguration: ProgressBucket[] };
 
 /** One row per (plan, comboKey): its runs' counters summed, and the names of its most recent run's snapshots. */
-type BucketRow = {
+type BucketRow = RunCounters & {
   planId: string;
   comboKey: string;
   totalRuns: number;
   closedRuns: number;
-  countPassed: number;
-  countFailed: number;
-  countBlocked: number;
-  countSkipped: number;
-  countUntested: number;
-  countRetested: number;
   values: ProgressBucket['values'] | null;
 };
 

@@ -19,11 +19,12 @@ import {
   revokeInvitation,
   type InvitationRow,
 } from '../../src/invitations/invitations.service.ts';
+import type { RequestContext } from '../../src/context.ts';
 import { orgPathSchema } from '../../src/orgs/orgs.schemas.ts';
 import { toOrganization } from '../../src/orgs/orgs.service.ts';
 import { defineRoute, Reply } from '../route.ts';
 
-const invitationView = async (row: InvitationRow) => (await invitationViews([row]))[0];
+const invitationView = async (ctx: RequestContext, row: InvitationRow) => (await invitationViews(ctx, [row]))[0];
 
 export const invitationRoutes = [
   defineRoute({
@@ -38,7 +39,7 @@ export const invitationRoutes = [
     body: createInvitationBodySchema,
     success: { status: 201, description: 'The invitation, whatever becomes of its mail', schema: invitationSchema },
     errors: [403, 404, 409],
-    handle: async ({ ctx, body }) => invitationView(await createInvitation(ctx, body)),
+    handle: async ({ ctx, body }) => invitationView(ctx, await createInvitation(ctx, body)),
   }),
   defineRoute({
     method: 'post',
@@ -79,7 +80,7 @@ export const invitationRoutes = [
     params: invitationPathSchema,
     success: { status: 200, description: 'The invitation; its previous token no longer works', schema: invitationSchema },
     errors: [403, 404, 409],
-    handle: async ({ ctx, params }) => invitationView(await resendInvitation(ctx, params.invitationUlid)),
+    handle: async ({ ctx, params }) => invitationView(ctx, await resendInvitation(ctx, params.invitationUlid)),
   }),
   defineRoute({
     method: 'delete',

@@ -61,16 +61,19 @@ const toInvitation = (row: InvitationRow, emailDeliveryStatus: DeliveryStatus) =
   emailDeliveryStatus,
 });
 
-/** Invitations as REST answers them, with the delivery status of their latest mail (one query). */
-export async function invitationViews(rows: InvitationRow[]) {
-  const statusOf = await deliveryStatuses(prisma(), MAIL_SUBJECT, rows.map((row) => row.id));
+/**
+ * Invitations as REST answers them, with the delivery status of their latest mail (one query on
+ * the caller's connection: a keyed request's transaction holds the embedded database's only one).
+ */
+export async function invitationViews(ctx: RequestContext, rows: InvitationRow[]) {
+  const statusOf = await deliveryStatuses(ctx.db, MAIL_SUBJECT, rows.map((row) => row.id));
   return rows.map((row) => toInvitation(row, statusOf(row.id)));
 }
 
 /** For GraphQL's batched `emailDeliveryStatus`: ids of invitations the caller has already read. */
 export async function invitationDeliveryStatuses(ctx: RequestContext, invitationIds: string[]): Promise<DeliveryStatus[]> {
   authorize(ctx, 'member.manage');
-  const statusOf = await deliveryStatuses(prisma(), MAIL_SUBJECT, invitationIds);
+  const statusOf = await deliveryStatuses(ctx.db, MAIL_SUBJECT, invitationIds);
   return invitationIds.map(statusOf);
 }
 
@@ -228,7 +231,7 @@ export async function listInvitations(ctx: RequestContext, query: InvitationList
     ctx.db.invitation.findMany({ where, orderBy: INVITATION_ORDER, ...pageWindow(query) }),
     ctx.db.invitation.count({ where }),
   ]);
-  return pageOf(await invitationViews(rows), query, total);
+  return pageOf(await invitationViews(ctx, rows), query, total);
 }
 
 /** Invitations for a GraphQL connection. */

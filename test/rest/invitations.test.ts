@@ -84,6 +84,26 @@ describe('POST /orgs/{orgUlid}/invitations', () => {
     });
   });
 
+  it('with an Idempotency-Key creates and resends once, and a replay answers the same invitation', async () => {
+    const owner = await signUp(t.http);
+    const token = await tokenFor(t.http, owner);
+    const keyed = (path: string, key: string) =>
+      t.http.post(`/api/v1/orgs/${owner.orgId}${path}`).set(token.headers).set('Idempotency-Key', key);
+    const body = { email: uniqueEmail(), role: 'member', grantAllPrivateProjects: true };
+
+    const created = await keyed('/invitations', 'invite-1').send(body);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const replayed = await keyed('/invitations', 'invite-1').send(body);
+    expect(replayed.status).toBe(201);
+    expect(replayed.body).toEqual(created.body);
+
+    const resent = await keyed(`/invitations/${created.body.ulid}/resend`, 'resend-1');
+    expect(resent.status, JSON.stringify(resent.body)).toBe(200);
+    expect((await keyed(`/invitations/${created.body.ulid}/resend`, 'resend-1')).body).toEqual(resent.body);
+    expect(await prisma().invitation.count({ where: { orgId: owner.orgId } })).toBe(1);
+    expect(await prisma().mailOutbox.count({ where: { subjectType: 'invitation', subjectId: created.body.ulid } })).toBe(2);
+  });
+
   it('writes the mail in Spanish for locale es, with the same token line', async () => {
     const owner = await signUp(t.http, { firstName: 'Ada', lastName: 'Lovelace', organizationName: 'Engines' });
     const invitation = await invite(t.http, owner, { email: uniqueEmail(), role: 'viewer', locale: 'es' });

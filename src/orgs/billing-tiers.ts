@@ -26,7 +26,7 @@ export type OrganizationLimits = {
   maxStorageBytes: number | null;
 };
 
-type OrganizationPlanRow = {
+export type OrganizationPlanRow = {
   plan: string;
   maxProjectsOverride: number | null;
   maxSeatsOverride: number | null;

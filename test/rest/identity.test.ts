@@ -453,6 +453,41 @@ describe('API tokens', () => {
     expectError(await t.http.get(`/api/v1/orgs/${owner.orgId}`).set(token.headers), 401, 'unauthorized');
   });
 
+  it('records a token\'s use at most once a minute, and never a use it refused', async () => {
+    const owner = await signUp(t.http);
+    const token = await tokenFor(t.http, owner);
+    const lastUsedAt = async () => (await prisma().apiToken.findUniqueOrThrow({ where: { id: token.tokenUlid } })).lastUsedAt?.getTime() ?? null;
+    const setLastUsedAt = (at: number | null) =>
+      prisma().apiToken.update({ where: { id: token.tokenUlid }, data: { lastUsedAt: at === null ? null : new Date(at) } });
+    const use = async () => expect((await t.http.get('/api/v1/projects').set(token.headers)).status).toBe(200);
+
+    expect(await lastUsedAt()).toBeNull();
+    const before = Date.now();
+    await use();
+    const first = await lastUsedAt();
+    expect(first).toBeGreaterThanOrEqual(before - 1000);
+    await use();
+    expect(await lastUsedAt()).toBe(first);
+
+    const minuteAgo = Date.now() - 61_000;
+    await setLastUsedAt(minuteAgo);
+    await use();
+    expect(await lastUsedAt()).toBeGreaterThan(minuteAgo + 60_000);
+
+    await prisma().membership.updateMany({ where: { orgId: owner.orgId, userId: owner.userId }, data: { suspendedAt: new Date() } });
+    await setLastUsedAt(null);
+    expectError(await t.http.get('/api/v1/projects').set(token.headers), 403, 'forbidden');
+    expect(await lastUsedAt()).toBeNull();
+    await prisma().membership.updateMany({ where: { orgId: owner.orgId, userId: owner.userId }, data: { suspendedAt: null } });
+
+    await prisma().apiToken.update({ where: { id: token.tokenUlid }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    expectError(await t.http.get('/api/v1/projects').set(token.headers), 401, 'unauthorized');
+    expect(await lastUsedAt()).toBeNull();
+    await prisma().apiToken.update({ where: { id: token.tokenUlid }, data: { expiresAt: null, revokedAt: new Date() } });
+    expectError(await t.http.get('/api/v1/projects').set(token.headers), 401, 'unauthorized');
+    expect(await lastUsedAt()).toBeNull();
+  });
+
   it('session-only routes answer 401 to a bearer token', async () => {
     const owner = await signUp(t.http);
     const token = await tokenFor(t.http, owner);

@@ -15,6 +15,7 @@ import { OAUTH_PATHS, oauthRouter } from '../rest/oauth.ts';
 import { restRouter } from '../rest/router.ts';
 import { v1Routes } from '../rest/v1/index.ts';
 import { createGraphQLContext } from '../schema/context.ts';
+import { compiledQueries } from '../schema/compiled-queries.ts';
 import { contractCodesForRequestErrors, maskGraphQLError } from '../schema/errors.ts';
 import { schema } from '../schema/index.ts';
 import { graphqlLimits } from '../schema/limits.ts';
@@ -98,7 +99,7 @@ export async function createApp(config: Config): Promise<App> {
       return context;
     },
     maskedErrors: { maskError: maskGraphQLError },
-    plugins: [...graphqlLimits({ production: config.production }), useExecutionCancellation(), contractCodesForRequestErrors, graphqlOutcomeLog],
+    plugins: [...graphqlLimits({ production: config.production }), useExecutionCancellation(), ...compiledQueries(), contractCodesForRequestErrors, graphqlOutcomeLog],
   });
 
   const openApiDocument = buildOpenApiDocument(v1Routes);

@@ -57,7 +57,17 @@ export async function mergeTestCases(ctx: RequestContext, projectCode: string, i
     const project = await resolveProject(ctx, projectCode, { db: tx });
     const orgId = ctx.org.id;
     const ids = [input.targetUlid, ...input.sourceUlids];
+    // The runs first, as everywhere (the run, then what it holds): a mark holds its run's key share
+    // until it commits (lockRunCase) and its result takes a key share of its case, so locking the
+    // cases first would deadlock with it. Adding run cases holds the cases' locks, so only a run
+    // that took a source between the first read and the case locks is locked after them.
+    const holdingRuns = () =>
+      tx.testRunCase.findMany({ where: { caseId: { in: input.sourceUlids } }, select: { runId: true }, distinct: ['runId'] }).then((rows) => rows.map((row) => row.runId));
+    const lockedRuns = await holdingRuns();
+    await lockRows(tx, 'test_runs', lockedRuns, { orgId, strength: 'update' });
     await lockRows(tx, 'test_cases', ids, { orgId });
+    const addedRuns = (await holdingRuns()).filter((runId) => !lockedRuns.includes(runId));
+    await lockRows(tx, 'test_runs', addedRuns, { orgId, strength: 'update' });
     const found = await tx.testCase.findMany({ where: { id: { in: ids }, projectId: project.id } });
     if (found.length !== ids.length) throw caseNotFound();
     const byId = new Map(found.map((testCase) => [testCase.id, testCase]));
@@ -65,10 +75,7 @@ export async function mergeTestCases(ctx: RequestContext, projectCode: string, i
     const sources = input.sourceUlids.map((id) => byId.get(id)!);
     if (target.archivedAt) throw conflict('The target case is archived; restore it first', { path: ['targetUlid'] });
 
-    // Adding run cases and replacing plan selections hold these rows' locks, and a mark holds its
-    // run's key share until it commits (lockRunCase): none of them interleaves.
-    const holders = await tx.testRunCase.findMany({ where: { caseId: { in: input.sourceUlids } }, select: { runId: true }, distinct: ['runId'] });
-    await lockRows(tx, 'test_runs', holders.map((row) => row.runId), { orgId, strength: 'update' });
+    // Replacing plan selections holds these rows' locks: none interleaves.
     const selections = await tx.testPlanCase.findMany({ where: { caseId: { in: input.sourceUlids } }, select: { planId: true }, distinct: ['planId'] });
     await lockRows(tx, 'test_plans', selections.map((row) => row.planId), { orgId, strength: 'no key update' });
 

@@ -114,4 +114,31 @@ describe('locks of a mark', { timeout: 60_000 }, () => {
     const closed = await prisma().testRun.findUniqueOrThrow({ where: { id: run.ulid } });
     expect(closed).toMatchObject({ state: 'closed', countPassed: 3, countFailed: 0, countUntested: 0 });
   });
+
+  it('lets a case merge wait for a mark in flight of a source case, without a deadlock', async () => {
+    const { owner, code } = await ownerWithProject(t.http);
+    const { run, runCases } = await runOfThree(owner, code);
+    const [first] = runCases as [RunCaseBody];
+    const [target] = await createCases(t.http, owner, code, 1, 1);
+
+    // A mark of the first case between its gate and its result: the run's key share and its run case.
+    await holder.query('BEGIN');
+    await holder.query('SELECT id FROM test_runs WHERE id = $1 FOR KEY SHARE', [run.ulid]);
+    await holder.query('SELECT id FROM test_run_cases WHERE id = $1 FOR UPDATE', [first.ulid]);
+
+    const merge = tracked(
+      t.http.post(`/api/v1/projects/${code}/test-cases/merge`).set(owner.headers).send({ targetUlid: target!.ulid, sourceUlids: [first.caseUlid] }),
+    );
+    await untilWaitingForLocks(1);
+    // The mark's result refers to its case: the key share a foreign key takes. Had the merge locked
+    // the cases before the run, this would wait for the merge while the merge waits for the mark.
+    await holder.query('SELECT id FROM test_cases WHERE id = $1 FOR KEY SHARE', [first.caseUlid]);
+    expect(merge.settled).toBe(false);
+    await holder.query('COMMIT');
+
+    const merged = await merge.promise;
+    expect(merged.status, JSON.stringify(merged.body)).toBe(200);
+    const moved = await prisma().testRunCase.findUniqueOrThrow({ where: { id: first.ulid } });
+    expect(moved.caseId).toBe(target!.ulid);
+  });
 });

@@ -1,8 +1,9 @@
-import { assertNotCrossSite, enterOrganization, identify, unauthorized } from './auth/authenticate.ts';
+import { assertNotCrossSite, enterOrganization, identify, unauthorized, type RequestMeter } from './auth/authenticate.ts';
 import type { Identity, RequestContext } from './context.ts';
 import { AppError, notFound } from './errors.ts';
+import { ULID_PATTERN } from './ids.ts';
 import { localeOf } from './i18n.ts';
-import { budgetSpent, consumeRequest, type RateLimitState } from './rate-limit/rate-limit.service.ts';
+import { budgetSpent, budgetState, consumeRequest, type RateLimitState } from './rate-limit/rate-limit.service.ts';
 
 /** What a transport read off a request, before anything is decided. */
 export type RequestCredentials = {
@@ -59,8 +60,9 @@ const refused = (error: AppError, rateLimit?: RateLimitState): RequestOutcome =>
  * Counts one request of a machine caller against the organization's per-minute ceiling; `error`
  * is the refusal when the ceiling was reached.
  */
-export async function meterRequest(ctx: RequestContext): Promise<{ rateLimit: RateLimitState; error?: AppError }> {
-  const rateLimit = await consumeRequest(ctx);
+export const meterRequest = async (ctx: RequestContext) => withinCeiling(await consumeRequest(ctx));
+
+function withinCeiling(rateLimit: RateLimitState): { rateLimit: RateLimitState; error?: AppError } {
   if (rateLimit.allowed) return { rateLimit };
   return { rateLimit, error: budgetSpent(rateLimit, 'The per-minute API request ceiling was reached') };
 }
@@ -74,26 +76,43 @@ export async function meterRequest(ctx: RequestContext): Promise<{ rateLimit: Ra
 export async function openRequest(needs: CallerNeeds, credentials: RequestCredentials): Promise<RequestOutcome> {
   if (needs.caller === 'none') return { kind: 'open', identity: null, ctx: undefined, rateLimit: undefined };
   try {
-    const identity = await identify(credentials);
-    if (!identity) return refused(unauthorized());
+    const now = Date.now();
+    const requestedOrgId = needs.orgFromPath ?? credentials.organizationHeader;
+    const identified = await identify(credentials, requestMeter(needs, credentials, requestedOrgId), now);
+    if (!identified) return refused(unauthorized());
+    const { identity } = identified;
     if ((needs.sessionOnly || needs.caller === 'user') && identity.kind !== 'session') {
       return refused(unauthorized('This route needs a session, not an API token'));
     }
     assertNotCrossSite({ ...credentials, identity });
     if (needs.caller === 'user') return { kind: 'open', identity, ctx: undefined, rateLimit: undefined };
 
-    const { orgFromPath } = needs;
-    const { organizationHeader } = credentials;
-    if (orgFromPath !== undefined && organizationHeader !== undefined && organizationHeader !== orgFromPath) {
-      return refused(notFound('Organization'));
-    }
-    const ctx = await enterOrganization(identity, orgFromPath ?? organizationHeader, localeOf(credentials.acceptLanguage));
+    if (orgsDisagree(needs, credentials)) return refused(notFound('Organization'));
+    const ctx = await enterOrganization(identity, requestedOrgId, localeOf(credentials.acceptLanguage));
     if (ctx.org.suspended && !needs.openWhileSuspended) return refused(organizationSuspended());
     if (!ctx.metered || needs.meteredBySubRequest) return { kind: 'open', identity, ctx, rateLimit: undefined };
-    const { rateLimit, error } = await meterRequest(ctx);
+    const { rateLimit, error } =
+      identified.requestCount === undefined
+        ? await meterRequest(ctx)
+        : withinCeiling(budgetState('requests', ctx.org.limits.requestsPerMinute, identified.requestCount, now));
     return error ? refused(error, rateLimit) : { kind: 'open', identity, ctx, rateLimit };
   } catch (error) {
     if (error instanceof AppError) return refused(error);
     throw error;
   }
+}
+
+const orgsDisagree = (needs: CallerNeeds, credentials: RequestCredentials) =>
+  needs.orgFromPath !== undefined && credentials.organizationHeader !== undefined && credentials.organizationHeader !== needs.orgFromPath;
+
+/**
+ * What an API token's own statement may count, on a route that meters the whole request: the
+ * steps below refuse, and so leave uncounted, a token on a session-only route, a request whose
+ * organizations disagree or are not the token's, and a suspended organization (where the route is
+ * closed to it).
+ */
+function requestMeter(needs: CallerNeeds, credentials: RequestCredentials, requestedOrgId: string | undefined): RequestMeter | undefined {
+  if (needs.caller !== 'org' || needs.sessionOnly || needs.meteredBySubRequest || orgsDisagree(needs, credentials)) return undefined;
+  if (requestedOrgId !== undefined && !ULID_PATTERN.test(requestedOrgId)) return undefined;
+  return { orgId: requestedOrgId, openWhileSuspended: needs.openWhileSuspended ?? false };
 }

@@ -10,6 +10,8 @@ import { clientName } from '../oauth/oauth-clients.ts';
 import { lowerRole } from './policy.ts';
 import { bypassesAllowlist, hiddenProjectIds } from './project-visibility.ts';
 import { SESSION_IDLE_MS } from './auth.schemas.ts';
+import { countCallStatement } from '../rate-limit/rate-limit.service.ts';
+import { Prisma } from '../../prisma/generated/client/client.ts';
 import { API_TOKEN_PREFIX, OAUTH_ACCESS_TOKEN_PREFIX, sha256 } from './secrets.ts';
 
 // lastSeenAt / lastUsedAt are refreshed at most this often, not on every request.
@@ -50,10 +52,20 @@ export const userSnapshot = (user: {
   emailVerified: user.emailVerifiedAt !== null,
 });
 
+/**
+ * A request that counts against the per-minute ceiling (decisions §2) of the organization it acts
+ * in, if an API token makes it: counted by the token's own statement when the token works, acts
+ * in `orgId` (undefined: whichever is the token's) and that organization is open to it.
+ */
+export type RequestMeter = { orgId: string | undefined; openWhileSuspended: boolean };
+
+/** The caller, and for a metered API token request this request's count in its window. */
+export type Identified = { identity: Identity; requestCount?: number | undefined };
+
 /** Resolves the caller from a bearer token or a session cookie; null when neither was sent. */
-export async function identify(credentials: Credentials): Promise<Identity | null> {
-  if (credentials.authorization !== undefined) return identifyToken(credentials.authorization);
-  if (credentials.sessionToken) return identifySession(credentials.sessionToken);
+export async function identify(credentials: Credentials, meter?: RequestMeter, now = Date.now()): Promise<Identified | null> {
+  if (credentials.authorization !== undefined) return identifyToken(credentials.authorization, meter, now);
+  if (credentials.sessionToken) return { identity: await identifySession(credentials.sessionToken, now) };
   return null;
 }
 
@@ -74,14 +86,20 @@ type ApiTokenRow = {
   emailVerifiedAt: Date | null;
   orgName: string;
   orgSuspendedAt: Date | null;
+  requestCount: number | null;
 } & OrganizationPlanRow;
 
 /**
  * An API token with its creator's membership of the token's organization, the creator and the
- * organization, in one statement that also records the use (at most once a minute, and only for
- * a token that works): every token request pays for it.
+ * organization, in one statement that also records the use (at most once a minute) and counts a
+ * metered request, both only for a token that works: every token request pays for it.
  */
-async function findApiToken(secret: string, now: number): Promise<ApiTokenRow | undefined> {
+async function findApiToken(secret: string, meter: RequestMeter | undefined, now: number): Promise<ApiTokenRow | undefined> {
+  const metered = meter
+    ? Prisma.sql`SELECT working.org_id AS owner FROM working JOIN organizations AS o ON o.id = working.org_id
+        WHERE working.org_id = coalesce(${meter.orgId ?? null}::text, working.org_id)
+          AND (o.suspended_at IS NULL OR ${meter.openWhileSuspended})`
+    : Prisma.sql`SELECT NULL::text AS owner WHERE false`;
   const [row] = await prisma().$queryRaw<ApiTokenRow[]>`
     WITH token AS (
       SELECT t.id, t.org_id, t.user_id, t.name, t.role, t.expires_at, t.revoked_at, t.last_used_at,
@@ -89,38 +107,37 @@ async function findApiToken(secret: string, now: number): Promise<ApiTokenRow | 
       FROM api_tokens AS t
       LEFT JOIN memberships AS m ON m.org_id = t.org_id AND m.user_id = t.user_id
       WHERE t.token_hash = ${sha256(secret)}
+    ), working AS (
+      SELECT id, org_id, last_used_at FROM token
+      WHERE revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ${new Date(now)})
+        AND membership_role IS NOT NULL AND membership_suspended_at IS NULL
     ), touched AS (
       UPDATE api_tokens SET last_used_at = ${new Date(now)}
-      WHERE id IN (
-        SELECT id FROM token
-        WHERE revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ${new Date(now)})
-          AND membership_role IS NOT NULL AND membership_suspended_at IS NULL
-          AND (last_used_at IS NULL OR last_used_at < ${new Date(now - TOUCH_INTERVAL_MS)})
-      )
-    )
+      WHERE id IN (SELECT id FROM working WHERE last_used_at IS NULL OR last_used_at < ${new Date(now - TOUCH_INTERVAL_MS)})
+    ), counted AS (${countCallStatement(metered, 'requests', now)})
     SELECT token.id, token.org_id AS "orgId", token.name, token.role, token.expires_at AS "expiresAt", token.revoked_at AS "revokedAt",
            token.membership_role AS "membershipRole", token.membership_suspended_at AS "membershipSuspendedAt",
            u.id AS "userId", u.email, u.first_name AS "firstName", u.last_name AS "lastName", u.avatar_key AS "avatarKey",
            u.email_verified_at AS "emailVerifiedAt",
            o.name AS "orgName", o.suspended_at AS "orgSuspendedAt", o.plan, o.max_projects_override AS "maxProjectsOverride",
            o.max_seats_override AS "maxSeatsOverride", o.max_results_per_month_override AS "maxResultsPerMonthOverride",
-           o.requests_per_minute_override AS "requestsPerMinuteOverride", o.audit_export_enabled_override AS "auditExportEnabledOverride"
+           o.requests_per_minute_override AS "requestsPerMinuteOverride", o.audit_export_enabled_override AS "auditExportEnabledOverride",
+           (SELECT count FROM counted) AS "requestCount"
     FROM token
     JOIN users AS u ON u.id = token.user_id
     JOIN organizations AS o ON o.id = token.org_id`;
   return row;
 }
 
-async function identifyToken(authorization: string): Promise<Identity> {
+async function identifyToken(authorization: string, meter: RequestMeter | undefined, now: number): Promise<Identified> {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-  if (match?.[1]?.startsWith(OAUTH_ACCESS_TOKEN_PREFIX)) return identifyOAuthToken(match[1]);
+  if (match?.[1]?.startsWith(OAUTH_ACCESS_TOKEN_PREFIX)) return { identity: await identifyOAuthToken(match[1], now) };
   if (!match?.[1]?.startsWith(API_TOKEN_PREFIX)) throw unauthorized();
-  const now = Date.now();
-  const token = await findApiToken(match[1], now);
+  const token = await findApiToken(match[1], meter, now);
   if (!token || token.revokedAt || (token.expiresAt && token.expiresAt.getTime() <= now)) throw unauthorized();
   if (token.membershipRole === null) throw unauthorized('The creator of this token has left the organization');
   if (token.membershipSuspendedAt) throw membershipSuspended();
-  return {
+  const identity: Identity = {
     kind: 'api_token',
     user: userSnapshot({ ...token, id: token.userId }),
     token: {
@@ -131,18 +148,19 @@ async function identifyToken(authorization: string): Promise<Identity> {
     },
     org: organizationSnapshot({ ...token, id: token.orgId, name: token.orgName, suspendedAt: token.orgSuspendedAt }),
   };
+  return { identity, requestCount: token.requestCount ?? undefined };
 }
 
 /**
  * An OAuth access token acts for the user who consented, in the organization they chose, with
  * their current role capped at admin; it stops working with their membership (decisions §16).
  */
-async function identifyOAuthToken(secret: string): Promise<Identity> {
+async function identifyOAuthToken(secret: string, now: number): Promise<Identity> {
   const token = await prisma().oAuthAccessToken.findUnique({
     where: { tokenHash: sha256(secret) },
     include: { grant: { include: { org: true, client: true, user: { include: { memberships: true } } } } },
   });
-  if (!token || token.expiresAt.getTime() <= Date.now()) throw unauthorized();
+  if (!token || token.expiresAt.getTime() <= now) throw unauthorized();
   const { grant } = token;
   const membership = grant.user.memberships.find((m) => m.orgId === grant.orgId);
   if (!membership) throw unauthorized('The user who authorized this application has left the organization');
@@ -155,13 +173,12 @@ async function identifyOAuthToken(secret: string): Promise<Identity> {
   };
 }
 
-async function identifySession(sessionToken: string): Promise<Identity> {
+async function identifySession(sessionToken: string, now: number): Promise<Identity> {
   const session = await prisma().session.findUnique({
     where: { tokenHash: sha256(sessionToken) },
     include: { user: true },
   });
   if (!session) throw unauthorized('No valid session');
-  const now = Date.now();
   const idle = now - session.lastSeenAt.getTime();
   if (idle > SESSION_IDLE_MS) {
     await prisma().session.deleteMany({ where: { id: session.id } });

@@ -24,7 +24,7 @@ export type ConsentChoices = { user: UserSnapshot; organizations: Array<{ ulid: 
 async function sessionIdentity(sessionToken: string | undefined): Promise<Identity | null> {
   if (!sessionToken) return null;
   try {
-    return await identify({ sessionToken });
+    return (await identify({ sessionToken }))?.identity ?? null;
   } catch (error) {
     if (error instanceof AppError) return null;
     throw error;

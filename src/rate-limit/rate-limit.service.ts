@@ -2,6 +2,7 @@ import type { RequestContext } from '../context.ts';
 import { sha256 } from '../auth/secrets.ts';
 import { prisma, type Db } from '../database/client.ts';
 import { AppError } from '../errors.ts';
+import { Prisma } from '../../prisma/generated/client/client.ts';
 
 /**
  * The budgets calls are counted against, each in fixed windows of its own: an organization's
@@ -29,11 +30,35 @@ export type RateLimitState = {
   retryAfterSeconds: number;
 };
 
+const windowStartOf = (bucket: Bucket, now: number) => Math.floor(now / BUCKETS[bucket].windowMs) * BUCKETS[bucket].windowMs;
+
+/**
+ * The upsert that counts one call of `bucket`, in the window of `now`, for each owner the query
+ * `owners` selects (as its `owner` column), returning the window's `count`. The counter is one row
+ * per owner, bucket and fixed window, bumped by this single statement, so it stays exact however
+ * many processes share the database. A statement may embed it as a data-modifying CTE.
+ */
+export const countCallStatement = (owners: Prisma.Sql, bucket: Bucket, now: number) => Prisma.sql`
+  INSERT INTO rate_limit_windows (org_id, bucket, window_start, count)
+  SELECT owners.owner, ${bucket}, ${new Date(windowStartOf(bucket, now))}, 1 FROM (${owners}) AS owners
+  ON CONFLICT (org_id, bucket, window_start) DO UPDATE SET count = rate_limit_windows.count + 1
+  RETURNING count`;
+
+/** Where a budget of `limit` stands after the call of `now` brought its window's count to `count`. */
+export function budgetState(bucket: Bucket, limit: number, count: number, now: number): RateLimitState {
+  const resetAt = windowStartOf(bucket, now) + BUCKETS[bucket].windowMs;
+  return {
+    allowed: count <= limit,
+    limit,
+    remaining: Math.max(0, limit - count),
+    resetAt,
+    retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)),
+  };
+}
+
 /**
  * Counts one call against the `limit` of `bucket` for `orgId`: the organization, or for a user's
- * budget the user's ULID, or another 26-character key (the column holds any; no foreign key). The counter is one row per
- * owner, bucket and fixed window, bumped by a single upsert, so it stays exact however many
- * processes share the database.
+ * budget the user's ULID, or another 26-character key (the column holds any; no foreign key).
  */
 export async function consumeCall(
   orgId: string,
@@ -42,22 +67,8 @@ export async function consumeCall(
   now = Date.now(),
   db: Db = prisma(),
 ): Promise<RateLimitState> {
-  const { windowMs } = BUCKETS[bucket];
-  const windowStart = Math.floor(now / windowMs) * windowMs;
-  const rows = await db.$queryRaw<Array<{ count: number }>>`
-    INSERT INTO rate_limit_windows (org_id, bucket, window_start, count)
-    VALUES (${orgId}, ${bucket}, ${new Date(windowStart)}, 1)
-    ON CONFLICT (org_id, bucket, window_start) DO UPDATE SET count = rate_limit_windows.count + 1
-    RETURNING count`;
-  const count = Number(rows[0]?.count ?? 1);
-  const resetAt = windowStart + windowMs;
-  return {
-    allowed: count <= limit,
-    limit,
-    remaining: Math.max(0, limit - count),
-    resetAt,
-    retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)),
-  };
+  const rows = await db.$queryRaw<Array<{ count: number }>>(countCallStatement(Prisma.sql`SELECT ${orgId}::text AS owner`, bucket, now));
+  return budgetState(bucket, limit, Number(rows[0]?.count ?? 1), now);
 }
 
 /** The 429 of a budget that `state` found spent, with its Retry-After. */

@@ -1,6 +1,6 @@
 import type { Response } from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { overrideOrganizationLimits } from '../../src/orgs/orgs.service.ts';
+import { overrideOrganizationLimits, setOrganizationSuspension } from '../../src/orgs/orgs.service.ts';
 import { createProject, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
 
 const t = useTestApp();
@@ -155,6 +155,43 @@ describe('per-minute API ceiling (decisions §2)', () => {
     expect(elsewhere.status).toBe(200);
     expect(elsewhere.headers['x-ratelimit-limit']).toBe('3');
     expect(elsewhere.headers['x-ratelimit-remaining']).toBe('2');
+  });
+
+  it('counts only the requests a working token makes in its open organization', async () => {
+    const owner = await signUp(t.http);
+    const token = await tokenFor(t.http, owner);
+    const revoked = await tokenFor(t.http, owner, { name: 'revoked' });
+    expect((await t.http.delete(`/api/v1/me/api-tokens/${revoked.tokenUlid}`).set(owner.headers)).status).toBe(204);
+    const elsewhere = await signUp(t.http);
+    await overrideOrganizationLimits(owner.orgId, { requestsPerMinute: 2 });
+    await startOfQuietWindow();
+
+    const uncounted = [
+      [401, await listProjects(revoked)],
+      [401, await t.http.get('/api/v1/me/api-tokens').set(token.headers)],
+      [404, await t.http.get(`/api/v1/orgs/${elsewhere.orgId}`).set(token.headers)],
+      [404, await listProjects(token).set('X-Organization-Id', elsewhere.orgId)],
+      [404, await t.http.get(`/api/v1/orgs/${owner.orgId}`).set(token.headers).set('X-Organization-Id', elsewhere.orgId)],
+      [404, await t.http.get('/api/v1/orgs/not-an-organization').set(token.headers)],
+    ] as const;
+    for (const [status, response] of uncounted) {
+      expect(response.status, JSON.stringify(response.body)).toBe(status);
+      expect(response.headers['x-ratelimit-remaining']).toBeUndefined();
+    }
+    await setOrganizationSuspension(owner.orgId, { suspended: true });
+    const closed = await listProjects(token);
+    expect(closed.status).toBe(403);
+    expect(closed.body.error.code).toBe('organization_suspended');
+    // The organization itself stays open to its members while suspended, and that read counts.
+    const open = await t.http.get(`/api/v1/orgs/${owner.orgId}`).set(token.headers);
+    expect(open.status).toBe(200);
+    expect(open.headers['x-ratelimit-remaining']).toBe('1');
+
+    await setOrganizationSuspension(owner.orgId, { suspended: false });
+    const last = await listProjects(token);
+    expect(last.status).toBe(200);
+    expect(last.headers['x-ratelimit-remaining']).toBe('0');
+    expectTooManyRequests(await listProjects(token));
   });
 
   it('applies a raised ceiling at once', async () => {

@@ -1,4 +1,5 @@
 import type { RequestContext } from '../context.ts';
+import { Prisma } from '../../prisma/generated/client/client.ts';
 import { runCounts, type RunCounters } from '../runs/runs.schemas.ts';
 
 type Counts = ReturnType<typeof runCounts>;
@@ -14,7 +15,7 @@ export type ProgressBucket = {
 export type PlanProgress = { totalRuns: number; closedRuns: number; counts: Counts; byConfiguration: ProgressBucket[] };
 
 /** One row per (plan, comboKey): its runs' counters summed, and the names of its most recent run's snapshots. */
-type BucketRow = RunCounters & {
+export type BucketRow = RunCounters & {
   planId: string;
   comboKey: string;
   totalRuns: number;
@@ -30,38 +31,42 @@ const emptyProgress = (): PlanProgress => ({
 });
 
 /**
- * The progress of many plans in one statement, whatever their number: the per-status counters of
- * their runs summed per plan and comboKey (never a scan of results), with the configuration names
- * of each configured bucket taken from the snapshots of its most recent run. Buckets come in
- * comboKey code-point order (the unconfigured one, '', first); a plan without runs has none.
- * The answer is plain objects, shaped once per bucket, that GraphQL and REST read as they are.
+ * One row per (plan, comboKey) of the plans `plans` matches (`= <plan id>`, `= ANY(<ids>)`): the
+ * per-status counters of their runs summed (never a scan of results), with the configuration
+ * names of each configured bucket taken from the snapshots of its most recent run.
+ * Sums are cast to int (a per-plan sum of case counters fits) so that no BigInt reaches
+ * JavaScript; the latest run of a configured bucket is found in the same scan (array_agg), its
+ * names aggregated as JSON.
  */
-export async function readPlanProgress(ctx: RequestContext, planIds: string[]): Promise<Map<string, PlanProgress>> {
-  const progress = new Map(planIds.map((id) => [id, emptyProgress()]));
-  if (planIds.length === 0) return progress;
-  // Typed SQL: sums cast to int (a per-plan sum of case counters fits) so that no BigInt reaches
-  // JavaScript; the latest run of a configured bucket is found in the same scan (array_agg), its
-  // names aggregated as JSON; COLLATE "C" is code-point order on every database collation.
-  const rows = await ctx.db.$queryRaw<BucketRow[]>`
-    SELECT bucket.*, names.values
-    FROM (
-      SELECT plan_id AS "planId", combo_key AS "comboKey",
-        count(*)::int AS "totalRuns", (count(*) FILTER (WHERE state = 'closed'))::int AS "closedRuns",
-        sum(count_passed)::int AS "countPassed", sum(count_failed)::int AS "countFailed",
-        sum(count_blocked)::int AS "countBlocked", sum(count_skipped)::int AS "countSkipped",
-        sum(count_untested)::int AS "countUntested", sum(count_retested)::int AS "countRetested",
-        (array_agg(id ORDER BY created_at DESC, id DESC) FILTER (WHERE combo_key <> ''))[1] AS latest_run_id
-      FROM test_runs
-      WHERE org_id = ${ctx.org.id} AND plan_id = ANY(${planIds}::char(26)[])
-      GROUP BY plan_id, combo_key
-    ) AS bucket
-    LEFT JOIN LATERAL (
-      SELECT json_agg(json_build_object('groupName', snapshot.group_name, 'valueName', snapshot.value_name) ORDER BY snapshot.position, snapshot.id) AS values
-      FROM test_run_configurations AS snapshot
-      WHERE snapshot.run_id = bucket.latest_run_id
-    ) AS names ON true
-    ORDER BY bucket."planId", bucket."comboKey" COLLATE "C"`;
+export const progressBuckets = (orgId: string, plans: Prisma.Sql) => Prisma.sql`
+  SELECT bucket.*, names.values
+  FROM (
+    SELECT plan_id AS "planId", combo_key AS "comboKey",
+      count(*)::int AS "totalRuns", (count(*) FILTER (WHERE state = 'closed'))::int AS "closedRuns",
+      sum(count_passed)::int AS "countPassed", sum(count_failed)::int AS "countFailed",
+      sum(count_blocked)::int AS "countBlocked", sum(count_skipped)::int AS "countSkipped",
+      sum(count_untested)::int AS "countUntested", sum(count_retested)::int AS "countRetested",
+      (array_agg(id ORDER BY created_at DESC, id DESC) FILTER (WHERE combo_key <> ''))[1] AS latest_run_id
+    FROM test_runs
+    WHERE org_id = ${orgId} AND plan_id ${plans}
+    GROUP BY plan_id, combo_key
+  ) AS bucket
+  LEFT JOIN LATERAL (
+    SELECT json_agg(json_build_object('groupName', snapshot.group_name, 'valueName', snapshot.value_name) ORDER BY snapshot.position, snapshot.id) AS values
+    FROM test_run_configurations AS snapshot
+    WHERE snapshot.run_id = bucket.latest_run_id
+  ) AS names ON true`;
 
+/** Buckets in comboKey code-point order (the unconfigured one, '', first) on every database collation. */
+export const BUCKET_ORDER = Prisma.sql`"comboKey" COLLATE "C"`;
+
+/**
+ * The progress of each of `planIds` from its bucket rows (in BUCKET_ORDER per plan); a plan
+ * without runs has no buckets. The answer is plain objects, shaped once per bucket, that GraphQL
+ * and REST read as they are.
+ */
+export function progressOf(planIds: string[], rows: BucketRow[]): Map<string, PlanProgress> {
+  const progress = new Map(planIds.map((id) => [id, emptyProgress()]));
   for (const row of rows) {
     const plan = progress.get(row.planId)!;
     const counts = runCounts(row);
@@ -75,4 +80,13 @@ export async function readPlanProgress(ctx: RequestContext, planIds: string[]): 
     plan.counts.untested += counts.untested;
   }
   return progress;
+}
+
+/** The progress of many plans in one statement, whatever their number. */
+export async function readPlanProgress(ctx: RequestContext, planIds: string[]): Promise<Map<string, PlanProgress>> {
+  if (planIds.length === 0) return progressOf(planIds, []);
+  const rows = await ctx.db.$queryRaw<BucketRow[]>`
+    ${progressBuckets(ctx.org.id, Prisma.sql`= ANY(${planIds}::char(26)[])`)}
+    ORDER BY bucket."planId", bucket.${BUCKET_ORDER}`;
+  return progressOf(planIds, rows);
 }

@@ -128,3 +128,37 @@ describe('a single mark costs a fixed number of SQL statements', () => {
     expect(results.body.items.map((item: { ulid: string }) => item.ulid)).toEqual([resultUlid]);
   }, 120_000);
 });
+
+describe("a plan's detail costs a fixed number of SQL statements", () => {
+  it('reads a plan with its milestone, case count and progress in one statement after the token, with 1 run as with 6', async () => {
+    const seed = await seeded(3);
+    const token = await tokenFor(t.http, seed.owner);
+    const milestone = await t.http.post(`/api/v1/projects/${seed.code}/milestones`).set(seed.owner.headers).send({ name: 'Beta' });
+    expect(milestone.status, JSON.stringify(milestone.body)).toBe(201);
+    const patched = await t.http.patch(`/api/v1/plans/${seed.plan.ulid}`).set(seed.owner.headers).send({ milestoneId: milestone.body.ulid });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    await putSelection(seed.owner, seed.plan.ulid, seed.caseIds);
+
+    const detail = () =>
+      recordStatements(async () => {
+        const response = await t.http.get(`/api/v1/plans/${seed.plan.ulid}`).set(token.headers);
+        expect(response.status, JSON.stringify(response.body)).toBe(200);
+        return response.body;
+      });
+    await createRun(t.http, seed.owner, seed.code, { planUlid: seed.plan.ulid });
+    const one = await detail();
+    expect(one.statements, one.statements.join('\n')).toHaveLength(2);
+    for (let run = 0; run < 5; run += 1) await createRun(t.http, seed.owner, seed.code, { planUlid: seed.plan.ulid });
+    const six = await detail();
+    expect(six.statements, six.statements.join('\n')).toHaveLength(2);
+    expect(six.result).toMatchObject({
+      ulid: seed.plan.ulid,
+      caseCount: 3,
+      milestone: { ulid: milestone.body.ulid, name: 'Beta' },
+      progress: { totalRuns: 6, closedRuns: 0, counts: { untested: 18, passed: 0 } },
+    });
+    expect(six.result.progress.byConfiguration).toEqual([
+      { comboKey: '', values: [], totalRuns: 6, closedRuns: 0, counts: { passed: 0, failed: 0, blocked: 0, skipped: 0, untested: 18 } },
+    ]);
+  }, 120_000);
+});

@@ -64,7 +64,15 @@ export async function resolveProject(
   authorize(ctx, 'project.read');
   // A string that is not a project code names no project (and never reaches SQL).
   if (!PROJECT_CODE_PATTERN.test(code)) throw notFound('Project');
-  const project = await (options.db ?? ctx.db).project.findFirst({ where: { code } });
+  // Typed SQL (nearly every project-scoped request starts here), confined as the tenant client would.
+  const [project] = await (options.db ?? ctx.db).$queryRaw<ProjectRow[]>`
+    SELECT id, org_id AS "orgId", code, name, description, avatar_key AS "avatarKey", avatar_version AS "avatarVersion",
+           avatar_size_bytes AS "avatarSizeBytes", locked_at AS "lockedAt", last_suite_number AS "lastSuiteNumber",
+           last_case_number AS "lastCaseNumber", last_plan_number AS "lastPlanNumber", last_defect_number AS "lastDefectNumber",
+           run_settings AS "runSettings", access_mode AS "accessMode", owner_user_id AS "ownerUserId",
+           created_at AS "createdAt", updated_at AS "updatedAt"
+    FROM projects
+    WHERE org_id = ${ctx.org.id} AND code = ${code} AND id <> ALL(${ctx.hiddenProjectIds}::char(26)[])`;
   if (!project) throw notFound('Project');
   if (!options.allowLocked) assertProjectUnlocked(project);
   return project;

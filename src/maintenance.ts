@@ -1,4 +1,5 @@
 import { SESSION_IDLE_MS } from './auth/auth.schemas.ts';
+import { Prisma } from '../prisma/generated/client/client.ts';
 import { prisma } from './database/client.ts';
 import { logger } from './logger.ts';
 import { IDEMPOTENCY_RETENTION_MS } from './idempotency/idempotency.service.ts';
@@ -6,6 +7,7 @@ import { BUCKETS } from './rate-limit/rate-limit.service.ts';
 import { applyDueSubscriptions } from './subscription/subscription.service.ts';
 import { sweepStagedUploads } from './storage/staged-uploads.ts';
 import { DELIVERY_RETENTION_MS } from './webhooks/webhook-dispatcher.ts';
+import { queryRaw, executeRaw, sql } from './database/raw-sql.ts';
 
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 /** How late a scheduled seat change or a period's renewal may take effect. */
@@ -39,11 +41,11 @@ export async function sweepExpired(now = Date.now()): Promise<void> {
  * loops over whole tables.
  */
 export async function analyzeChangedTables(): Promise<void> {
-  const tables = await prisma().$queryRaw<Array<{ name: string }>>`
+  const tables = await queryRaw<Array<{ name: string }>>(prisma(), sql`
     SELECT quote_ident(s.schemaname) || '.' || quote_ident(s.relname) AS name
     FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
-    WHERE s.n_mod_since_analyze > 50 + 0.1 * greatest(c.reltuples, 0)`;
-  if (tables.length > 0) await prisma().$executeRawUnsafe(`ANALYZE ${tables.map((table) => table.name).join(', ')}`);
+    WHERE s.n_mod_since_analyze > 50 + 0.1 * greatest(c.reltuples, 0)`);
+  if (tables.length > 0) await executeRaw(prisma(), Prisma.raw(`ANALYZE ${tables.map((table) => table.name).join(', ')}`));
 }
 
 /**

@@ -10,6 +10,7 @@ import { newId } from '../ids.ts';
 import { cursorPageOf } from '../pagination.ts';
 import { clipSnapshot } from './clip.ts';
 import type { AuditListQuery } from './audit.schemas.ts';
+import { queryRaw, sql } from '../database/raw-sql.ts';
 
 export type AuditEntry = {
   action: string;
@@ -44,7 +45,7 @@ export async function emitAudit(
   // A person in a session or through an OAuth token (decisions §16) is a user actor.
   const person = identity.kind === 'session' || identity.kind === 'oauth' ? identity.user : null;
   const actorName = person ? displayName(person) : identity.kind === 'api_token' ? identity.token.name : null;
-  const [written] = await tx.$queryRaw<[{ deliveries: number; planId: string | null }]>`
+  const [written] = await queryRaw<[{ deliveries: number; planId: string | null }]>(tx, sql`
     WITH event AS (
       INSERT INTO audit_events (id, org_id, action, actor_kind, actor_user_id, actor_token_id, actor_email, actor_name,
                                 entity_type, entity_ulid, entity_label, run_id, origin_run_id, metadata, created_at)
@@ -61,13 +62,13 @@ export async function emitAudit(
       RETURNING 1
     )
     SELECT (SELECT count(*) FROM deliveries)::int AS deliveries,
-           (SELECT plan_id FROM test_runs WHERE id = ${runId}) AS "planId"`;
+           (SELECT plan_id FROM test_runs WHERE id = ${runId}) AS "planId"`);
   if (written.deliveries > 0) afterCommit(tx, wakeWebhookDispatchers);
   if (runId) afterCommit(tx, () => publishRunChange({ orgId, runId, planId: written.planId }));
 }
 
 /** Whether the webhook's `pattern` matches `event.action`: `*`, the action itself, or a prefix such as `run.*`. */
-const WEBHOOK_PATTERN_MATCHES = Prisma.sql`pattern = '*' OR pattern = event.action
+const WEBHOOK_PATTERN_MATCHES = sql`pattern = '*' OR pattern = event.action
   OR (right(pattern, 2) = '.*' AND starts_with(event.action, left(pattern, -1)))`;
 
 type AuditRow = Awaited<ReturnType<Db['auditEvent']['findFirstOrThrow']>>;

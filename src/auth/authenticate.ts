@@ -11,8 +11,8 @@ import { lowerRole } from './policy.ts';
 import { bypassesAllowlist, hiddenProjectIds } from './project-visibility.ts';
 import { SESSION_IDLE_MS } from './auth.schemas.ts';
 import { countCallStatement } from '../rate-limit/rate-limit.service.ts';
-import { Prisma } from '../../prisma/generated/client/client.ts';
 import { API_TOKEN_PREFIX, OAUTH_ACCESS_TOKEN_PREFIX, sha256 } from './secrets.ts';
+import { queryRaw, sql } from '../database/raw-sql.ts';
 
 // lastSeenAt / lastUsedAt are refreshed at most this often, not on every request.
 const TOUCH_INTERVAL_MS = 60 * 1000;
@@ -96,11 +96,11 @@ type ApiTokenRow = {
  */
 async function findApiToken(secret: string, meter: RequestMeter | undefined, now: number): Promise<ApiTokenRow | undefined> {
   const metered = meter
-    ? Prisma.sql`SELECT working.org_id AS owner FROM working JOIN organizations AS o ON o.id = working.org_id
+    ? sql`SELECT working.org_id AS owner FROM working JOIN organizations AS o ON o.id = working.org_id
         WHERE working.org_id = coalesce(${meter.orgId ?? null}::text, working.org_id)
           AND (o.suspended_at IS NULL OR ${meter.openWhileSuspended})`
-    : Prisma.sql`SELECT NULL::text AS owner WHERE false`;
-  const [row] = await prisma().$queryRaw<ApiTokenRow[]>`
+    : sql`SELECT NULL::text AS owner WHERE false`;
+  const [row] = await queryRaw<ApiTokenRow[]>(prisma(), sql`
     WITH token AS (
       SELECT t.id, t.org_id, t.user_id, t.name, t.role, t.expires_at, t.revoked_at, t.last_used_at,
              m.role AS membership_role, m.suspended_at AS membership_suspended_at
@@ -125,7 +125,7 @@ async function findApiToken(secret: string, meter: RequestMeter | undefined, now
            (SELECT count FROM counted) AS "requestCount"
     FROM token
     JOIN users AS u ON u.id = token.user_id
-    JOIN organizations AS o ON o.id = token.org_id`;
+    JOIN organizations AS o ON o.id = token.org_id`);
   return row;
 }
 

@@ -1,5 +1,6 @@
 import type { Identity, Role } from '../context.ts';
 import type { Db } from '../database/client.ts';
+import { queryRaw, sql } from '../database/raw-sql.ts';
 
 /**
  * Who sees a private project (decisions §10): owners and admins bypass the allowlist, API tokens
@@ -14,7 +15,7 @@ export const bypassesAllowlist = (identity: Identity, role: Role) =>
  * tenant client (src/database/tenant.ts) leaves them, and everything in them, out of every query.
  */
 export async function hiddenProjectIds(db: Db, orgId: string, userId: string): Promise<string[]> {
-  const rows = await db.$queryRaw<Array<{ id: string }>>`
+  const rows = await queryRaw<Array<{ id: string }>>(db, sql`
     SELECT p.id FROM projects p
     LEFT JOIN project_access_members own ON own.project_id = p.id AND own.user_id = ${userId}
     WHERE p.org_id = ${orgId} AND p.access_mode = 'private' AND p.owner_user_id IS DISTINCT FROM ${userId}
@@ -22,6 +23,6 @@ export async function hiddenProjectIds(db: Db, orgId: string, userId: string): P
         OR (own.state IS NULL AND NOT EXISTS (
           SELECT 1 FROM project_group_assignments a
           JOIN user_group_members m ON m.group_id = a.group_id AND m.user_id = ${userId}
-          WHERE a.project_id = p.id)))`;
+          WHERE a.project_id = p.id)))`);
   return rows.map((row) => row.id);
 }

@@ -8,6 +8,7 @@ import { localized, type Locale } from '../i18n.ts';
 import { ULID_PATTERN } from '../ids.ts';
 import { ulidSchema } from '../validation.ts';
 import { lockRows } from '../database/locks.ts';
+import { queryRaw, sql } from '../database/raw-sql.ts';
 
 /** Longest paragraph value. */
 export const PARAGRAPH_MAX = 10000;
@@ -133,7 +134,7 @@ export const loadDefinitions = (db: Db, entity: ValueEntity) =>
  * record with values (case lists, runs, defects), where Prisma's nested include and its result
  * mapping cost more than the database's work.
  */
-export const loadReadDefinitions = (db: Db, orgId: string, entity: ValueEntity) => db.$queryRaw<ReadDefinition[]>`
+export const loadReadDefinitions = (db: Db, orgId: string, entity: ValueEntity) => queryRaw<ReadDefinition[]>(db, sql`
   SELECT f.id, f.value_type AS "valueType", f.system_key AS "systemKey", f.default_value AS "defaultValue",
     f.all_projects AS "allProjects",
     COALESCE((SELECT json_agg(json_build_object('id', o.id, 'nameEn', o.name_en, 'nameEs', o.name_es) ORDER BY o.position, o.id)
@@ -141,7 +142,7 @@ export const loadReadDefinitions = (db: Db, orgId: string, entity: ValueEntity) 
     COALESCE((SELECT json_agg(json_build_object('projectId', p.project_id)) FROM custom_field_projects p WHERE p.field_id = f.id), '[]') AS projects
   FROM custom_fields f
   WHERE f.org_id = ${orgId} AND f.entity = ${entity}
-  ORDER BY f.position, f.id`;
+  ORDER BY f.position, f.id`);
 
 /**
  * The values of one record, in field order, from `definitions` (those visible in its project) and

@@ -7,31 +7,18 @@ import { logger } from '../logger.ts';
 import { pgdataOf, reachEmbeddedDatabase, serveEmbeddedDatabase } from './embedded.ts';
 import { migrate } from './migrator.ts';
 import { untilReachable } from './reachability.ts';
+import { emitQuery, isQueryHeard } from './query-events.ts';
+import { RawAccessFactory, withRawAccess } from './raw-sql.ts';
 import { openPgConnection, pgliteConnection, type SqlConnection } from './sql-connection.ts';
 
 export type { Prisma } from '../../prisma/generated/client/client.ts';
 export { PrismaClient };
+export { onQuery, type QueryEvent } from './query-events.ts';
 
 /** A client or an interactive transaction: what data-access code takes. */
 export type Db = Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'>;
 
 let client: PrismaClient | undefined;
-
-/** One SQL statement as Prisma reports it (the `query` log event). */
-export type QueryEvent = { query: string; params: string; duration: number; target: string };
-
-const queryListeners = new Set<(event: QueryEvent) => void>();
-
-/**
- * Subscribes to every SQL statement the process client sends (tests count them to prove that
- * a list costs a bounded number of queries). Returns the unsubscribe function.
- */
-export function onQuery(listener: (event: QueryEvent) => void): () => void {
-  queryListeners.add(listener);
-  return () => {
-    queryListeners.delete(listener);
-  };
-}
 
 type AdapterOption = NonNullable<ConstructorParameters<typeof PrismaClient>[0]['adapter']>;
 
@@ -42,18 +29,23 @@ type AdapterOption = NonNullable<ConstructorParameters<typeof PrismaClient>[0]['
  */
 const TRANSACTION_OPTIONS = { maxWait: 30_000, timeout: 60_000 };
 
-/** A client whose query events reach `onQuery` listeners; nearly free while nobody listens. */
-function newClient(adapter: AdapterOption): PrismaClient {
+/**
+ * A client whose raw statements go straight to its adapter (raw-sql.ts). The process client's
+ * statements reach `onQuery` listeners, nearly free while nobody listens; a background client's
+ * are not heard.
+ */
+function newClient(adapter: AdapterOption, heard: boolean): PrismaClient {
+  const factory = new RawAccessFactory(adapter);
+  if (!heard) return withRawAccess(new PrismaClient({ adapter: factory, transactionOptions: TRANSACTION_OPTIONS }), factory, false);
   const created = new PrismaClient({
-    adapter,
+    adapter: factory,
     transactionOptions: TRANSACTION_OPTIONS,
     log: [{ emit: 'event' as const, level: 'query' as const }],
   });
   created.$on('query', (event) => {
-    if (queryListeners.size === 0) return;
-    for (const listener of queryListeners) listener(event);
+    if (isQueryHeard()) emitQuery(event);
   });
-  return created as unknown as PrismaClient;
+  return withRawAccess(created as unknown as PrismaClient, factory, true);
 }
 
 /** The process-wide Prisma client (a module singleton, opened once by openDatabase). */
@@ -139,8 +131,8 @@ function openPostgres(databaseUrl: string, config: Pick<Config, 'poolSize' | 'st
   return {
     engine: 'postgres' as const,
     location: url.toString(),
-    client: newClient(new PrismaPg(pool)),
-    backgroundClient: new PrismaClient({ adapter: new PrismaPg(backgroundPool), transactionOptions: TRANSACTION_OPTIONS }),
+    client: newClient(new PrismaPg(pool), true),
+    backgroundClient: newClient(new PrismaPg(backgroundPool), false),
     poolUsage: (): PoolUsage => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     openSqlConnection: () => openPgConnection(databaseUrl),
     closeEngine: async () => {
@@ -160,9 +152,9 @@ async function openEmbedded(config: Config, user: DatabaseUser) {
   return {
     engine: 'pglite' as const,
     location,
-    client: newClient(new PrismaPGlite(database)),
+    client: newClient(new PrismaPGlite(database), true),
     // PGlite is one session: both clients take its transaction mutex, so neither runs inside the other's transaction.
-    backgroundClient: new PrismaClient({ adapter: new PrismaPGlite(database), transactionOptions: TRANSACTION_OPTIONS }),
+    backgroundClient: newClient(new PrismaPGlite(database), false),
     poolUsage: () => null,
     openSqlConnection: async () => pgliteConnection(database),
     closeEngine: embedded.close,

@@ -1,5 +1,6 @@
 import { Prisma } from '../../prisma/generated/client/client.ts';
 import type { Db } from './client.ts';
+import { queryRaw, sql } from './raw-sql.ts';
 
 /** The rows the services lock, by table; every tenant table also carries org_id. */
 const LOCKABLE = {
@@ -39,10 +40,10 @@ export async function lockRows(
 ): Promise<string[]> {
   if (ids.length === 0) return [];
   if (LOCKABLE[table].tenant && options.orgId === undefined) throw new Error(`Locking ${table} needs the organization`);
-  const tenant = options.orgId === undefined ? Prisma.empty : Prisma.sql`AND org_id = ${options.orgId}`;
-  const rows = await tx.$queryRaw<Array<{ id: string }>>`
+  const tenant = options.orgId === undefined ? Prisma.empty : sql`AND org_id = ${options.orgId}`;
+  const rows = await queryRaw<Array<{ id: string }>>(tx, sql`
     SELECT id FROM ${Prisma.raw(table)} WHERE id = ANY(${ids}::char(26)[]) ${tenant}
-    ORDER BY id FOR ${Prisma.raw((options.strength ?? 'update').toUpperCase())}`;
+    ORDER BY id FOR ${Prisma.raw((options.strength ?? 'update').toUpperCase())}`);
   return rows.map((row) => row.id);
 }
 

@@ -1,4 +1,5 @@
 import { prisma, type PrismaClient } from './client.ts';
+import { shareRoute } from './raw-sql.ts';
 
 /** Models that belong to one organization: every query on them is confined to the active one. */
 const TENANT_MODELS = new Set([
@@ -164,7 +165,7 @@ const CACHE_SIZE = 1000;
 const cache = { base: undefined as PrismaClient | undefined, clients: new Map<string, PrismaClient>() };
 
 function confinedTo(base: PrismaClient, confinement: Confinement): PrismaClient {
-  return base.$extends({
+  const confined = base.$extends({
     name: 'tenant',
     query: {
       $allModels: {
@@ -175,4 +176,5 @@ function confinedTo(base: PrismaClient, confinement: Confinement): PrismaClient 
       },
     },
   }) as unknown as PrismaClient;
+  return shareRoute(confined, base);
 }

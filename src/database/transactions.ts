@@ -1,5 +1,7 @@
 import { logger } from '../logger.ts';
+import { Prisma } from '../../prisma/generated/client/client.ts';
 import type { Db, PrismaClient } from './client.ts';
+import { executeRaw, transaction } from './raw-sql.ts';
 
 type Effect = () => Promise<unknown> | unknown;
 type Effects = { committed: Effect[]; rolledBack: Effect[] };
@@ -18,7 +20,7 @@ export async function inTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Pr
   const effects: Effects = { committed: [], rolledBack: [] };
   let result: T;
   try {
-    result = await (db as PrismaClient).$transaction(async (tx) => {
+    result = await transaction(db as PrismaClient, async (tx) => {
       open.set(tx, effects);
       return work(tx);
     });
@@ -59,13 +61,13 @@ export async function withSavepoint<T>(tx: Db, work: () => Promise<T>): Promise<
   const effects = effectsOf(tx);
   const marks = { committed: effects.committed.length, rolledBack: effects.rolledBack.length };
   const name = `tcms_${++savepoints}`;
-  await tx.$executeRawUnsafe(`SAVEPOINT ${name}`);
+  await executeRaw(tx, Prisma.raw(`SAVEPOINT ${name}`));
   try {
     const result = await work();
-    await tx.$executeRawUnsafe(`RELEASE SAVEPOINT ${name}`);
+    await executeRaw(tx, Prisma.raw(`RELEASE SAVEPOINT ${name}`));
     return result;
   } catch (error) {
-    await tx.$executeRawUnsafe(`ROLLBACK TO SAVEPOINT ${name}`);
+    await executeRaw(tx, Prisma.raw(`ROLLBACK TO SAVEPOINT ${name}`));
     effects.committed.splice(marks.committed);
     await settle(effects.rolledBack.splice(marks.rolledBack));
     throw error;

@@ -17,6 +17,7 @@ import {
 import { inTransaction } from '../database/transactions.ts';
 import { uniqueOrConflict } from '../database/constraints.ts';
 import { LIVE, softDelete } from '../soft-delete.ts';
+import { queryRaw, sql } from '../database/raw-sql.ts';
 
 type EnvironmentRow = Awaited<ReturnType<Db['environment']['findFirstOrThrow']>>;
 
@@ -105,9 +106,9 @@ export async function environmentForLegacyText(tx: Db, ctx: RequestContext, proj
   const slug = slugOf(text);
   if (!slug) return null;
   // The tenant column is written out: raw SQL does not pass through the confined client.
-  const inserted = await tx.$queryRaw<Array<{ id: string }>>`
+  const inserted = await queryRaw<Array<{ id: string }>>(tx, sql`
     INSERT INTO environments (id, org_id, project_id, name, slug) VALUES (${newId()}, ${ctx.org.id}, ${projectId}, ${text}, ${slug})
-    ON CONFLICT (project_id, slug) WHERE deleted_at IS NULL DO NOTHING RETURNING id`;
+    ON CONFLICT (project_id, slug) WHERE deleted_at IS NULL DO NOTHING RETURNING id`);
   const environment = await tx.environment.findFirstOrThrow({ where: { projectId, slug, ...LIVE } });
   if (inserted.length > 0) {
     await emitAudit(tx, ctx, {

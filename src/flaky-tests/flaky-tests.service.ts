@@ -4,6 +4,7 @@ import { pageOf, pageWindow } from '../pagination.ts';
 import { caseDisplayId } from '../projects/projects.schemas.ts';
 import { assertProjectUnlocked, resolveProject, type ProjectRow } from '../projects/projects.service.ts';
 import { LAST_RESULTS_MAX, type FlakyTest, type FlakyTestsQuery } from './flaky-tests.schemas.ts';
+import { queryRaw, sql } from '../database/raw-sql.ts';
 
 type Row = {
   total: number;
@@ -35,7 +36,7 @@ export async function flakyTestsOf(
   const { skip, take } = pageWindow(query);
   const orgId = ctx.org.id;
   // Raw SQL for the window functions; it names org_id itself.
-  const rows = await ctx.db.$queryRaw<Row[]>`
+  const rows = await queryRaw<Row[]>(ctx.db, sql`
     WITH recent AS (
       SELECT c.id AS case_id, c.case_number, c.title, r.id, r.run_id, r.status, r.executed_at, r.flaky,
         row_number() OVER (PARTITION BY c.id ORDER BY r.executed_at DESC, r.id DESC) AS rn,
@@ -85,7 +86,7 @@ export async function flakyTestsOf(
     LEFT JOIN page ON true
     LEFT JOIN page_results ON page_results.case_id = page.case_id
     LEFT JOIN page_runs ON page_runs.case_id = page.case_id
-    ORDER BY page.flips DESC, page.case_number`;
+    ORDER BY page.flips DESC, page.case_number`);
   const items = rows
     .filter((row) => row.caseUlid !== null)
     .map(

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { prisma } from '../database/client.ts';
+import { queryRaw, sql } from '../database/raw-sql.ts';
 
 /** How long readiness waits for the database before calling it unreachable. */
 const DATABASE_CHECK_TIMEOUT_MS = 2_000;
@@ -9,9 +10,10 @@ export type Readiness = { ready: boolean; checks: { database: 'up' | 'down' } };
 /** Readiness: the database answers a query within two seconds (liveness is GET /health). */
 export async function checkReadiness(): Promise<Readiness> {
   const database = await Promise.race([
-    prisma()
-      .$queryRaw`SELECT 1`.then(() => 'up' as const)
-      .catch(() => 'down' as const),
+    queryRaw(prisma(), sql`SELECT 1`).then(
+      () => 'up' as const,
+      () => 'down' as const,
+    ),
     sleep(DATABASE_CHECK_TIMEOUT_MS, 'down' as const, { ref: false }),
   ]);
   return { ready: database === 'up', checks: { database } };

@@ -2,6 +2,7 @@ import type { Identity, RequestContext } from '../context.ts';
 import { prisma, type Db } from '../database/client.ts';
 import { inTransaction, withSavepoint } from '../database/transactions.ts';
 import { AppError, conflict, unreadableRequest, validationFailed } from '../errors.ts';
+import { queryRaw, sql } from '../database/raw-sql.ts';
 
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 const IN_FLIGHT_RETRY_AFTER_SECONDS = 1;
@@ -57,8 +58,8 @@ export async function executeOnce(
 ): Promise<{ response: StoredResponse; replayed: boolean }> {
   const { principal, key, requestHash } = request;
   return inTransaction(db ?? prisma(), async (tx) => {
-    const [lock] = await tx.$queryRaw<Array<{ locked: boolean }>>`
-      SELECT pg_try_advisory_xact_lock(hashtextextended(${`${principal}\n${key}`}, 0)) AS locked`;
+    const [lock] = await queryRaw<Array<{ locked: boolean }>>(tx, sql`
+      SELECT pg_try_advisory_xact_lock(hashtextextended(${`${principal}\n${key}`}, 0)) AS locked`);
     if (!lock?.locked) {
       throw conflict('A request with this Idempotency-Key is still in flight', {
         code: 'idempotency_key_in_flight',

@@ -25,6 +25,7 @@ import type {
   InvitationListQuery,
   InvitationStatus,
 } from './invitations.schemas.ts';
+import { queryRaw, sql } from '../database/raw-sql.ts';
 
 /** Invitations expire 7 days after they were (re)sent (decisions §8). */
 const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
@@ -347,11 +348,11 @@ export async function joinByInvitation(tx: Db, user: UserSnapshot, token: string
 
 /** A granted allowlist row on every private project of the organization; answers their ids. */
 async function grantPrivateProjects(tx: Db, orgId: string, userId: string): Promise<string[]> {
-  const rows = await tx.$queryRaw<Array<{ project_id: string }>>`
+  const rows = await queryRaw<Array<{ project_id: string }>>(tx, sql`
     INSERT INTO project_access_members (project_id, user_id, org_id, state)
     SELECT id, ${userId}, org_id, 'granted' FROM projects WHERE org_id = ${orgId} AND access_mode = 'private'
     ON CONFLICT (project_id, user_id) DO UPDATE SET state = 'granted', updated_at = CURRENT_TIMESTAMP
-    RETURNING project_id`;
+    RETURNING project_id`);
   return rows.map((row) => row.project_id).sort();
 }
 

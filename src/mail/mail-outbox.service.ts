@@ -5,6 +5,7 @@ import type { PrismaClient } from '../database/client.ts';
 import { logger } from '../logger.ts';
 import { startOutboxWorker } from '../outbox/outbox-worker.ts';
 import { classifyFailure, openMailTransport, SEND_DEADLINE_MS, type Envelope, type Failure } from './mail-transport.ts';
+import { queryRaw, executeRaw, sql } from '../database/raw-sql.ts';
 
 /** Attempts of one mail in all: after the last temporary failure it is `failed`. */
 export const MAX_ATTEMPTS = 5;
@@ -145,7 +146,7 @@ export async function startMailOutbox(
 }
 
 /** Mail left to this worker, still as it was then (a process that took it over meanwhile moved it on). */
-const ownedMail = (mails: [id: string, attempts: number][]) => Prisma.sql`
+const ownedMail = (mails: [id: string, attempts: number][]) => sql`
   SELECT candidate.id, candidate.recipient, candidate.attempts
   FROM mail_outbox AS candidate
   JOIN unnest(${mails.map(([id]) => id)}::text[], ${mails.map(([, attempts]) => attempts)}::int[]) AS own (id, attempts)
@@ -153,7 +154,7 @@ const ownedMail = (mails: [id: string, attempts: number][]) => Prisma.sql`
   WHERE candidate.status = 'queued'`;
 
 /** Mail due for longer than `takeoverMs`, or whose lease ran out as long ago: no process is taking care of it. */
-const orphanedMail = (takeoverMs: number, limit: number) => Prisma.sql`
+const orphanedMail = (takeoverMs: number, limit: number) => sql`
   SELECT candidate.id, candidate.recipient, candidate.attempts
   FROM mail_outbox AS candidate
   WHERE (candidate.status = 'queued' AND candidate.next_attempt_at <= now() - ${takeoverMs}::double precision * interval '1 millisecond')
@@ -167,7 +168,7 @@ const orphanedMail = (takeoverMs: number, limit: number) => Prisma.sql`
  * becomes `sending`, one attempt more, leased to this worker.
  */
 async function claim(db: PrismaClient, candidates: Prisma.Sql): Promise<Claimed[]> {
-  return db.$queryRaw<Claimed[]>`
+  return queryRaw<Claimed[]>(db, sql`
     UPDATE mail_outbox AS mail
     SET status = CASE WHEN due.suppressed THEN 'suppressed' WHEN due.exhausted THEN 'failed' ELSE 'sending' END,
         attempts = CASE WHEN due.settled THEN mail.attempts ELSE mail.attempts + 1 END,
@@ -186,7 +187,7 @@ async function claim(db: PrismaClient, candidates: Prisma.Sql): Promise<Claimed[
     ) AS due
     WHERE mail.id = due.id
     RETURNING mail.id, mail.recipient AS "to", mail.subject, mail.text_body AS text, mail.html_body AS html,
-              mail.status, mail.attempts, mail.last_error AS "lastError"`;
+              mail.status, mail.attempts, mail.last_error AS "lastError"`);
 }
 
 const OUTCOME_MESSAGES = {
@@ -208,7 +209,7 @@ function outcomeOf(mail: Claimed, failure: Failure | undefined): MailOutcome {
  * stored only hashed everywhere else.
  */
 async function record(db: PrismaClient, mail: Claimed, outcome: MailOutcome, reason: string | null, delayMs: number): Promise<boolean> {
-  const changed = await db.$executeRaw`
+  const changed = await executeRaw(db, sql`
     WITH suppression AS (
       INSERT INTO mail_suppressions (email, reason)
       SELECT ${suppressionKey(mail.to)}, ${reason} WHERE ${outcome === 'suppressed'}
@@ -220,6 +221,6 @@ async function record(db: PrismaClient, mail: Claimed, outcome: MailOutcome, rea
         next_attempt_at = now() + ${delayMs}::double precision * interval '1 millisecond',
         text_body = CASE WHEN ${outcome === 'retry'} THEN text_body ELSE '' END,
         html_body = CASE WHEN ${outcome === 'retry'} THEN html_body END
-    WHERE id = ${mail.id} AND status = 'sending' AND attempts = ${mail.attempts}`;
+    WHERE id = ${mail.id} AND status = 'sending' AND attempts = ${mail.attempts}`);
   return changed === 1;
 }

@@ -11,6 +11,7 @@ import { pageOf, pageWindow } from '../pagination.ts';
 import { occupiesSeat, reserveSeats } from '../seats/seats.service.ts';
 import { likeLiteral } from '../validation.ts';
 import type { MemberListQuery, UpdateMemberInput } from './members.schemas.ts';
+import { executeRaw, sql } from '../database/raw-sql.ts';
 
 export type MemberRow = Prisma.MembershipGetPayload<{ include: { user: true } }>;
 
@@ -158,11 +159,11 @@ export async function removeMember(ctx: RequestContext, userUlid: string): Promi
  * caller's client may hide private projects, and the rows of those must go too.
  */
 async function forgetMembership(tx: Db, orgId: string, userId: string): Promise<void> {
-  await tx.$executeRaw`DELETE FROM user_group_members WHERE org_id = ${orgId} AND user_id = ${userId}`;
-  await tx.$executeRaw`DELETE FROM project_access_members WHERE org_id = ${orgId} AND user_id = ${userId}`;
-  await tx.$executeRaw`UPDATE projects SET owner_user_id = NULL WHERE org_id = ${orgId} AND owner_user_id = ${userId}`;
-  await tx.$executeRaw`UPDATE api_tokens SET revoked_at = now() WHERE org_id = ${orgId} AND user_id = ${userId} AND revoked_at IS NULL`;
-  await tx.$executeRaw`DELETE FROM oauth_grants WHERE org_id = ${orgId} AND user_id = ${userId}`;
+  await executeRaw(tx, sql`DELETE FROM user_group_members WHERE org_id = ${orgId} AND user_id = ${userId}`);
+  await executeRaw(tx, sql`DELETE FROM project_access_members WHERE org_id = ${orgId} AND user_id = ${userId}`);
+  await executeRaw(tx, sql`UPDATE projects SET owner_user_id = NULL WHERE org_id = ${orgId} AND owner_user_id = ${userId}`);
+  await executeRaw(tx, sql`UPDATE api_tokens SET revoked_at = now() WHERE org_id = ${orgId} AND user_id = ${userId} AND revoked_at IS NULL`);
+  await executeRaw(tx, sql`DELETE FROM oauth_grants WHERE org_id = ${orgId} AND user_id = ${userId}`);
 }
 
 /**

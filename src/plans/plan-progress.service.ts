@@ -1,6 +1,7 @@
 import type { RequestContext } from '../context.ts';
 import { Prisma } from '../../prisma/generated/client/client.ts';
 import { runCounts, type RunCounters } from '../runs/runs.schemas.ts';
+import { queryRaw, sql } from '../database/raw-sql.ts';
 
 type Counts = ReturnType<typeof runCounts>;
 
@@ -38,7 +39,7 @@ const emptyProgress = (): PlanProgress => ({
  * JavaScript; the latest run of a configured bucket is found in the same scan (array_agg), its
  * names aggregated as JSON.
  */
-export const progressBuckets = (orgId: string, plans: Prisma.Sql) => Prisma.sql`
+export const progressBuckets = (orgId: string, plans: Prisma.Sql) => sql`
   SELECT bucket.*, names.values
   FROM (
     SELECT plan_id AS "planId", combo_key AS "comboKey",
@@ -58,7 +59,7 @@ export const progressBuckets = (orgId: string, plans: Prisma.Sql) => Prisma.sql`
   ) AS names ON true`;
 
 /** Buckets in comboKey code-point order (the unconfigured one, '', first) on every database collation. */
-export const BUCKET_ORDER = Prisma.sql`"comboKey" COLLATE "C"`;
+export const BUCKET_ORDER = sql`"comboKey" COLLATE "C"`;
 
 /**
  * The progress of each of `planIds` from its bucket rows (in BUCKET_ORDER per plan); a plan
@@ -85,8 +86,8 @@ export function progressOf(planIds: string[], rows: BucketRow[]): Map<string, Pl
 /** The progress of many plans in one statement, whatever their number. */
 export async function readPlanProgress(ctx: RequestContext, planIds: string[]): Promise<Map<string, PlanProgress>> {
   if (planIds.length === 0) return progressOf(planIds, []);
-  const rows = await ctx.db.$queryRaw<BucketRow[]>`
-    ${progressBuckets(ctx.org.id, Prisma.sql`= ANY(${planIds}::char(26)[])`)}
-    ORDER BY bucket."planId", bucket.${BUCKET_ORDER}`;
+  const rows = await queryRaw<BucketRow[]>(ctx.db, sql`
+    ${progressBuckets(ctx.org.id, sql`= ANY(${planIds}::char(26)[])`)}
+    ORDER BY bucket."planId", bucket.${BUCKET_ORDER}`);
   return progressOf(planIds, rows);
 }

@@ -8,6 +8,7 @@ import { caseDisplayId } from '../projects/projects.schemas.ts';
 import type { AssignPlanCaseInput, SetPlanCasesInput } from './plans.schemas.ts';
 import { LIVE_SELECTION, lockPlan, planEvent, resolvePlan, touchPlan } from './plans.service.ts';
 import { inTransaction } from '../database/transactions.ts';
+import { queryRaw, sql } from '../database/raw-sql.ts';
 
 const PLAN_CASE_INCLUDE = {
   testCase: { select: { caseNumber: true, title: true, suite: { select: { name: true } }, project: { select: { code: true } } } },
@@ -51,7 +52,7 @@ type SelectionChange = { added: number; removed: number; updated: number; reassi
  */
 async function replaceSelection(tx: Db, ctx: RequestContext, planId: string, caseIds: string[], assigneeOf: Map<string, string | null>) {
   const orgId = ctx.org.id;
-  const [change] = await tx.$queryRaw<[SelectionChange]>`
+  const [change] = await queryRaw<[SelectionChange]>(tx, sql`
     WITH wanted AS (
       SELECT entry.case_id, (entry.ord - 1)::int AS position, asked.assignee_id
       FROM unnest(${caseIds}::char(26)[]) WITH ORDINALITY AS entry(case_id, ord)
@@ -89,7 +90,7 @@ async function replaceSelection(tx: Db, ctx: RequestContext, planId: string, cas
     )
     SELECT (SELECT count(*) FROM added)::int AS added, (SELECT count(*) FROM removed)::int AS removed,
            (SELECT count(*) FROM updated)::int AS updated, (SELECT count(*) FROM updated WHERE reassigned)::int AS reassigned,
-           EXISTS (SELECT 1 FROM kept WHERE rank_before <> rank_after) AS reordered`;
+           EXISTS (SELECT 1 FROM kept WHERE rank_before <> rank_after) AS reordered`);
   return change;
 }
 
@@ -109,9 +110,9 @@ export async function setPlanCases(ctx: RequestContext, planUlid: string, input:
       (input.caseAssignees ?? []).filter((entry) => listed.has(entry.caseUlid)).map((entry) => [entry.caseUlid, entry.assigneeUlid]),
     );
     await assertMembers(tx, [...assigneeOf.values()].filter((id): id is string => id !== null));
-    const [{ live }] = await tx.$queryRaw<[{ live: number }]>`
+    const [{ live }] = await queryRaw<[{ live: number }]>(tx, sql`
       SELECT count(*)::int AS live FROM test_cases
-      WHERE id = ANY(${input.caseUlids}::char(26)[]) AND org_id = ${ctx.org.id} AND project_id = ${plan.projectId} AND archived_at IS NULL`;
+      WHERE id = ANY(${input.caseUlids}::char(26)[]) AND org_id = ${ctx.org.id} AND project_id = ${plan.projectId} AND archived_at IS NULL`);
     if (live !== input.caseUlids.length) throw notFound('Test case');
 
     const { added, removed, updated, reassigned, reordered } = await replaceSelection(tx, ctx, plan.id, input.caseUlids, assigneeOf);

@@ -18,6 +18,7 @@ import { inTransaction } from '../database/transactions.ts';
 import { lockRow } from '../database/locks.ts';
 import { uniqueOrConflict } from '../database/constraints.ts';
 import { LIVE, softDelete } from '../soft-delete.ts';
+import { queryRaw, sql } from '../database/raw-sql.ts';
 
 /** Selection rows whose case is live (not archived): what caseCount, the case list and run seeding see. */
 export const LIVE_SELECTION = { testCase: { archivedAt: null } } satisfies Prisma.TestPlanCaseWhereInput;
@@ -68,7 +69,7 @@ type PlanDetailRow = Omit<PlanRecord, 'milestone' | '_count'> & {
  */
 export async function readPlanDetail(ctx: RequestContext, planUlid: string) {
   authorize(ctx, 'project.read');
-  const [row] = await ctx.db.$queryRaw<PlanDetailRow[]>`
+  const [row] = await queryRaw<PlanDetailRow[]>(ctx.db, sql`
     SELECT p.id, p.org_id AS "orgId", p.project_id AS "projectId", p.plan_number AS "planNumber", p.name, p.description,
            p.status, p.milestone_id AS "milestoneId", p.excluded_combo_keys AS "excludedComboKeys",
            p.author_kind AS "authorKind", p.author_id AS "authorId", p.author_name AS "authorName",
@@ -77,12 +78,12 @@ export async function readPlanDetail(ctx: RequestContext, planUlid: string) {
            (SELECT count(*)::int FROM test_plan_cases AS selected JOIN test_cases AS c ON c.id = selected.case_id
             WHERE selected.plan_id = p.id AND c.archived_at IS NULL) AS "caseCount",
            (SELECT coalesce(json_agg(bucket ORDER BY bucket.${BUCKET_ORDER}), '[]'::json)
-            FROM (${progressBuckets(ctx.org.id, Prisma.sql`= p.id`)}) AS bucket) AS buckets
+            FROM (${progressBuckets(ctx.org.id, sql`= p.id`)}) AS bucket) AS buckets
     FROM test_plans AS p
     JOIN projects AS project ON project.id = p.project_id
     LEFT JOIN milestones AS m ON m.id = p.milestone_id
     WHERE p.id = ${planUlid} AND p.org_id = ${ctx.org.id} AND p.deleted_at IS NULL
-      AND p.project_id <> ALL(${ctx.hiddenProjectIds}::char(26)[])`;
+      AND p.project_id <> ALL(${ctx.hiddenProjectIds}::char(26)[])`);
   if (!row) throw notFound('Plan');
   assertProjectUnlocked({ lockedAt: row.projectLockedAt });
   const { milestoneName, caseCount, projectLockedAt, buckets, ...plan } = row;

@@ -24,6 +24,7 @@ import { lockRow } from '../database/locks.ts';
 import { LIVE } from '../soft-delete.ts';
 import { uniqueOrConflict } from '../database/constraints.ts';
 import { readTeams, teamFilter, type ProjectTeam } from './team.ts';
+import { queryRaw, sql } from '../database/raw-sql.ts';
 
 export type { ProjectTeam };
 
@@ -65,14 +66,14 @@ export async function resolveProject(
   // A string that is not a project code names no project (and never reaches SQL).
   if (!PROJECT_CODE_PATTERN.test(code)) throw notFound('Project');
   // Typed SQL (nearly every project-scoped request starts here), confined as the tenant client would.
-  const [project] = await (options.db ?? ctx.db).$queryRaw<ProjectRow[]>`
+  const [project] = await queryRaw<ProjectRow[]>((options.db ?? ctx.db), sql`
     SELECT id, org_id AS "orgId", code, name, description, avatar_key AS "avatarKey", avatar_version AS "avatarVersion",
            avatar_size_bytes AS "avatarSizeBytes", locked_at AS "lockedAt", last_suite_number AS "lastSuiteNumber",
            last_case_number AS "lastCaseNumber", last_plan_number AS "lastPlanNumber", last_defect_number AS "lastDefectNumber",
            run_settings AS "runSettings", access_mode AS "accessMode", owner_user_id AS "ownerUserId",
            created_at AS "createdAt", updated_at AS "updatedAt"
     FROM projects
-    WHERE org_id = ${ctx.org.id} AND code = ${code} AND id <> ALL(${ctx.hiddenProjectIds}::char(26)[])`;
+    WHERE org_id = ${ctx.org.id} AND code = ${code} AND id <> ALL(${ctx.hiddenProjectIds}::char(26)[])`);
   if (!project) throw notFound('Project');
   if (!options.allowLocked) assertProjectUnlocked(project);
   return project;
@@ -260,14 +261,14 @@ export async function deleteProject(ctx: RequestContext, code: string): Promise<
     await lockRow(tx, 'organizations', ctx.org.id);
     const project = await lockProject(tx, ctx, code, { allowLocked: true });
     // Deleted here rather than by the cascade: exactly the rows this statement removes are given back.
-    const attachments = await tx.$queryRaw<Array<{ storageKey: string; sizeBytes: number }>>`
+    const attachments = await queryRaw<Array<{ storageKey: string; sizeBytes: number }>>(tx, sql`
       DELETE FROM step_attachments
       WHERE org_id = ${ctx.org.id} AND case_id IN (SELECT id FROM test_cases WHERE project_id = ${project.id})
-      RETURNING storage_key AS "storageKey", size_bytes AS "sizeBytes"`;
-    const resultAttachments = await tx.$queryRaw<Array<{ storageKey: string; sizeBytes: number }>>`
+      RETURNING storage_key AS "storageKey", size_bytes AS "sizeBytes"`);
+    const resultAttachments = await queryRaw<Array<{ storageKey: string; sizeBytes: number }>>(tx, sql`
       DELETE FROM result_attachments
       WHERE org_id = ${ctx.org.id} AND run_id IN (SELECT id FROM test_runs WHERE project_id = ${project.id})
-      RETURNING storage_key AS "storageKey", size_bytes AS "sizeBytes"`;
+      RETURNING storage_key AS "storageKey", size_bytes AS "sizeBytes"`);
     await releaseObjects(tx, ctx.org.id, [...attachments, ...resultAttachments, ...storedAvatarOf(project)]);
     await tx.project.delete({ where: { id: project.id } });
     await emitAudit(tx, ctx, {

@@ -1,5 +1,6 @@
 import { Prisma } from '../../prisma/generated/client/client.ts';
 import type { RequestContext } from '../context.ts';
+import { queryRaw, sql } from '../database/raw-sql.ts';
 
 /** Team entries a project list item carries (`team`); `teamCount` counts them all. */
 const TEAM_PREVIEW = 4;
@@ -18,10 +19,10 @@ export type ProjectTeam = { team: TeamMember[]; teamCount: number };
  */
 
 /** Whether the member `m` holds an allowlist row in `state` on the project `p`. */
-const allowlistRow = (state: 'granted' | 'revoked') => Prisma.sql`EXISTS (
+const allowlistRow = (state: 'granted' | 'revoked') => sql`EXISTS (
   SELECT 1 FROM project_access_members a WHERE a.project_id = p.id AND a.user_id = m.user_id AND a.state = ${state})`;
 
-const ON_TEAM = Prisma.sql`CASE WHEN p.access_mode = 'private' THEN ${allowlistRow('granted')} ELSE NOT ${allowlistRow('revoked')} END`;
+const ON_TEAM = sql`CASE WHEN p.access_mode = 'private' THEN ${allowlistRow('granted')} ELSE NOT ${allowlistRow('revoked')} END`;
 
 type TeamRow = {
   projectId: string;
@@ -43,7 +44,7 @@ export async function readTeams(ctx: RequestContext, projectIds: string[]): Prom
   const teams = new Map<string, ProjectTeam>(projectIds.map((id) => [id, { team: [], teamCount: 0 }]));
   if (projectIds.length === 0) return teams;
   const orgId = ctx.org.id;
-  const rows = await ctx.db.$queryRaw<TeamRow[]>`
+  const rows = await queryRaw<TeamRow[]>(ctx.db, sql`
     WITH page AS (
       SELECT id, org_id, access_mode FROM projects WHERE org_id = ${orgId} AND id = ANY(${projectIds}::char(26)[])
     ), members AS (
@@ -77,7 +78,7 @@ export async function readTeams(ctx: RequestContext, projectIds: string[]): Prom
     SELECT members.project_id AS "projectId", members.team_count::int AS "teamCount",
       u.id AS "userUlid", u.first_name AS "firstName", u.last_name AS "lastName", u.avatar_key AS "avatarKey"
     FROM members LEFT JOIN users u ON u.id = members.user_id
-    ORDER BY members.project_id, members.created_at, members.membership_id`;
+    ORDER BY members.project_id, members.created_at, members.membership_id`);
   for (const row of rows) {
     const entry = teams.get(row.projectId)!;
     entry.teamCount = row.teamCount;
@@ -94,13 +95,13 @@ export async function readTeams(ctx: RequestContext, projectIds: string[]): Prom
  * filter is absent (undefined), like a list filter of unknown tokens. One statement.
  */
 export async function teamFilter(ctx: RequestContext, userUlids: string[]): Promise<Prisma.ProjectWhereInput | undefined> {
-  const [row] = await ctx.db.$queryRaw<Array<{ known: number; projectIds: string[] }>>`
+  const [row] = await queryRaw<Array<{ known: number; projectIds: string[] }>>(ctx.db, sql`
     SELECT count(*)::int AS known, ARRAY(
       SELECT p.id FROM projects p
       WHERE p.org_id = ${ctx.org.id} AND EXISTS (
         SELECT 1 FROM memberships m
         WHERE m.org_id = p.org_id AND m.user_id = ANY(${userUlids}::char(26)[]) AND m.suspended_at IS NULL AND ${ON_TEAM})
     ) AS "projectIds"
-    FROM memberships WHERE org_id = ${ctx.org.id} AND user_id = ANY(${userUlids}::char(26)[])`;
+    FROM memberships WHERE org_id = ${ctx.org.id} AND user_id = ANY(${userUlids}::char(26)[])`);
   return row!.known === 0 ? undefined : { id: { in: row!.projectIds } };
 }

@@ -3,6 +3,7 @@ import { sha256 } from '../auth/secrets.ts';
 import { prisma, type Db } from '../database/client.ts';
 import { AppError } from '../errors.ts';
 import { Prisma } from '../../prisma/generated/client/client.ts';
+import { queryRaw, sql } from '../database/raw-sql.ts';
 
 /**
  * The budgets calls are counted against, each in fixed windows of its own: an organization's
@@ -38,7 +39,7 @@ const windowStartOf = (bucket: Bucket, now: number) => Math.floor(now / BUCKETS[
  * per owner, bucket and fixed window, bumped by this single statement, so it stays exact however
  * many processes share the database. A statement may embed it as a data-modifying CTE.
  */
-export const countCallStatement = (owners: Prisma.Sql, bucket: Bucket, now: number) => Prisma.sql`
+export const countCallStatement = (owners: Prisma.Sql, bucket: Bucket, now: number) => sql`
   INSERT INTO rate_limit_windows (org_id, bucket, window_start, count)
   SELECT owners.owner, ${bucket}, ${new Date(windowStartOf(bucket, now))}, 1 FROM (${owners}) AS owners
   ON CONFLICT (org_id, bucket, window_start) DO UPDATE SET count = rate_limit_windows.count + 1
@@ -67,7 +68,7 @@ export async function consumeCall(
   now = Date.now(),
   db: Db = prisma(),
 ): Promise<RateLimitState> {
-  const rows = await db.$queryRaw<Array<{ count: number }>>(countCallStatement(Prisma.sql`SELECT ${orgId}::text AS owner`, bucket, now));
+  const rows = await queryRaw<Array<{ count: number }>>(db, countCallStatement(sql`SELECT ${orgId}::text AS owner`, bucket, now));
   return budgetState(bucket, limit, Number(rows[0]?.count ?? 1), now);
 }
 

@@ -24,6 +24,7 @@ import { identify, type TestIdentity } from './identity.ts';
 import { parseJunit } from './junit.ts';
 import { TestSink, type ReportedTest, type ReportFormat } from './report.ts';
 import { REPORT_FILES_MAX, REPORT_INFLATED_MAX_BYTES, type ResultImport, type ResultImportQuery } from './result-imports.schemas.ts';
+import { queryRaw, executeRaw, sql } from '../database/raw-sql.ts';
 
 const tooLarge = () => new AppError('file_too_large', `The report inflates to more than ${REPORT_INFLATED_MAX_BYTES} bytes`);
 
@@ -100,11 +101,11 @@ type CaseRow = { id: string; number: number; key: string | null; archived: boole
 async function findCandidates(tx: Db, ctx: RequestContext, projectId: string, identities: TestIdentity[]) {
   const numbers = [...new Set(identities.flatMap((identity) => identity.caseNumbers))];
   const keys = [...new Set(identities.map((identity) => identity.automationKey))];
-  const rows = await tx.$queryRaw<CaseRow[]>`
+  const rows = await queryRaw<CaseRow[]>(tx, sql`
     SELECT id, case_number AS number, automation_key AS key, archived_at IS NOT NULL AS archived
     FROM test_cases
     WHERE org_id = ${ctx.org.id} AND project_id = ${projectId}
-      AND (case_number = ANY(${numbers}::int[]) OR automation_key = ANY(${keys}::text[]))`;
+      AND (case_number = ANY(${numbers}::int[]) OR automation_key = ANY(${keys}::text[]))`);
   return {
     byNumber: new Map(rows.filter((row) => !row.archived).map((row) => [row.number, row])),
     byKey: new Map(rows.flatMap((row) => (row.key === null ? [] : [[row.key, row] as const]))),
@@ -118,12 +119,12 @@ async function createCases(tx: Db, ctx: RequestContext, projectId: string, ident
   if (identities.length > 0) {
     const first = await allocateNumbers(tx, projectId, 'case', identities.length);
     const now = new Date();
-    await tx.$executeRaw`
+    await executeRaw(tx, sql`
       INSERT INTO test_cases (id, org_id, project_id, case_number, title, suite_id, automation_key, created_at, updated_at)
       SELECT c.id, ${ctx.org.id}, ${projectId}, ${first}::int + c.ordinal - 1, c.title, c.suite_id, c.key, ${now}, ${now}
       FROM unnest(${ids}::char(26)[], ${identities.map((identity) => identity.title)}::text[],
                   ${identities.map((identity) => suiteIds.get(identity.suitePath.join('\u0000')) ?? null)}::char(26)[],
-                  ${identities.map((identity) => identity.automationKey)}::text[]) WITH ORDINALITY AS c(id, title, suite_id, key, ordinal)`;
+                  ${identities.map((identity) => identity.automationKey)}::text[]) WITH ORDINALITY AS c(id, title, suite_id, key, ordinal)`);
   }
   return { ids, createdSuites };
 }

@@ -14,6 +14,7 @@ import { lockRunCase, type RunOfCaseMutation } from './internal/run-access.ts';
 import type { RunCaseRecord } from './internal/run-case-record.ts';
 import type { CommitResultAttachmentsInput } from './run-cases.schemas.ts';
 import { getRunCase, type RunCaseRef } from './run-cases.service.ts';
+import { queryRaw, sql } from '../database/raw-sql.ts';
 
 /** A result attempt as REST names it: within its run case, within its run. */
 export type ResultRef = RunCaseRef & { resultUlid: string };
@@ -174,8 +175,8 @@ export async function listRunCaseAttachments(db: Db, runCase: { id: string }) {
  * bytes back); their files go after commit.
  */
 export async function releaseRunAttachments(tx: Db, orgId: string, runId: string): Promise<void> {
-  const rows = await tx.$queryRaw<Array<{ storageKey: string; sizeBytes: number }>>`
+  const rows = await queryRaw<Array<{ storageKey: string; sizeBytes: number }>>(tx, sql`
     DELETE FROM result_attachments WHERE org_id = ${orgId} AND run_id = ${runId}
-    RETURNING storage_key AS "storageKey", size_bytes AS "sizeBytes"`;
+    RETURNING storage_key AS "storageKey", size_bytes AS "sizeBytes"`);
   await releaseObjects(tx, orgId, rows);
 }

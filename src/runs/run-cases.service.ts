@@ -16,6 +16,7 @@ import type { MarkRunCaseStepInput, RunCaseFilter, RunCaseListQuery, RunResultLi
 import { isAssigneeLocked, markedRunCase, recordResults, singleSource } from './internal/run-marking.ts';
 import { aggregateOfSteps, isOutcome, type CaseStatus } from './internal/run-status.ts';
 import { inTransaction } from '../database/transactions.ts';
+import { queryRaw, sql } from '../database/raw-sql.ts';
 
 export type { RunCaseRecord } from './internal/run-case-record.ts';
 
@@ -217,12 +218,12 @@ async function runCaseWhere(ctx: RequestContext, runId: string, filter: RunCaseF
   if (filter.q) {
     const pattern = `%${likeLiteral(filter.q)}%`;
     // Raw SQL: the tenant filter is written out.
-    const matches = await ctx.db.$queryRaw<Array<{ id: string }>>`
+    const matches = await queryRaw<Array<{ id: string }>>(ctx.db, sql`
       SELECT c.id FROM test_run_cases AS c
       JOIN test_runs AS r ON r.id = c.run_id
       JOIN projects AS p ON p.id = r.project_id
       WHERE c.run_id = ${runId} AND c.org_id = ${ctx.org.id}
-        AND (c.title ILIKE ${pattern} OR (p.code || '-' || c.case_number::text) ILIKE ${pattern})`;
+        AND (c.title ILIKE ${pattern} OR (p.code || '-' || c.case_number::text) ILIKE ${pattern})`);
     where.id = { in: matches.map((row) => row.id) };
   }
   return where;

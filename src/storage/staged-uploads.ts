@@ -5,6 +5,7 @@ import { AppError, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { fileStorage } from './file-storage.ts';
 import { chargeStorage, releaseObjects, type UploadedFile } from './storage.service.ts';
+import { queryRaw, sql } from '../database/raw-sql.ts';
 
 /**
  * Staged uploads: files stored under `staging/<orgUlid>/` with a row each, charged to the quota,
@@ -98,9 +99,9 @@ export async function copyStaged(tx: Db, staged: StagedUploadRow, storageKey: st
 export async function sweepStagedUploads(now = Date.now()): Promise<void> {
   const cutoff = new Date(now - STAGING_TTL_MS);
   await inTransaction(prisma(), async (tx) => {
-    const swept = await tx.$queryRaw<Array<{ orgId: string; storageKey: string; sizeBytes: number }>>`
+    const swept = await queryRaw<Array<{ orgId: string; storageKey: string; sizeBytes: number }>>(tx, sql`
       DELETE FROM staged_uploads WHERE created_at < ${cutoff}
-      RETURNING org_id AS "orgId", storage_key AS "storageKey", size_bytes AS "sizeBytes"`;
+      RETURNING org_id AS "orgId", storage_key AS "storageKey", size_bytes AS "sizeBytes"`);
     for (const orgId of [...new Set(swept.map((row) => row.orgId))].sort()) {
       await releaseObjects(tx, orgId, swept.filter((row) => row.orgId === orgId));
     }

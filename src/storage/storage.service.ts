@@ -10,6 +10,7 @@ import { AppError, notFound } from '../errors.ts';
 import type { OrganizationLimits } from '../orgs/billing-tiers.ts';
 import { assertSafeKey, fileStorage, LocalDirectoryStorage, useFileStorage } from './file-storage.ts';
 import { S3Storage } from './s3-storage.ts';
+import { queryRaw, sql } from '../database/raw-sql.ts';
 
 /**
  * Files go to the configured S3-compatible bucket, else to `files/` under the data directory,
@@ -49,12 +50,12 @@ export async function chargeStorage(tx: Db, org: { id: string; limits: Organizat
   const exceeded = () => new AppError('storage_quota_exceeded', 'The organization has used up its storage quota');
   if (limit !== null && bytes > limit) throw exceeded();
   // The tenant filter is written out: raw SQL does not pass through the confined client.
-  const rows = await tx.$queryRaw<unknown[]>`
+  const rows = await queryRaw<unknown[]>(tx, sql`
     INSERT INTO storage_usage AS usage (org_id, used_bytes)
     VALUES (${org.id}, ${bytes}::bigint)
     ON CONFLICT (org_id) DO UPDATE SET used_bytes = usage.used_bytes + EXCLUDED.used_bytes
     WHERE ${limit}::bigint IS NULL OR usage.used_bytes + EXCLUDED.used_bytes <= ${limit}::bigint
-    RETURNING 1`;
+    RETURNING 1`);
   if (rows.length === 0) throw exceeded();
 }
 

@@ -10,6 +10,7 @@ import { conflict } from '../errors.ts';
 import { logger } from '../logger.ts';
 import { SEAT_ROLES, seatLimit, seatsInUse } from '../seats/seats.service.ts';
 import type { ChangeSeatsInput, CheckoutInput, SubscriptionReadout } from './subscription.schemas.ts';
+import { queryRaw, sql } from '../database/raw-sql.ts';
 
 type SubscriptionRow = Awaited<ReturnType<Db['subscription']['findUniqueOrThrow']>>;
 
@@ -222,13 +223,13 @@ const isDue = (row: SubscriptionRow, now: Date) =>
  * another process (or a request) holds: each due subscription is handled by one process at a time.
  */
 async function claimDueOrganization(tx: Db, now: Date, skip: string[], only: string | undefined): Promise<string | undefined> {
-  const rows = await tx.$queryRaw<Array<{ id: string }>>`
+  const rows = await queryRaw<Array<{ id: string }>>(tx, sql`
     SELECT o.id FROM organizations o JOIN subscriptions s ON s.org_id = o.id
     WHERE (s.current_period_end <= ${now} OR s.pending_effective_at <= ${now})
       AND o.id <> ALL(${skip}::char(26)[]) AND (${only ?? null}::char(26) IS NULL OR o.id = ${only ?? null})
     ORDER BY s.current_period_end, o.id
     LIMIT 1
-    FOR UPDATE OF o SKIP LOCKED`;
+    FOR UPDATE OF o SKIP LOCKED`);
   return rows[0]?.id;
 }
 

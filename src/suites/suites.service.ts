@@ -12,6 +12,7 @@ import { cursorPageOf, type CursorQuery } from '../pagination.ts';
 import type { CreateSuiteInput, UpdateSuiteInput } from './suites.schemas.ts';
 import { inTransaction } from '../database/transactions.ts';
 import { lockRow } from '../database/locks.ts';
+import { queryRaw, executeRaw, sql } from '../database/raw-sql.ts';
 
 export type SuiteRow = Awaited<ReturnType<Db['suite']['findFirstOrThrow']>>;
 
@@ -75,21 +76,21 @@ async function renumber(tx: Db, ctx: RequestContext, siblings: Placement[], now:
   if (moved.length === 0) return;
   const ids = moved.map((row) => row.id);
   const positions = moved.map((row) => row.position);
-  await tx.$executeRaw`
+  await executeRaw(tx, sql`
     UPDATE suites SET position = placed.position, updated_at = ${now}
     FROM unnest(${ids}::text[], ${positions}::int[]) AS placed(id, position)
-    WHERE suites.id = placed.id AND suites.org_id = ${ctx.org.id}`;
+    WHERE suites.id = placed.id AND suites.org_id = ${ctx.org.id}`);
 }
 
 /** True when `candidateId` is `suiteId` or lies below it. */
 async function isInSubtree(tx: Db, ctx: RequestContext, suiteId: string, candidateId: string): Promise<boolean> {
-  const hits = await tx.$queryRaw<Array<{ id: string }>>`
+  const hits = await queryRaw<Array<{ id: string }>>(tx, sql`
     WITH RECURSIVE ancestors(id, parent_id) AS (
       SELECT id, parent_id FROM suites WHERE id = ${candidateId} AND org_id = ${ctx.org.id}
       UNION ALL
       SELECT s.id, s.parent_id FROM suites s JOIN ancestors a ON s.id = a.parent_id WHERE s.org_id = ${ctx.org.id}
     )
-    SELECT id FROM ancestors WHERE id = ${suiteId} LIMIT 1`;
+    SELECT id FROM ancestors WHERE id = ${suiteId} LIMIT 1`);
   return hits.length > 0;
 }
 
@@ -99,7 +100,7 @@ async function isInSubtree(tx: Db, ctx: RequestContext, suiteId: string, candida
  * chain of fixed-width `<position><ulid>` segments from its root, so byte order is tree order.
  */
 async function treeOrder(ctx: RequestContext, projectId: string, after: string | null, take: number | null) {
-  const rows = await ctx.db.$queryRaw<Array<{ id: string }>>`
+  const rows = await queryRaw<Array<{ id: string }>>(ctx.db, sql`
     WITH RECURSIVE tree(id, sort_key) AS (
       SELECT id, lpad(position::text, 10, '0') || id::text
       FROM suites WHERE org_id = ${ctx.org.id} AND project_id = ${projectId} AND parent_id IS NULL
@@ -111,7 +112,7 @@ async function treeOrder(ctx: RequestContext, projectId: string, after: string |
     SELECT id FROM tree
     WHERE ${after}::text IS NULL OR sort_key COLLATE "C" > (SELECT sort_key FROM tree WHERE id = ${after}) COLLATE "C"
     ORDER BY sort_key COLLATE "C"
-    LIMIT ${take}::int`;
+    LIMIT ${take}::int`);
   return rows.map((row) => row.id);
 }
 

@@ -10,25 +10,26 @@ import { caseDisplayId } from '../projects/projects.schemas.ts';
 import { resolveProject } from '../projects/projects.service.ts';
 import type { MergeTestCasesInput } from './test-cases.schemas.ts';
 import { auditOf, caseNotFound, keyUniqueOrConflict, readRecord, writeArchived, type CaseRecord } from './test-cases.service.ts';
+import { queryRaw, executeRaw, sql } from '../database/raw-sql.ts';
 
 /**
  * Run cases of the sources re-pointed to the target, one per run: a run that already holds the
  * target (or two sources) keeps the others on their archived source, as (run, case) is unique.
  */
 async function moveRunCases(tx: Db, orgId: string, targetId: string, sourceIds: string[]): Promise<number> {
-  return tx.$executeRaw`
+  return executeRaw(tx, sql`
     UPDATE test_run_cases SET case_id = ${targetId}
     WHERE org_id = ${orgId} AND id IN (
       SELECT DISTINCT ON (run_id) id FROM test_run_cases
       WHERE org_id = ${orgId} AND case_id = ANY(${sourceIds}::char(26)[])
         AND run_id NOT IN (SELECT run_id FROM test_run_cases WHERE org_id = ${orgId} AND case_id = ${targetId})
       ORDER BY run_id, id
-    )`;
+    )`);
 }
 
 /** Plan selections of the sources moved to the target, one per plan; a plan's other rows of them are dropped. */
 async function movePlanCases(tx: Db, orgId: string, targetId: string, sourceIds: string[]) {
-  const [counts] = await tx.$queryRaw<Array<{ moved: number; dropped: number }>>`
+  const [counts] = await queryRaw<Array<{ moved: number; dropped: number }>>(tx, sql`
     WITH keep AS (
       SELECT DISTINCT ON (plan_id) id FROM test_plan_cases
       WHERE org_id = ${orgId} AND case_id = ANY(${sourceIds}::char(26)[])
@@ -41,7 +42,7 @@ async function movePlanCases(tx: Db, orgId: string, targetId: string, sourceIds:
     ), moved AS (
       UPDATE test_plan_cases SET case_id = ${targetId} WHERE id IN (SELECT id FROM keep) RETURNING id
     )
-    SELECT (SELECT count(*) FROM moved)::int AS moved, (SELECT count(*) FROM dropped)::int AS dropped`;
+    SELECT (SELECT count(*) FROM moved)::int AS moved, (SELECT count(*) FROM dropped)::int AS dropped`);
   return counts!;
 }
 

@@ -5,6 +5,7 @@ import { notFound, validationFailed } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { releaseAttachmentsOf, setStepAttachments } from './step-attachments.ts';
 import type { StepInput } from './test-cases.schemas.ts';
+import { executeRaw, sql } from '../database/raw-sql.ts';
 
 /** Entries of a detailed stepsChange; the rest is counted in `omittedCount`. */
 export const STEPS_CHANGE_ENTRIES = 20;
@@ -203,7 +204,7 @@ async function updateKeptSteps(
   // An omitted expectedResult keeps the stored one.
   const keepExpected = edits.map((edit) => edit.step.expectedResult === undefined);
   const expected = edits.map((edit) => edit.step.expectedResult ?? null);
-  await tx.$executeRaw`
+  await executeRaw(tx, sql`
     UPDATE test_case_steps
     SET position = edit.position,
         action = edit.action,
@@ -211,7 +212,7 @@ async function updateKeptSteps(
         updated_at = ${now}
     FROM unnest(${ids}::text[], ${positions}::int[], ${actions}::text[], ${expected}::text[], ${keepExpected}::boolean[])
       AS edit(id, position, action, expected_result, keep_expected)
-    WHERE test_case_steps.id = edit.id AND test_case_steps.case_id = ${caseId} AND test_case_steps.org_id = ${ctx.org.id}`;
+    WHERE test_case_steps.id = edit.id AND test_case_steps.case_id = ${caseId} AND test_case_steps.org_id = ${ctx.org.id}`);
 }
 
 function describeChange(

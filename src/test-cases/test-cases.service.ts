@@ -35,6 +35,7 @@ import { uniqueOrConflict } from '../database/constraints.ts';
 import { lockRow } from '../database/locks.ts';
 import { inTransaction } from '../database/transactions.ts';
 import { findLiveMilestoneInProject } from '../milestones/milestones.service.ts';
+import { queryRaw, sql } from '../database/raw-sql.ts';
 
 export type TestCaseRow = Awaited<ReturnType<Db['testCase']['findFirstOrThrow']>>;
 
@@ -203,13 +204,13 @@ async function checkFilter(ctx: RequestContext, projectId: string, filter: TestC
 /** caseListWhere as a typed SQL condition on `test_cases c` (the list reads cases with typed SQL). */
 function caseListCondition(projectId: string, filter: TestCaseFilter): Prisma.Sql {
   const conditions = [
-    Prisma.sql`c.project_id = ${projectId}`,
-    filter.archived ? Prisma.sql`c.archived_at IS NOT NULL` : Prisma.sql`c.archived_at IS NULL`,
+    sql`c.project_id = ${projectId}`,
+    filter.archived ? sql`c.archived_at IS NOT NULL` : sql`c.archived_at IS NULL`,
   ];
-  if (filter.suiteUlid) conditions.push(Prisma.sql`c.suite_id = ${filter.suiteUlid}`);
-  if (filter.q) conditions.push(Prisma.sql`c.title ILIKE ${`%${likeLiteral(filter.q)}%`}`);
-  if (filter.tag) conditions.push(Prisma.sql`${filter.tag} = ANY (c.tags)`);
-  if (filter.automationKey !== undefined) conditions.push(Prisma.sql`c.automation_key = ${filter.automationKey}`);
+  if (filter.suiteUlid) conditions.push(sql`c.suite_id = ${filter.suiteUlid}`);
+  if (filter.q) conditions.push(sql`c.title ILIKE ${`%${likeLiteral(filter.q)}%`}`);
+  if (filter.tag) conditions.push(sql`${filter.tag} = ANY (c.tags)`);
+  if (filter.automationKey !== undefined) conditions.push(sql`c.automation_key = ${filter.automationKey}`);
   return Prisma.join(conditions, ' AND ');
 }
 
@@ -234,7 +235,7 @@ export async function listTestCases(ctx: RequestContext, projectCode: string, qu
   authorize(ctx, 'project.read');
   const project = await resolveProject(ctx, projectCode);
   await checkFilter(ctx, project.id, query);
-  const rows = await ctx.db.$queryRaw<CaseListRow[]>`
+  const rows = await queryRaw<CaseListRow[]>(ctx.db, sql`
     SELECT c.id, c.case_number AS "caseNumber", c.title, c.description, c.suite_id AS "suiteUlid",
       c.milestone_id AS "milestoneUlid", c.tags, c.automation_key AS "automationKey",
       COALESCE((
@@ -250,9 +251,9 @@ export async function listTestCases(ctx: RequestContext, projectCode: string, qu
       c.archived_at AS "archivedAt", c.created_at AS "createdAt", c.updated_at AS "updatedAt"
     FROM test_cases c
     WHERE c.org_id = ${ctx.org.id} AND ${caseListCondition(project.id, query)}
-      ${query.cursor ? Prisma.sql`AND c.id > ${query.cursor}` : Prisma.empty}
+      ${query.cursor ? sql`AND c.id > ${query.cursor}` : Prisma.empty}
     ORDER BY c.id
-    LIMIT ${query.limit + 1}`;
+    LIMIT ${query.limit + 1}`);
   const page = cursorPageOf(rows, query.limit);
   const definitions = (await loadReadDefinitions(ctx.db, ctx.org.id, 'test_case')).filter((definition) => isVisibleIn(definition, project.id));
   const items: TestCaseOut[] = page.items.map((row) => ({

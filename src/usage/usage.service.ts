@@ -2,6 +2,7 @@ import { authorize } from '../auth/policy.ts';
 import type { RequestContext } from '../context.ts';
 import type { Db } from '../database/client.ts';
 import { AppError } from '../errors.ts';
+import { queryRaw, sql } from '../database/raw-sql.ts';
 
 /** The calendar month (UTC) a result counts in: 'YYYY-MM'. */
 export const periodKeyOf = (at: Date) => at.toISOString().slice(0, 7);
@@ -20,12 +21,12 @@ export async function chargeMachineResults(tx: Db, ctx: RequestContext, count: n
   const exceeded = () => new AppError('api_result_limit_exceeded', 'The organization has used its monthly allowance of API results');
   if (limit !== null && count > limit) throw exceeded();
   // The tenant filter is written out: raw SQL does not pass through the confined client.
-  const rows = await tx.$queryRaw<Array<{ used: number }>>`
+  const rows = await queryRaw<Array<{ used: number }>>(tx, sql`
     INSERT INTO api_result_usage AS usage (org_id, period_key, used)
     VALUES (${ctx.org.id}, ${periodKeyOf(at)}, ${count})
     ON CONFLICT (org_id, period_key) DO UPDATE SET used = usage.used + EXCLUDED.used
     WHERE ${limit}::int IS NULL OR usage.used + EXCLUDED.used <= ${limit}::int
-    RETURNING used`;
+    RETURNING used`);
   if (rows.length === 0) throw exceeded();
 }
 

@@ -10,6 +10,7 @@ import { startOutboxWorker } from '../outbox/outbox-worker.ts';
 import { onWebhookDeliveriesQueued } from './dispatch-signal.ts';
 import { guardedLookup, isReachableAddress, literalAddressOf, refusedAddressMessage } from './receiver-address.ts';
 import { signatureHeader } from './signature.ts';
+import { queryRaw, sql } from '../database/raw-sql.ts';
 
 /** Attempts of one delivery in all: after the last failure it is `failed`. */
 export const MAX_ATTEMPTS = 8;
@@ -105,7 +106,7 @@ export function startWebhookDispatcher(
  * A last attempt whose process died while sending is settled as failed on the way.
  */
 async function claim(db: PrismaClient, limit: number, leaseMs: number): Promise<Claimed[]> {
-  const rows = await db.$queryRaw<Array<Omit<Claimed, 'event' | 'secrets'> & { secret: string; previousSecret: string | null; event: Record<string, unknown> }>>`
+  const rows = await queryRaw<Array<Omit<Claimed, 'event' | 'secrets'> & { secret: string; previousSecret: string | null; event: Record<string, unknown> }>>(db, sql`
     WITH abandoned AS (
       UPDATE webhook_deliveries
       SET status = 'failed', lease_until = NULL, last_error = 'the last attempt did not finish: its process stopped'
@@ -139,7 +140,7 @@ async function claim(db: PrismaClient, limit: number, leaseMs: number): Promise<
                 'id', event.id, 'action', event.action, 'actorKind', event.actor_kind, 'actorUserId', event.actor_user_id,
                 'actorTokenId', event.actor_token_id, 'actorEmail', event.actor_email, 'actorName', event.actor_name,
                 'entityType', event.entity_type, 'entityUlid', event.entity_ulid, 'entityLabel', event.entity_label,
-                'runId', event.run_id, 'metadata', event.metadata, 'createdAt', event.created_at) AS event`;
+                'runId', event.run_id, 'metadata', event.metadata, 'createdAt', event.created_at) AS event`);
   return rows.map(({ secret, previousSecret, event, ...delivery }) => ({
     ...delivery,
     secrets: previousSecret ? [secret, previousSecret] : [secret],
@@ -209,7 +210,7 @@ async function post(delivery: Claimed, settings: WebhookSettings): Promise<Attem
  */
 async function record(db: PrismaClient, delivery: Claimed, outcome: DeliveryOutcome, attempt: Attempt, delayMs: number): Promise<void> {
   await inTransaction(db, async (tx) => {
-    const [webhook] = await tx.$queryRaw<Array<{ id: string; url: string; disabled: boolean; consecutiveFailures: number }>>`
+    const [webhook] = await queryRaw<Array<{ id: string; url: string; disabled: boolean; consecutiveFailures: number }>>(tx, sql`
       WITH settled AS (
         UPDATE webhook_deliveries
         SET status = ${outcome === 'retry' ? 'pending' : outcome}, lease_until = NULL,
@@ -225,7 +226,7 @@ async function record(db: PrismaClient, delivery: Claimed, outcome: DeliveryOutc
       FROM settled, webhooks AS before
       WHERE webhook.id = settled.webhook_id AND before.id = webhook.id
       RETURNING webhook.id, webhook.url, webhook.consecutive_failures AS "consecutiveFailures",
-                (before.active AND NOT webhook.active) AS disabled`;
+                (before.active AND NOT webhook.active) AS disabled`);
     if (!webhook?.disabled) return;
     await emitAudit(tx, { identity: SYSTEM_ACTOR, org: { id: delivery.orgId } }, {
       action: 'webhook.disabled',

@@ -8,6 +8,7 @@ import { RUN_INCLUDE } from './run-record.ts';
 import type { RunCaseRecord } from './run-case-record.ts';
 import { settingValues, resolveRunSettings, type RunSettings } from '../../run-settings/run-settings.service.ts';
 import { lockRow } from '../../database/locks.ts';
+import { queryRaw, sql } from '../../database/raw-sql.ts';
 
 /** A run with what reads and mutations of it need: its project (code, lock, run settings). */
 const ACCESS_INCLUDE = {
@@ -100,8 +101,8 @@ export async function lockRunCase(
   authorize(ctx, options.capability ?? 'result.execute');
   const orgId = ctx.org.id;
   const runUlid =
-    ref.runUlid === undefined ? Prisma.sql`(SELECT run_id FROM test_run_cases WHERE id = ${ref.runCaseUlid} AND org_id = ${orgId})` : Prisma.sql`${ref.runUlid}`;
-  const [row] = await tx.$queryRaw<CaseLockRow[]>`
+    ref.runUlid === undefined ? sql`(SELECT run_id FROM test_run_cases WHERE id = ${ref.runCaseUlid} AND org_id = ${orgId})` : sql`${ref.runUlid}`;
+  const [row] = await queryRaw<CaseLockRow[]>(tx, sql`
     WITH run AS MATERIALIZED (
       SELECT r.id, r.name, r.state, r.aborted_at, r.project_id, p.code, p.locked_at, p.run_settings, o.run_settings AS organization_settings
       FROM test_runs AS r
@@ -131,7 +132,7 @@ export async function lockRunCase(
                'expectedResult', s.expected_result, 'status', s.status, 'actualResult', s.actual_result, 'updatedAt', s.updated_at)
              ORDER BY s.position, s.id), '[]'::jsonb) AS list
       FROM test_run_case_steps AS s WHERE s.run_case_id = run_case.id
-    ) AS steps ON true`;
+    ) AS steps ON true`);
   if (!row) throw notFound(ref.runUlid === undefined ? 'Run case' : 'Run');
   const run: RunOfCaseMutation = {
     id: row.runId,

@@ -6,6 +6,7 @@ import { runAggregates, runEvent } from './run-events.ts';
 import { RUN_ROW_COLUMNS } from './run-record.ts';
 import type { CaseStatus, StatusDelta } from './run-status.ts';
 import { runClosed } from './run-access.ts';
+import { queryRaw, sql } from '../../database/raw-sql.ts';
 
 type TestRunRow = Awaited<ReturnType<Db['testRun']['findFirstOrThrow']>>;
 
@@ -35,14 +36,14 @@ export async function applyRunChange<R extends RunForChange>(
   const results = change.results && change.results.count > 0 ? change.results : undefined;
   const at = results?.at ?? null;
   const now = new Date();
-  const total = Prisma.sql`r.count_passed + r.count_failed + r.count_blocked + r.count_skipped + r.count_untested + r.count_retested
+  const total = sql`r.count_passed + r.count_failed + r.count_blocked + r.count_skipped + r.count_untested + r.count_retested
     + ${delta('passed') + delta('failed') + delta('blocked') + delta('skipped') + delta('untested') + delta('retested')}::int`;
-  const pending = Prisma.sql`r.count_untested + r.count_retested + ${delta('untested') + delta('retested')}::int`;
-  const closes = Prisma.sql`r.state = 'open' AND ${total} > 0 AND ${pending} = 0`;
+  const pending = sql`r.count_untested + r.count_retested + ${delta('untested') + delta('retested')}::int`;
+  const closes = sql`r.state = 'open' AND ${total} > 0 AND ${pending} = 0`;
   const accepting = change.whileAccepting
-    ? Prisma.sql`AND r.aborted_at IS NULL AND (r.state = 'open' OR ${change.whileAccepting.allowClosed})`
+    ? sql`AND r.aborted_at IS NULL AND (r.state = 'open' OR ${change.whileAccepting.allowClosed})`
     : Prisma.empty;
-  const [row] = await tx.$queryRaw<Array<TestRunRow & { closedNow: boolean }>>`
+  const [row] = await queryRaw<Array<TestRunRow & { closedNow: boolean }>>(tx, sql`
     WITH before AS (SELECT id, state FROM test_runs WHERE id = ${run.id} AND org_id = ${ctx.org.id} FOR NO KEY UPDATE)
     UPDATE test_runs AS r SET
       count_passed = r.count_passed + ${delta('passed')}::int, count_failed = r.count_failed + ${delta('failed')}::int,
@@ -56,7 +57,7 @@ export async function applyRunChange<R extends RunForChange>(
       updated_at = ${now}::timestamptz
     FROM before
     WHERE r.id = before.id ${accepting}
-    RETURNING ${RUN_ROW_COLUMNS}, (before.state = 'open' AND r.state = 'closed') AS "closedNow"`;
+    RETURNING ${RUN_ROW_COLUMNS}, (before.state = 'open' AND r.state = 'closed') AS "closedNow"`);
   if (!row) throw runClosed();
   const { closedNow, ...columns } = row;
   const updated = { ...run, ...columns };

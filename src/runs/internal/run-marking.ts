@@ -8,6 +8,7 @@ import type { RunSettings } from '../../run-settings/run-settings.service.ts';
 import { Prisma } from '../../../prisma/generated/client/client.ts';
 import { applyRunChange } from './run-counters.ts';
 import { addTransition, type CaseStatus, type StatusDelta } from './run-status.ts';
+import { executeRaw, sql } from '../../database/raw-sql.ts';
 
 /** What marking needs of a run case. */
 export type MarkableCase = { id: string; caseId: string | null; status: string };
@@ -125,11 +126,11 @@ export async function recordResults<R extends { id: string; name: string }>(
     const steps =
       options.stepsFollow === false
         ? Prisma.empty
-        : Prisma.sql`, steps AS (
+        : sql`, steps AS (
             UPDATE test_run_case_steps AS s SET status = v.status, updated_at = ${at}
             FROM unnest(${ids}::char(26)[], ${touched.map(([, next]) => stepStatusFor(next.status))}::text[]) AS v(run_case_id, status)
             WHERE s.run_case_id = v.run_case_id AND s.org_id = ${ctx.org.id} AND s.status <> v.status)`;
-    await tx.$executeRaw`
+    await executeRaw(tx, sql`
       WITH cases AS (
         UPDATE test_run_cases AS c
         SET status = v.status, elapsed_ms = CASE WHEN v.set_elapsed THEN v.elapsed ELSE c.elapsed_ms END,
@@ -149,7 +150,7 @@ export async function recordResults<R extends { id: string; name: string }>(
                   ${results.map((row) => row.elapsedMs)}::int[], ${results.map((row) => row.comment)}::text[],
                   ${results.map((row) => row.flaky)}::boolean[], ${results.map((row) => row.attempts)}::text[],
                   ${results.map((row) => row.parameters)}::text[])
-        AS r(id, run_case_id, case_id, status, elapsed_ms, comment, flaky, attempts, parameters)`;
+        AS r(id, run_case_id, case_id, status, elapsed_ms, comment, flaky, attempts, parameters)`);
   }
 
   const statusDelta: StatusDelta = {};

@@ -1,4 +1,5 @@
 import { Prisma } from '../../../prisma/generated/client/client.ts';
+import { sql } from '../../database/raw-sql.ts';
 import type { PROJECTED_STATUSES } from '../runs.schemas.ts';
 
 /**
@@ -26,7 +27,7 @@ export function projectedStatusWhere(status: (typeof PROJECTED_STATUSES)[number]
 }
 
 /** Every column of test_runs (alias `r`) under its Prisma field name: a raw statement returning it yields TestRun rows. */
-export const RUN_ROW_COLUMNS = Prisma.sql`r.id, r.org_id AS "orgId", r.project_id AS "projectId", r.plan_id AS "planId", r.name, r.description,
+export const RUN_ROW_COLUMNS = sql`r.id, r.org_id AS "orgId", r.project_id AS "projectId", r.plan_id AS "planId", r.name, r.description,
   r.state, r.closed_at AS "closedAt", r.aborted_at AS "abortedAt", r.default_assignee_id AS "defaultAssigneeId",
   r.milestone_id AS "milestoneId", r.environment_id AS "environmentId", r.environment_name AS "environmentName",
   r.combo_key AS "comboKey", r.count_passed AS "countPassed", r.count_failed AS "countFailed", r.count_blocked AS "countBlocked",

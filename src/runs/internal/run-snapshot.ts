@@ -3,6 +3,7 @@ import type { RequestContext } from '../../context.ts';
 import type { Db } from '../../database/client.ts';
 import { notFound } from '../../errors.ts';
 import { applyRunChange } from './run-counters.ts';
+import { queryRaw, sql } from '../../database/raw-sql.ts';
 
 type RunForCases = { id: string; projectId: string; name: string; firstResultAt: Date | null; lastResultAt: Date | null };
 
@@ -30,7 +31,7 @@ async function insertSnapshot(tx: Db, ctx: RequestContext, runId: string, source
   const now = new Date();
   // MATERIALIZED keeps `live` out of the source's joins: without fresh statistics (the embedded
   // database never analyzes) the planner would otherwise look cases up by project, once per case.
-  const [{ count }] = await tx.$queryRaw<[{ count: number }]>`
+  const [{ count }] = await queryRaw<[{ count: number }]>(tx, sql`
     WITH source AS MATERIALIZED (SELECT tcms_ulid() AS id, listed.* FROM (${source}) AS listed),
     run_case AS (
       INSERT INTO test_run_cases (id, org_id, run_id, case_id, case_number, title, suite_name, position, status, assignee_id, created_at, updated_at)
@@ -45,7 +46,7 @@ async function insertSnapshot(tx: Db, ctx: RequestContext, runId: string, source
       WHERE source.live
       RETURNING 1
     )
-    SELECT count(*)::int AS count FROM run_case`;
+    SELECT count(*)::int AS count FROM run_case`);
   return count;
 }
 
@@ -58,12 +59,12 @@ async function insertSnapshot(tx: Db, ctx: RequestContext, runId: string, source
 export async function snapshotCases<R extends RunForCases>(tx: Db, ctx: RequestContext, run: R, seeds: CaseSeeds, firstPosition: number) {
   const orgId = ctx.org.id;
   const ordered = seeds.caseIds
-    ? Prisma.sql`SELECT seed.case_id, seed.ord FROM unnest(${seeds.caseIds}::char(26)[]) WITH ORDINALITY AS seed(case_id, ord)`
-    : Prisma.sql`SELECT entry.case_id, row_number() OVER (ORDER BY entry.position, entry.id) AS ord
+    ? sql`SELECT seed.case_id, seed.ord FROM unnest(${seeds.caseIds}::char(26)[]) WITH ORDINALITY AS seed(case_id, ord)`
+    : sql`SELECT entry.case_id, row_number() OVER (ORDER BY entry.position, entry.id) AS ord
         FROM test_plan_cases AS entry JOIN test_cases AS live ON live.id = entry.case_id AND live.archived_at IS NULL
         WHERE entry.plan_id = ${seeds.planId} AND entry.org_id = ${orgId}`;
   const requested = [...seeds.requested];
-  const source = Prisma.sql`
+  const source = sql`
     SELECT tc.id AS case_id, tc.case_number, tc.title, suite.name AS suite_name, (${firstPosition} + seed.ord - 1)::int AS position,
            CASE WHEN asked.case_id IS NOT NULL THEN asked.assignee_id
                 WHEN planned.assignee_id IS NOT NULL THEN member.user_id
@@ -76,7 +77,7 @@ export async function snapshotCases<R extends RunForCases>(tx: Db, ctx: RequestC
       AS asked(case_id, assignee_id) ON asked.case_id = seed.case_id
     LEFT JOIN test_plan_cases AS planned ON planned.plan_id = ${seeds.planId} AND planned.case_id = seed.case_id
     LEFT JOIN memberships AS member ON member.org_id = ${orgId} AND member.user_id = planned.assignee_id`;
-  const steps = Prisma.sql`(SELECT case_id AS owner_id, position, action, expected_result FROM test_case_steps WHERE org_id = ${orgId})`;
+  const steps = sql`(SELECT case_id AS owner_id, position, action, expected_result FROM test_case_steps WHERE org_id = ${orgId})`;
   const count = await insertSnapshot(tx, ctx, run.id, source, steps);
   if (seeds.caseIds && count !== seeds.caseIds.length) throw notFound('Test case');
   return { run: await applyRunChange(tx, ctx, run, { statusDelta: { untested: count } }), count };
@@ -96,14 +97,14 @@ export async function copyRunCases<R extends RunForCases>(
   keepAssignees: boolean,
 ) {
   const orgId = ctx.org.id;
-  const source = Prisma.sql`
+  const source = sql`
     SELECT rc.case_id, rc.case_number, rc.title, rc.suite_name,
            (row_number() OVER (ORDER BY rc.position, rc.id) - 1)::int AS position,
            CASE WHEN ${keepAssignees} THEN member.user_id END AS assignee_id, rc.id AS step_source, true AS live
     FROM test_run_cases AS rc
     LEFT JOIN memberships AS member ON member.org_id = ${orgId} AND member.user_id = rc.assignee_id
-    WHERE rc.run_id = ${sourceRunId} AND rc.org_id = ${orgId} ${statuses ? Prisma.sql`AND rc.status = ANY(${statuses}::text[])` : Prisma.empty}`;
-  const steps = Prisma.sql`(SELECT run_case_id AS owner_id, position, action, expected_result FROM test_run_case_steps WHERE org_id = ${orgId})`;
+    WHERE rc.run_id = ${sourceRunId} AND rc.org_id = ${orgId} ${statuses ? sql`AND rc.status = ANY(${statuses}::text[])` : Prisma.empty}`;
+  const steps = sql`(SELECT run_case_id AS owner_id, position, action, expected_result FROM test_run_case_steps WHERE org_id = ${orgId})`;
   const count = await insertSnapshot(tx, ctx, run.id, source, steps);
   return { run: await applyRunChange(tx, ctx, run, { statusDelta: { untested: count } }), count };
 }

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { onQuery, prisma, type QueryEvent } from '../../src/database/client.ts';
+import { executeRaw, queryRaw, sql } from '../../src/database/raw-sql.ts';
+import { tenantClient } from '../../src/database/tenant.ts';
+import { inTransaction } from '../../src/database/transactions.ts';
+import { newId } from '../../src/ids.ts';
+import type { Db } from '../../src/database/client.ts';
+import { useTestApp } from '../support/app.ts';
+
+/**
+ * Raw statements skip Prisma's client runtime (src/database/raw-sql.ts): they must answer what
+ * `$queryRaw` answers, run on the connection and in the transaction of the `db` they are given,
+ * and still be heard by `onQuery`.
+ */
+
+useTestApp();
+
+/** What `work` sent, as `onQuery` heard it. */
+async function heard(work: () => Promise<unknown>): Promise<QueryEvent[]> {
+  const events: QueryEvent[] = [];
+  const stop = onQuery((event) => events.push(event));
+  try {
+    await work();
+  } finally {
+    stop();
+  }
+  return events;
+}
+
+const everyType = () => sql`
+  SELECT ${42}::int AS int, ${9007199254740993n}::bigint AS big, ${'12.50'}::numeric AS decimal, 1.5::float8 AS float,
+         ${true}::boolean AS yes, ${'text'}::text AS text, ${'ab'}::char(3) AS fixed, ${newId()}::char(26) AS ulid,
+         ${new Date('2026-11-27T10:11:12.345Z')}::timestamp(3) AS at, ${new Date('2026-11-27T10:11:12.345Z')}::timestamptz AS "atZone",
+         '2026-11-27'::date AS day, '10:11:12'::time AS "timeOfDay", ${{ a: [1, 'b'] }}::jsonb AS jsonb, json_build_object('n', 1) AS json,
+         ${[1, 2, 3]}::int[] AS ints, ${['x', 'y']}::text[] AS texts, ARRAY[1, 2]::bigint[] AS bigs, ${Buffer.from('bytes')}::bytea AS bytes,
+         gen_random_uuid() IS NOT NULL AS "uuidMade", NULL::int AS nothing, count(*) AS counted
+  FROM (VALUES (1), (2)) AS two(n)`;
+
+describe('raw statements', () => {
+  it('answer every column type as $queryRaw does, outside and inside a transaction', async () => {
+    const statement = everyType();
+    const expected = await prisma().$queryRaw<unknown[]>(statement);
+    expect(await queryRaw(prisma(), statement)).toEqual(expected);
+    expect(await inTransaction(prisma(), (tx) => queryRaw(tx, statement))).toEqual(expected);
+    expect(expected).toMatchObject([{ int: 42, big: 9007199254740993n, yes: true, ints: [1, 2, 3], counted: 2n, nothing: null }]);
+  });
+
+  it('run on the connection of their transaction, never on another, and are heard by onQuery', async () => {
+    const txid = sql`SELECT txid_current()::text AS id`;
+    const both = async (tx: Db) => {
+      const [mine] = await queryRaw<Array<{ id: string }>>(tx, txid);
+      const [prismas] = await tx.$queryRaw<Array<{ id: string }>>(txid);
+      return { mine: mine!.id, prismas: prismas!.id };
+    };
+    const events = await heard(async () => {
+      const [first, second] = await Promise.all([inTransaction(prisma(), both), inTransaction(tenantClient(newId()), both)]);
+      expect(first.mine).toBe(first.prismas);
+      expect(second.mine).toBe(second.prismas);
+      expect(first.mine).not.toBe(second.mine);
+    });
+    const raw = events.filter((event) => event.target === 'raw');
+    expect(raw.map((event) => event.query)).toEqual([txid.text, txid.text]);
+  });
+
+  it('count the rows a statement changed', async () => {
+    const changed = await inTransaction(prisma(), async (tx) => {
+      await executeRaw(tx, sql`CREATE TEMPORARY TABLE raw_probe (n int) ON COMMIT DROP`);
+      return executeRaw(tx, sql`INSERT INTO raw_probe SELECT generate_series(1, ${3}::int)`);
+    });
+    expect(changed).toBe(3);
+  });
+
+  it('are refused once their transaction has ended: its connection may serve another by then', async () => {
+    let ended: Db | undefined;
+    await inTransaction(prisma(), async (tx) => {
+      ended = tx;
+    });
+    await expect(queryRaw(ended!, sql`SELECT 1`)).rejects.toThrow('The transaction has already ended');
+  });
+});

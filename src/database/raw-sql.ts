@@ -16,15 +16,18 @@ import type { Db, PrismaClient } from './client.ts';
 import { emitQuery, isQueryHeard } from './query-events.ts';
 
 /*
- * Raw SQL past Prisma's client runtime. A `$queryRaw` spends about half a millisecond of CPU in
- * that runtime (request batching, the query interpreter, two conversions of every value) before
- * and after the driver's own work, which costs less; on a mark's seven statements that was most
- * of the process's time. `queryRaw` and `executeRaw` send the statement to the driver adapter of
- * the client or transaction `db` belongs to — the same connection, in the same transaction — and
- * read the rows as `$queryRaw` reads them. A `db` whose adapter is not known here (none yet
- * connected) goes through Prisma as before.
+ * Raw SQL past Prisma's client runtime. A one-row `$queryRaw` costs three to four times the CPU
+ * of the same statement sent through the driver adapter (request batching, the query
+ * interpreter, two conversions of every value; docs/decisions.md, Performance). `queryRaw` and
+ * `executeRaw` send the statement to the driver adapter of the client or transaction `db`
+ * belongs to — the same connection, in the same transaction — and read the rows as `$queryRaw`
+ * reads them. A `db` whose adapter is not known here (none connected yet) goes through Prisma.
  */
 
+/** Prisma's tagged template for a statement with bound parameters, for `queryRaw` and `executeRaw`. */
+export const sql = Prisma.sql;
+
+/** Where a client's or a transaction's raw statements go, and whether `onQuery` hears them. */
 type Route = { queryable(): SqlQueryable | undefined; heard: boolean };
 
 const routes = new WeakMap<object, Route>();
@@ -145,15 +148,16 @@ export function shareRoute<Client extends object>(client: Client, base: object):
   return client;
 }
 
-/**
- * The adapter factory a client is built with: it remembers the adapter Prisma connects, and the
- * transactions that adapter begins, so that `queryRaw` can reach them.
- */
+/** `client`, built on `factory`, sends its raw statements through the adapter the factory connected. */
 export function withRawAccess(client: PrismaClient, factory: RawAccessFactory, heard: boolean): PrismaClient {
   routes.set(client, { queryable: () => factory.adapter, heard });
   return client;
 }
 
+/**
+ * The adapter factory a client is built with: it remembers the adapter Prisma connects, and the
+ * transactions that adapter begins, so that `queryRaw` can reach them.
+ */
 export class RawAccessFactory implements SqlDriverAdapterFactory {
   readonly provider: SqlDriverAdapterFactory['provider'];
   readonly adapterName: string;
@@ -224,6 +228,3 @@ class GuardedTransaction implements Transaction {
     return this.inner.rollback();
   }
 }
-
-/** Prisma's tagged template for a statement with bound parameters, for `queryRaw` and `executeRaw`. */
-export const sql = Prisma.sql;

@@ -36,16 +36,17 @@ const TRANSACTION_OPTIONS = { maxWait: 30_000, timeout: 60_000 };
  */
 function newClient(adapter: AdapterOption, heard: boolean): PrismaClient {
   const factory = new RawAccessFactory(adapter);
-  if (!heard) return withRawAccess(new PrismaClient({ adapter: factory, transactionOptions: TRANSACTION_OPTIONS }), factory, false);
   const created = new PrismaClient({
     adapter: factory,
     transactionOptions: TRANSACTION_OPTIONS,
     log: [{ emit: 'event' as const, level: 'query' as const }],
   });
-  created.$on('query', (event) => {
-    if (isQueryHeard()) emitQuery(event);
-  });
-  return withRawAccess(created as unknown as PrismaClient, factory, true);
+  if (heard) {
+    created.$on('query', (event) => {
+      if (isQueryHeard()) emitQuery(event);
+    });
+  }
+  return withRawAccess(created as unknown as PrismaClient, factory, heard);
 }
 
 /** The process-wide Prisma client (a module singleton, opened once by openDatabase). */

@@ -66,7 +66,7 @@ export async function resolveProject(
   // A string that is not a project code names no project (and never reaches SQL).
   if (!PROJECT_CODE_PATTERN.test(code)) throw notFound('Project');
   // Typed SQL (nearly every project-scoped request starts here), confined as the tenant client would.
-  const [project] = await queryRaw<ProjectRow[]>((options.db ?? ctx.db), sql`
+  const [project] = await queryRaw<ProjectRow[]>(options.db ?? ctx.db, sql`
     SELECT id, org_id AS "orgId", code, name, description, avatar_key AS "avatarKey", avatar_version AS "avatarVersion",
            avatar_size_bytes AS "avatarSizeBytes", locked_at AS "lockedAt", last_suite_number AS "lastSuiteNumber",
            last_case_number AS "lastCaseNumber", last_plan_number AS "lastPlanNumber", last_defect_number AS "lastDefectNumber",

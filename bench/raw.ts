@@ -17,14 +17,20 @@ export type Sql = {
   transaction(work: (query: (text: string, params: unknown[]) => Promise<unknown>) => Promise<void>): Promise<void>;
 };
 
-export function pgPoolSql(pool: pg.Pool): Sql {
+/**
+ * `named`: statements with parameters and no array of 9 elements or more are named prepared
+ * statements, as the service sends its raw statements (src/database/raw-sql.ts); else all go
+ * unnamed, as pg sends them by default.
+ */
+export function pgPoolSql(pool: pg.Pool, named = false): Sql {
+  const config = (text: string, values: unknown[]) => ({ text, values, name: named ? statementName(text, values) : undefined });
   return {
-    query: (text, params) => pool.query(text, params),
+    query: (text, params) => pool.query(config(text, params)),
     async transaction(work) {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        await work((text, params) => client.query(text, params));
+        await work((text, params) => client.query(config(text, params)));
         await client.query('COMMIT');
       } catch (error) {
         await client.query('ROLLBACK').catch(() => {});
@@ -34,6 +40,14 @@ export function pgPoolSql(pool: pg.Pool): Sql {
       }
     },
   };
+}
+
+const statementNames = new Map<string, string>();
+function statementName(text: string, values: unknown[]): string | undefined {
+  if (values.length === 0 || values.some((value) => Array.isArray(value) && value.length >= 9)) return undefined;
+  let name = statementNames.get(text);
+  if (name === undefined) statementNames.set(text, (name = `raw_${statementNames.size}`));
+  return name;
 }
 
 /** PGlite is one session: its queries and transactions queue behind each other (as in the service). */

@@ -41,6 +41,8 @@
  * The service's database pool is TCMS_DB_POOL_SIZE = 10 (the bench's concurrency) at every number
  * of clients, and the raw floor's pg Pool has as many connections: at 50 clients both queue for
  * them (PGlite is one session on both sides anyway), so the ratio compares equal resources.
+ * The PostgreSQL floor sends unnamed statements, pg's default; BENCH_RAW_NAMED=true makes it name
+ * them as the service names its raw statements (src/database/raw-sql.ts), to compare like with like.
  *
  * Callers authenticate with an API token (Authorization: Bearer), the integrator path: such
  * requests are metered, so each also bumps the per-minute request counter. The project-team
@@ -198,6 +200,8 @@ const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
  * import, the live or the run-creation measures, on both engines; `hot`: only the rows of HOT_ROWS.
  */
 const ONLY = process.env.BENCH_ONLY;
+/** BENCH_RAW_NAMED=true: the PostgreSQL floor names its statements as the service does (bench/raw.ts). */
+const RAW_NAMED = process.env.BENCH_RAW_NAMED === 'true';
 if (ONLY !== undefined && !['team', 'exports', 'import', 'live', 'runs', 'hot'].includes(ONLY)) {
   throw new Error('BENCH_ONLY takes one value: team, exports, import, live, runs or hot');
 }
@@ -551,7 +555,7 @@ async function benchPostgres(): Promise<Row[]> {
   const pool = new pg.Pool({ connectionString: databaseUrl.toString(), max: CONCURRENCY, connectionTimeoutMillis: 10_000 });
   pool.on('error', (error) => log(`raw pool: ${error.message}`));
   const endPool = onCleanup('raw pool', () => pool.end());
-  const sql = pgPoolSql(pool);
+  const sql = pgPoolSql(pool, RAW_NAMED);
 
   await serviceReads(serviceSide, service, fixture, plan);
   await rawReads(rawSide, sql, fixture, plan);
@@ -602,7 +606,7 @@ async function teamPostgres(): Promise<Row> {
   const pool = new pg.Pool({ connectionString: databaseUrl.toString(), max: CONCURRENCY, connectionTimeoutMillis: 10_000 });
   pool.on('error', (error) => log(`raw pool: ${error.message}`));
   const endPool = onCleanup('raw pool', () => pool.end());
-  const sql = pgPoolSql(pool);
+  const sql = pgPoolSql(pool, RAW_NAMED);
   const organization = await timed('team organization seeded', async () => seedTeamOrganization(sql, await teamPeople(service)));
   const measured = await timed('service team list', () => serviceTeamList(service, organization, plan.team, drive));
   const raw = await timed('raw team list', () => rawTeamList(sql, organization, plan.team, drive));
@@ -726,7 +730,7 @@ async function runCreationPostgres(): Promise<RunCreationRow> {
   const pool = new pg.Pool({ connectionString: databaseUrl.toString(), max: 2, connectionTimeoutMillis: 10_000 });
   pool.on('error', (error) => log(`raw pool: ${error.message}`));
   const endPool = onCleanup('raw pool', () => pool.end());
-  const row = await runCreationRow('postgres', pgPoolSql(pool), measured);
+  const row = await runCreationRow('postgres', pgPoolSql(pool, RAW_NAMED), measured);
   await endPool();
   await stopService();
   await drop();
@@ -782,7 +786,7 @@ async function livePostgres(): Promise<LiveRow> {
   listener.on('error', (error) => log(`raw listener: ${error.message}`));
   await listener.connect();
   const endListener = onCleanup('raw listener', () => listener.end());
-  const sql = pgPoolSql(pool);
+  const sql = pgPoolSql(pool, RAW_NAMED);
   const rawHooks = await timed('raw webhooks', () => rawWebhooks(sql, runsActor(fixture), fixture, receiver, plan.webhookCalls, RUN_BOUND_MS));
   const rawStreams = await timed('raw progress', () => rawProgressLatency(sql, pgListen(listener), runsActor(fixture), fixture.raw.progress, plan.marks));
   await endListener();
@@ -832,7 +836,7 @@ async function importPostgres(): Promise<ImportRow> {
   const { who, projectId, first, second } = await importMeasures(service);
   const pool = new pg.Pool({ connectionString: databaseUrl.toString(), max: 2, connectionTimeoutMillis: 10_000 });
   const endPool = onCleanup('raw pool', () => pool.end());
-  const raw = await timed('raw import', () => rawImport(pgPoolSql(pool), who, projectId));
+  const raw = await timed('raw import', () => rawImport(pgPoolSql(pool, RAW_NAMED), who, projectId));
   await endPool();
   await stopService();
   await drop();
@@ -925,10 +929,12 @@ function report(rows: Row[], totalMs: number, loadAtStart: string) {
     `  fixed counts (measured after warm-up) at concurrency ${CONCURRENCY} (the mark rows at the clients they name), closed loop: ${counts('pglite')}; ${counts('postgres')}`,
     `  service: child process on 127.0.0.1 (Express 5 + Prisma 7, pool ${CONCURRENCY} at any number of clients, request log off), load by autocannon;`,
     `    authenticated with an API token (Authorization: Bearer, the integrator path: metered, so every request also bumps the rate-limit counter)`,
-    `  raw: the same SQL without the service (token lookup + per-minute counter, then the endpoint's statements): PostgreSQL server via a pg Pool of ${CONCURRENCY}, PGlite via one instance on the same data directory;`,
+    `  raw: the same reads and writes without the service (token lookup + per-minute counter, then the endpoint's statements): PostgreSQL server via a pg Pool of ${CONCURRENCY}`,
+    `    (${RAW_NAMED ? 'named prepared statements, as the service sends its raw statements: BENCH_RAW_NAMED=true' : "unnamed statements, pg's default (BENCH_RAW_NAMED=true names them as the service does)"}), PGlite via one instance on the same data directory;`,
     `    GET = token lookup, counter bump, page SELECT + COUNT (concurrently, as the service does); POST = the same two, then lock org row, count, exists check, INSERT project, INSERT audit event in one transaction;`,
-    `    test design, case list, execution, progress and plan detail = the same two, then the statements the service sends for the request`,
-    `    (taken from the PostgreSQL log; see bench/raw-test-design.ts, bench/raw-runs.ts); at ${MANY_CLIENTS} clients the pg Pool of ${CONCURRENCY} queues them, PGlite's one session too`,
+    `    test design, case list, execution, progress and plan detail = the same two, then the statements the service sent for the request when issue 13 was filed`,
+    `    (taken from the PostgreSQL log then; see bench/raw-test-design.ts, bench/raw-runs.ts; the service now sends fewer: the token and counter in one, a mark in seven after BEGIN);`,
+    `    at ${MANY_CLIENTS} clients the pg Pool of ${CONCURRENCY} queues them, PGlite's one session too`,
     `  ratio thr = service req/s / raw op/s; ratio p50 = service p50 / raw p50`,
     `  load average (1/5/15 min) at start ${loadAtStart}, at end ${loadAverage()} on ${os.availableParallelism()} cores`,
     '',

@@ -8,7 +8,7 @@ import { pgdataOf, reachEmbeddedDatabase, serveEmbeddedDatabase } from './embedd
 import { migrate } from './migrator.ts';
 import { untilReachable } from './reachability.ts';
 import { emitQuery, isQueryHeard } from './query-events.ts';
-import { RawAccessFactory, withRawAccess } from './raw-sql.ts';
+import { RawAccessFactory, statementName, withRawAccess } from './raw-sql.ts';
 import { openPgConnection, pgliteConnection, type SqlConnection } from './sql-connection.ts';
 
 export type { Prisma } from '../../prisma/generated/client/client.ts';
@@ -32,21 +32,21 @@ const TRANSACTION_OPTIONS = { maxWait: 30_000, timeout: 60_000 };
 /**
  * A client whose raw statements go straight to its adapter (raw-sql.ts). The process client's
  * statements reach `onQuery` listeners, nearly free while nobody listens; a background client's
- * are not heard.
+ * are not heard. `named`: its raw statements are named prepared statements (see raw-sql.ts).
  */
-function newClient(adapter: AdapterOption, heard: boolean): PrismaClient {
+function newClient(adapter: AdapterOption, options: { heard: boolean; named: boolean }): PrismaClient {
   const factory = new RawAccessFactory(adapter);
   const created = new PrismaClient({
     adapter: factory,
     transactionOptions: TRANSACTION_OPTIONS,
     log: [{ emit: 'event' as const, level: 'query' as const }],
   });
-  if (heard) {
+  if (options.heard) {
     created.$on('query', (event) => {
       if (isQueryHeard()) emitQuery(event);
     });
   }
-  return withRawAccess(created as unknown as PrismaClient, factory, heard);
+  return withRawAccess(created as unknown as PrismaClient, factory, options);
 }
 
 /** The process-wide Prisma client (a module singleton, opened once by openDatabase). */
@@ -123,17 +123,19 @@ function newPool(databaseUrl: string, size: number, config: Pick<Config, 'statem
   return pool;
 }
 
-function openPostgres(databaseUrl: string, config: Pick<Config, 'poolSize' | 'statementTimeoutMs'>) {
+/** `named`: raw statements are named prepared statements, which needs a session per connection. */
+function openPostgres(databaseUrl: string, config: Pick<Config, 'poolSize' | 'statementTimeoutMs'>, named = true) {
   const url = new URL(databaseUrl);
   url.password = url.password ? '***' : '';
   const pool = newPool(databaseUrl, config.poolSize, config);
   // Connects on first use: a process that does no background work never opens it.
   const backgroundPool = newPool(databaseUrl, 1, config);
+  const adapterOptions = named ? { statementNameGenerator: statementName } : undefined;
   return {
     engine: 'postgres' as const,
     location: url.toString(),
-    client: newClient(new PrismaPg(pool), true),
-    backgroundClient: newClient(new PrismaPg(backgroundPool), false),
+    client: newClient(new PrismaPg(pool, adapterOptions), { heard: true, named }),
+    backgroundClient: newClient(new PrismaPg(backgroundPool, adapterOptions), { heard: false, named }),
     poolUsage: (): PoolUsage => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     openSqlConnection: () => openPgConnection(databaseUrl),
     closeEngine: async () => {
@@ -147,15 +149,17 @@ async function openEmbedded(config: Config, user: DatabaseUser) {
   const embedded = user === 'server' ? await serveEmbeddedDatabase(config.dataDir) : await reachEmbeddedDatabase(config.dataDir);
   if ('connectionString' in embedded) {
     // The owner runs its clients' transactions one at a time: a second connection would only wait.
-    return { ...openPostgres(embedded.connectionString, { ...config, poolSize: 1 }), engine: 'pglite' as const, location };
+    // Every connection to the socket shares the owner's one session: a statement name one of them
+    // prepared would clash with the same name prepared by the next.
+    return { ...openPostgres(embedded.connectionString, { ...config, poolSize: 1 }, false), engine: 'pglite' as const, location };
   }
   const { database } = embedded;
   return {
     engine: 'pglite' as const,
     location,
-    client: newClient(new PrismaPGlite(database), true),
+    client: newClient(new PrismaPGlite(database), { heard: true, named: false }),
     // PGlite is one session: both clients take its transaction mutex, so neither runs inside the other's transaction.
-    backgroundClient: newClient(new PrismaPGlite(database), false),
+    backgroundClient: newClient(new PrismaPGlite(database), { heard: false, named: false }),
     poolUsage: () => null,
     openSqlConnection: async () => pgliteConnection(database),
     closeEngine: embedded.close,

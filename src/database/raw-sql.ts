@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
 import {
   ColumnTypeEnum,
   type ArgType,
@@ -27,8 +28,11 @@ import { emitQuery, isQueryHeard } from './query-events.ts';
 /** Prisma's tagged template for a statement with bound parameters, for `queryRaw` and `executeRaw`. */
 export const sql = Prisma.sql;
 
-/** Where a client's or a transaction's raw statements go, and whether `onQuery` hears them. */
-type Route = { queryable(): SqlQueryable | undefined; heard: boolean };
+/**
+ * Where a client's or a transaction's raw statements go, whether `onQuery` hears them, and whether
+ * they are named prepared statements (on a PostgreSQL server, where each connection is a session).
+ */
+type Route = { queryable(): SqlQueryable | undefined; heard: boolean; named: boolean };
 
 const routes = new WeakMap<object, Route>();
 
@@ -52,6 +56,7 @@ export async function executeRaw(db: Db, statement: Prisma.Sql): Promise<number>
 async function sent<T>(route: Route, statement: Prisma.Sql, send: (query: SqlQuery) => Promise<T>): Promise<T> {
   const args = statement.values.map(toArg);
   const query: SqlQuery = { sql: statement.text, args, argTypes: args.map((arg) => (Array.isArray(arg) ? LIST : SCALAR)) };
+  if (route.named && args.length > 0 && args.every(plannedAlike)) nameStatement(query);
   if (!route.heard || !isQueryHeard()) return send(query);
   const started = performance.now();
   try {
@@ -123,6 +128,39 @@ function valueOf(value: unknown, type: ColumnType): unknown {
   }
 }
 
+/*
+ * Named prepared statements. An unnamed statement is parsed and planned at every execution; a
+ * named one is parsed once per connection, and PostgreSQL keeps its plan once a generic plan
+ * serves (after five executions). Only raw statements with parameters are named: their texts
+ * are fixed by the code (lists travel as one array parameter), while a statement without any is
+ * a one-off (a savepoint's name, an ANALYZE) or too cheap to matter. A statement with an array
+ * of HASHED_ARRAY_MIN elements or more goes unnamed: PostgreSQL hashes an `= ANY` array that
+ * long only in a plan made for its values, and a generic plan would compare every row with
+ * every element (200 plans' progress: 11 ms instead of 0.6). The number of names is bounded all
+ * the same, since each costs memory in every session that prepared it.
+ */
+
+export const MAX_STATEMENT_NAMES = 500;
+/** PostgreSQL's MIN_ARRAY_SIZE_FOR_HASHED_SAOP. */
+export const HASHED_ARRAY_MIN = 9;
+const statementNames = new Map<string, string>();
+const namedQueries = new WeakMap<SqlQuery, string>();
+
+const plannedAlike = (arg: unknown) => !Array.isArray(arg) || arg.length < HASHED_ARRAY_MIN;
+
+function nameStatement(query: SqlQuery): void {
+  let name = statementNames.get(query.sql);
+  if (name === undefined) {
+    if (statementNames.size >= MAX_STATEMENT_NAMES) return;
+    name = `tcms_${createHash('sha1').update(query.sql).digest('base64url')}`;
+    statementNames.set(query.sql, name);
+  }
+  namedQueries.set(query, name);
+}
+
+/** PrismaPg's `statementNameGenerator`: the name of a raw statement, else '' (the protocol's unnamed statement). */
+export const statementName = (query: SqlQuery): string => namedQueries.get(query) ?? '';
+
 /** The transaction Prisma is opening in this async context, once its adapter has begun it. */
 const opening = new AsyncLocalStorage<{ transaction?: GuardedTransaction }>();
 
@@ -135,7 +173,7 @@ export async function transaction<T>(client: PrismaClient, work: (tx: Db) => Pro
   return opening.run(slot, () =>
     client.$transaction(async (tx) => {
       const { transaction: begun } = slot;
-      if (begun) routes.set(tx, { queryable: () => begun.open(), heard: routes.get(client)?.heard ?? false });
+      if (begun) routes.set(tx, { heard: false, named: false, ...routes.get(client), queryable: () => begun.open() });
       return work(tx);
     }),
   );
@@ -148,9 +186,12 @@ export function shareRoute<Client extends object>(client: Client, base: object):
   return client;
 }
 
-/** `client`, built on `factory`, sends its raw statements through the adapter the factory connected. */
-export function withRawAccess(client: PrismaClient, factory: RawAccessFactory, heard: boolean): PrismaClient {
-  routes.set(client, { queryable: () => factory.adapter, heard });
+/**
+ * `client`, built on `factory`, sends its raw statements through the adapter the factory connected;
+ * `named`: as named prepared statements (the adapter names them with `statementName`).
+ */
+export function withRawAccess(client: PrismaClient, factory: RawAccessFactory, options: { heard: boolean; named: boolean }): PrismaClient {
+  routes.set(client, { queryable: () => factory.adapter, ...options });
   return client;
 }
 

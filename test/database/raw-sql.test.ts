@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { onQuery, prisma, type QueryEvent } from '../../src/database/client.ts';
-import { executeRaw, queryRaw, sql } from '../../src/database/raw-sql.ts';
+import { Prisma } from '../../prisma/generated/client/client.ts';
+import { executeRaw, HASHED_ARRAY_MIN, MAX_STATEMENT_NAMES, queryRaw, sql } from '../../src/database/raw-sql.ts';
 import { tenantClient } from '../../src/database/tenant.ts';
 import { inTransaction } from '../../src/database/transactions.ts';
 import { newId } from '../../src/ids.ts';
@@ -13,7 +14,7 @@ import { useTestApp } from '../support/app.ts';
  * and still be heard by `onQuery`.
  */
 
-useTestApp();
+const t = useTestApp();
 
 /** What `work` sent, as `onQuery` heard it. */
 async function heard(work: () => Promise<unknown>): Promise<QueryEvent[]> {
@@ -76,5 +77,40 @@ describe('raw statements', () => {
       ended = tx;
     });
     await expect(queryRaw(ended!, sql`SELECT 1`)).rejects.toThrow('The transaction has already ended');
+  });
+
+  it('are named prepared statements on a PostgreSQL server when they have parameters and no long array, parsed once per connection', async () => {
+    const probe = (n: number) => sql`SELECT ${n}::int + 1 AS next`;
+    const numbers = (length: number) => Array.from({ length }, (_, index) => index);
+    const short = sql`SELECT cardinality(${numbers(HASHED_ARRAY_MIN - 1)}::int[]) AS short`;
+    const long = sql`SELECT cardinality(${numbers(HASHED_ARRAY_MIN)}::int[]) AS long`;
+    const prepared = await inTransaction(prisma(), async (tx) => {
+      expect(await queryRaw(tx, probe(1))).toEqual([{ next: 2 }]);
+      expect(await queryRaw(tx, probe(41))).toEqual([{ next: 42 }]);
+      await queryRaw(tx, sql`SELECT 'no parameters' AS text`);
+      expect(await queryRaw(tx, short)).toEqual([{ short: HASHED_ARRAY_MIN - 1 }]);
+      // A long array is planned for its values, the only plan where PostgreSQL hashes it.
+      expect(await queryRaw(tx, long)).toEqual([{ long: HASHED_ARRAY_MIN }]);
+      return queryRaw<Array<{ name: string; statement: string }>>(tx, sql`SELECT name, statement FROM pg_prepared_statements`);
+    });
+    const probes = [probe(1).text, short.text, long.text];
+    const ours = prepared.filter((each) => probes.includes(each.statement) || each.statement.includes('no parameters'));
+    // The embedded database is one session shared by every connection to it: names would clash there.
+    if (t.app.database.engine === 'postgres') {
+      expect(ours.map((each) => each.statement).sort()).toEqual([probe(1).text, short.text].sort());
+      expect(ours.every((each) => each.name.startsWith('tcms_'))).toBe(true);
+    } else expect(prepared).toEqual([]);
+  });
+
+  it(`name at most ${MAX_STATEMENT_NAMES} texts: past them, statements go unnamed and still answer`, async () => {
+    const distinct = (n: number) => sql`SELECT ${n}::int AS ${Prisma.raw(`"n${n}"`)}`;
+    const count = MAX_STATEMENT_NAMES + 5;
+    const prepared = await inTransaction(prisma(), async (tx) => {
+      for (let n = 0; n < count; n++) expect(await queryRaw(tx, distinct(n))).toEqual([{ [`n${n}`]: n }]);
+      return queryRaw<Array<{ statement: string }>>(tx, sql`SELECT statement FROM pg_prepared_statements WHERE name LIKE 'tcms\_%'`);
+    });
+    expect(prepared.length).toBeLessThanOrEqual(MAX_STATEMENT_NAMES);
+    expect(prepared.map((each) => each.statement)).not.toContain(distinct(count - 1).text);
+    if (t.app.database.engine === 'postgres') expect(prepared.map((each) => each.statement)).toContain(distinct(0).text);
   });
 });

@@ -59,8 +59,9 @@ describe('raw statements', () => {
       expect(second.mine).toBe(second.prismas);
       expect(first.mine).not.toBe(second.mine);
     });
-    const raw = events.filter((event) => event.target === 'raw');
-    expect(raw.map((event) => event.query)).toEqual([txid.text, txid.text]);
+    // The process's maintenance sweep (started with the app) may send its own raw statements meanwhile.
+    const raw = events.filter((event) => event.target === 'raw' && event.query === txid.text);
+    expect(raw).toHaveLength(2);
   });
 
   it('count the rows a statement changed', async () => {

@@ -8,9 +8,8 @@ import type { DeliveryOutcome } from '../src/webhooks/webhook-dispatcher.ts';
 /**
  * Prometheus metrics (prom-client) of one process: requests by route and status with their
  * latency, requests in progress, and the database pool (its waiting requests are the queue in
- * front of the database), mail and webhook deliveries by outcome, plus Node's own process metrics.
- * front of the database), mail deliveries by outcome, open live progress streams, plus Node's
- * own process metrics.
+ * front of the database), mail and webhook deliveries by outcome, open live progress streams,
+ * plus Node's own process metrics.
  */
 export function createMetrics(database: Pick<OpenDatabase, 'poolUsage'>) {
   const registry = new Registry();

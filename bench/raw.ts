@@ -7,6 +7,7 @@
  */
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import type pg from 'pg';
+import { HASHED_ARRAY_MIN } from '../src/database/raw-sql.ts';
 import { newId } from '../src/ids.ts';
 import { summarize, type Measurement } from './stats.ts';
 import type { Counts, Drive } from './test-design.ts';
@@ -18,7 +19,7 @@ export type Sql = {
 };
 
 /**
- * `named`: statements with parameters and no array of 9 elements or more are named prepared
+ * `named`: statements with parameters and no array of HASHED_ARRAY_MIN elements or more are named prepared
  * statements, as the service sends its raw statements (src/database/raw-sql.ts); else all go
  * unnamed, as pg sends them by default.
  */
@@ -44,7 +45,7 @@ export function pgPoolSql(pool: pg.Pool, named = false): Sql {
 
 const statementNames = new Map<string, string>();
 function statementName(text: string, values: unknown[]): string | undefined {
-  if (values.length === 0 || values.some((value) => Array.isArray(value) && value.length >= 9)) return undefined;
+  if (values.length === 0 || values.some((value) => Array.isArray(value) && value.length >= HASHED_ARRAY_MIN)) return undefined;
   let name = statementNames.get(text);
   if (name === undefined) statementNames.set(text, (name = `raw_${statementNames.size}`));
   return name;

@@ -7,7 +7,7 @@
  */
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import type pg from 'pg';
-import { HASHED_ARRAY_MIN } from '../src/database/raw-sql.ts';
+import { worthNaming } from '../src/database/raw-sql.ts';
 import { newId } from '../src/ids.ts';
 import { summarize, type Measurement } from './stats.ts';
 import type { Counts, Drive } from './test-design.ts';
@@ -19,9 +19,8 @@ export type Sql = {
 };
 
 /**
- * `named`: statements with parameters and no array of HASHED_ARRAY_MIN elements or more are named prepared
- * statements, as the service sends its raw statements (src/database/raw-sql.ts); else all go
- * unnamed, as pg sends them by default.
+ * `named`: statements are named prepared statements by the rule the service names its raw
+ * statements by (`worthNaming`, src/database/raw-sql.ts); else all go unnamed, pg's default.
  */
 export function pgPoolSql(pool: pg.Pool, named = false): Sql {
   const config = (text: string, values: unknown[]) => ({ text, values, name: named ? statementName(text, values) : undefined });
@@ -45,7 +44,7 @@ export function pgPoolSql(pool: pg.Pool, named = false): Sql {
 
 const statementNames = new Map<string, string>();
 function statementName(text: string, values: unknown[]): string | undefined {
-  if (values.length === 0 || values.some((value) => Array.isArray(value) && value.length >= HASHED_ARRAY_MIN)) return undefined;
+  if (!worthNaming(values)) return undefined;
   let name = statementNames.get(text);
   if (name === undefined) statementNames.set(text, (name = `raw_${statementNames.size}`));
   return name;

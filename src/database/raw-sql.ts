@@ -56,7 +56,7 @@ export async function executeRaw(db: Db, statement: Prisma.Sql): Promise<number>
 async function sent<T>(route: Route, statement: Prisma.Sql, send: (query: SqlQuery) => Promise<T>): Promise<T> {
   const args = statement.values.map(toArg);
   const query: SqlQuery = { sql: statement.text, args, argTypes: args.map((arg) => (Array.isArray(arg) ? LIST : SCALAR)) };
-  if (route.named && args.length > 0 && args.every(plannedAlike)) nameStatement(query);
+  if (route.named && worthNaming(args)) nameStatement(query);
   if (!route.heard || !isQueryHeard()) return send(query);
   const started = performance.now();
   try {
@@ -146,7 +146,9 @@ export const HASHED_ARRAY_MIN = 9;
 const statementNames = new Map<string, string>();
 const namedQueries = new WeakMap<SqlQuery, string>();
 
-const plannedAlike = (arg: unknown) => !Array.isArray(arg) || arg.length < HASHED_ARRAY_MIN;
+/** Whether a statement with these parameters is named: it has some, and no array of HASHED_ARRAY_MIN elements or more. */
+export const worthNaming = (values: readonly unknown[]) =>
+  values.length > 0 && values.every((value) => !Array.isArray(value) || value.length < HASHED_ARRAY_MIN);
 
 function nameStatement(query: SqlQuery): void {
   let name = statementNames.get(query.sql);

@@ -8,7 +8,7 @@ import { pgdataOf, reachEmbeddedDatabase, serveEmbeddedDatabase } from './embedd
 import { migrate } from './migrator.ts';
 import { untilReachable } from './reachability.ts';
 import { emitQuery, isQueryHeard } from './query-events.ts';
-import { RawAccessFactory, statementName, withRawAccess } from './raw-sql.ts';
+import { RawAccessFactory, statementName, TRANSACTION_TIMEOUT_MS, withRawAccess } from './raw-sql.ts';
 import { openPgConnection, pgliteConnection, type SqlConnection } from './sql-connection.ts';
 
 export type { Prisma } from '../../prisma/generated/client/client.ts';
@@ -23,11 +23,11 @@ let client: PrismaClient | undefined;
 type AdapterOption = NonNullable<ConstructorParameters<typeof PrismaClient>[0]['adapter']>;
 
 /**
- * How long a transaction may wait for a pooled connection, and how long it may run. Prisma's
- * defaults (2 s, 5 s) turn a burst of writes to one run — which queue on the run's row lock
+ * How long a transaction Prisma opens (for a nested write, or to adopt one raw-sql.ts began) may
+ * wait for a pooled connection, and how long it may run. Prisma's defaults (2 s, 5 s) turn a burst of writes to one run — which queue on the run's row lock
  * while holding their connections — into 500s; a queued request should wait its turn instead.
  */
-const TRANSACTION_OPTIONS = { maxWait: 30_000, timeout: 60_000 };
+const TRANSACTION_OPTIONS = { maxWait: 30_000, timeout: TRANSACTION_TIMEOUT_MS };
 
 /**
  * A client whose raw statements go straight to its adapter (raw-sql.ts). The process client's

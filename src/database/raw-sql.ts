@@ -32,7 +32,13 @@ export const sql = Prisma.sql;
  * Where a client's or a transaction's raw statements go, whether `onQuery` hears them, and whether
  * they are named prepared statements (on a PostgreSQL server, where each connection is a session).
  */
-type Route = { queryable(): SqlQueryable | undefined; heard: boolean; named: boolean };
+type Route = {
+  queryable(): SqlQueryable | undefined;
+  /** A client's adapter, which begins its transactions; a transaction has none. */
+  adapter?: () => SqlDriverAdapter | undefined;
+  heard: boolean;
+  named: boolean;
+};
 
 const routes = new WeakMap<object, Route>();
 
@@ -163,22 +169,152 @@ function nameStatement(query: SqlQuery): void {
 /** PrismaPg's `statementNameGenerator`: the name of a raw statement, else '' (the protocol's unnamed statement). */
 export const statementName = (query: SqlQuery): string => namedQueries.get(query) ?? '';
 
-/** The transaction Prisma is opening in this async context, once its adapter has begun it. */
-const opening = new AsyncLocalStorage<{ transaction?: GuardedTransaction }>();
+/** How long a transaction may run before it is rolled back (its statements are then refused). */
+export const TRANSACTION_TIMEOUT_MS = 60_000;
+
+/*
+ * Transactions. A Prisma interactive transaction costs about 0.8 ms of CPU to open and close
+ * (its transaction manager, request batching, the query interpreter), against 0.14 ms for the
+ * driver's BEGIN and COMMIT, and the hot paths (a mark, a result) send only raw statements. So a
+ * transaction begins on the driver adapter, and becomes a Prisma interactive transaction — which
+ * adopts the same connection and transaction — only when its work first asks for a model query
+ * or another Prisma method. One Prisma has not adopted ends as Prisma's transaction manager ends
+ * one: COMMIT or ROLLBACK as a statement (heard by `onQuery`, as Prisma's are), then the
+ * adapter's commit or rollback, which gives the connection back.
+ */
+
+/** The transaction `transaction` has begun, for Prisma to adopt when it opens its own in this async context. */
+const adopting = new AsyncLocalStorage<{ transaction?: GuardedTransaction }>();
 
 /**
- * Runs `work` in a Prisma interactive transaction whose `tx` sends raw statements straight to the
- * transaction's connection.
+ * Runs `work` in a transaction whose `tx` sends raw statements straight to the transaction's
+ * connection, and anything else through a Prisma interactive transaction on the same one.
  */
 export async function transaction<T>(client: PrismaClient, work: (tx: Db) => Promise<T>): Promise<T> {
-  const slot: { transaction?: GuardedTransaction } = {};
-  return opening.run(slot, () =>
-    client.$transaction(async (tx) => {
-      const { transaction: begun } = slot;
-      if (begun) routes.set(tx, { heard: false, named: false, ...routes.get(client), queryable: () => begun.open() });
-      return work(tx);
-    }),
-  );
+  const route = routes.get(client);
+  if (route?.adapter && !route.adapter()) await client.$connect();
+  const adapter = route?.adapter?.();
+  if (!route || !adapter) return client.$transaction(work);
+  const begun = new GuardedTransaction(await adapter.startTransaction());
+  return new LazyTransaction(client, begun, route).run(work);
+}
+
+const MODEL_DELEGATES = new Set(Object.values(Prisma.ModelName).map((model) => model[0]!.toLowerCase() + model.slice(1)));
+
+/**
+ * A transaction begun on the adapter, that opens a Prisma interactive transaction on first need.
+ * `tx` is what the work is given: its model delegates and `$` methods wait for that transaction
+ * and then run in it.
+ */
+class LazyTransaction {
+  readonly tx: Db;
+  /** Prisma's interactive transaction, once opened: it ends when `outcome` settles. */
+  private adopted: { tx: Promise<Db>; outcome: Deferred<unknown>; closed: Promise<unknown> } | undefined;
+
+  constructor(
+    private readonly client: PrismaClient,
+    private readonly begun: GuardedTransaction,
+    private readonly route: Route,
+  ) {
+    this.tx = deferredClient(client, () => this.prismaTransaction());
+    routes.set(this.tx, { heard: route.heard, named: route.named, queryable: () => begun.open() });
+  }
+
+  async run<T>(work: (tx: Db) => Promise<T>): Promise<T> {
+    const timer = setTimeout(() => void this.expire(), TRANSACTION_TIMEOUT_MS);
+    timer.unref();
+    try {
+      let result: T;
+      try {
+        result = await work(this.tx);
+      } catch (error) {
+        await this.rollBack(error);
+        throw error;
+      }
+      await this.commit(result);
+      return result;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private prismaTransaction(): Promise<Db> {
+    if (!this.adopted) {
+      const outcome = deferred<unknown>();
+      const opened = deferred<Db>();
+      const closed = adopting.run({ transaction: this.begun }, () =>
+        this.client.$transaction((tx) => {
+          opened.resolve(tx);
+          return outcome.promise;
+        }),
+      );
+      // A transaction that could not open fails the query that asked for it.
+      closed.catch(opened.reject);
+      this.adopted = { tx: opened.promise, outcome, closed };
+    }
+    return this.adopted.tx;
+  }
+
+  private async commit(result: unknown): Promise<void> {
+    if (!this.adopted) return this.begun.end('COMMIT', this.route);
+    this.adopted.outcome.resolve(result);
+    await this.adopted.closed;
+  }
+
+  /** Undoes the work that failed with `error`; the work's error is the one its caller hears. */
+  private async rollBack(error: unknown): Promise<void> {
+    if (this.adopted) {
+      this.adopted.outcome.reject(error);
+      await this.adopted.closed.catch(() => undefined);
+    }
+    // Prisma's transaction may have failed before it adopted this one.
+    await this.abandon();
+  }
+
+  /** Past the timeout, a transaction Prisma has not adopted is rolled back (Prisma times out its own). */
+  private async expire(): Promise<void> {
+    if (!this.adopted) await this.abandon();
+  }
+
+  private async abandon(): Promise<void> {
+    if (this.begun.ended) return;
+    try {
+      await this.begun.end('ROLLBACK', this.route);
+    } catch {
+      // The connection failed: the server ends its transaction.
+    }
+  }
+}
+
+/** `client`'s model delegates and `$` methods, each running in the Prisma transaction `opened` answers. */
+function deferredClient(client: PrismaClient, opened: () => Promise<Db>): Db {
+  type Members = Record<string, (...args: unknown[]) => Promise<unknown>>;
+  const inOpened = (members: (tx: Db) => Members, name: string) => (...args: unknown[]) =>
+    opened().then((tx) => members(tx)[name]!(...args));
+  const delegates = new Map<string, object>();
+  const delegate = (model: string) =>
+    new Proxy({}, { get: (_, method) => (typeof method === 'string' ? inOpened((tx) => (tx as unknown as Record<string, Members>)[model]!, method) : undefined) });
+  const isMember = (property: string | symbol): property is string =>
+    typeof property === 'string' &&
+    (MODEL_DELEGATES.has(property) || (property.startsWith('$') && typeof (client as unknown as Record<string, unknown>)[property] === 'function'));
+  return new Proxy({} as Db, {
+    // Pothos finds a model's delegate with `in`.
+    has: (_, property) => isMember(property),
+    get: (_, property) => {
+      if (!isMember(property)) return undefined;
+      if (property.startsWith('$')) return inOpened((tx) => tx as unknown as Members, property);
+      if (!delegates.has(property)) delegates.set(property, delegate(property));
+      return delegates.get(property);
+    },
+  });
+}
+
+type Deferred<T> = { promise: Promise<T>; resolve(value: T): void; reject(reason: unknown): void };
+
+function deferred<T>(): Deferred<T> {
+  const settle = {} as Omit<Deferred<T>, 'promise'>;
+  const promise = new Promise<T>((resolve, reject) => Object.assign(settle, { resolve, reject }));
+  return { promise, ...settle };
 }
 
 /** `client` sends its raw statements (and those of its transactions) through the same adapter as `base`. */
@@ -189,17 +325,19 @@ export function shareRoute<Client extends object>(client: Client, base: object):
 }
 
 /**
- * `client`, built on `factory`, sends its raw statements through the adapter the factory connected;
- * `named`: as named prepared statements (the adapter names them with `statementName`).
+ * `client`, built on `factory`, sends its raw statements through the adapter the factory connected,
+ * and begins its transactions there; `named`: as named prepared statements (the adapter names
+ * them with `statementName`).
  */
 export function withRawAccess(client: PrismaClient, factory: RawAccessFactory, options: { heard: boolean; named: boolean }): PrismaClient {
-  routes.set(client, { queryable: () => factory.adapter, ...options });
+  const adapter = () => factory.adapter;
+  routes.set(client, { queryable: adapter, adapter, ...options });
   return client;
 }
 
 /**
- * The adapter factory a client is built with: it remembers the adapter Prisma connects, and the
- * transactions that adapter begins, so that `queryRaw` can reach them.
+ * The adapter factory a client is built with: it remembers the adapter Prisma connects, and hands
+ * Prisma the transaction `transaction` has begun when Prisma opens its own to adopt it.
  */
 export class RawAccessFactory implements SqlDriverAdapterFactory {
   readonly provider: SqlDriverAdapterFactory['provider'];
@@ -223,9 +361,11 @@ export class RawAccessFactory implements SqlDriverAdapterFactory {
       getConnectionInfo: adapter.getConnectionInfo?.bind(adapter),
       dispose: () => adapter.dispose(),
       startTransaction: async (isolationLevel?: IsolationLevel) => {
-        const begun = new GuardedTransaction(await adapter.startTransaction(isolationLevel));
-        const slot = opening.getStore();
-        if (slot && !slot.transaction) slot.transaction = begun;
+        const slot = adopting.getStore();
+        const begun = slot?.transaction;
+        if (!begun) return new GuardedTransaction(await adapter.startTransaction(isolationLevel));
+        // Adopted once: anything else that starts a transaction in this async context gets its own.
+        slot.transaction = undefined;
         return begun;
       },
     };
@@ -233,14 +373,17 @@ export class RawAccessFactory implements SqlDriverAdapterFactory {
 }
 
 /**
- * A transaction that refuses raw statements once Prisma has ended it (say at its timeout, while
- * the work still runs): its connection may by then serve another transaction.
+ * A transaction begun on the adapter. It refuses raw statements once it has ended (say at its
+ * timeout, while the work still runs): its connection may by then serve another transaction.
+ * PGlite's adapter ends a transaction without a statement (PGlite sends it) and keeps a COMMIT
+ * that fails to itself, so that the work would seem to have committed; on PGlite the COMMIT is
+ * therefore sent here first (PGlite's own then finds no transaction, a silent warning).
  */
 class GuardedTransaction implements Transaction {
   readonly provider: Transaction['provider'];
   readonly adapterName: string;
   readonly options: Transaction['options'];
-  private ended = false;
+  ended = false;
 
   constructor(private readonly inner: Transaction) {
     this.provider = inner.provider;
@@ -261,13 +404,39 @@ class GuardedTransaction implements Transaction {
     return this.inner.executeRaw(query);
   }
 
+  /** Prisma's commit, once it has sent COMMIT (on PGlite, a phantom one). */
   commit() {
     this.ended = true;
-    return this.inner.commit();
+    if (!this.inner.options.usePhantomQuery) return this.inner.commit();
+    return this.committed(() => this.inner.executeRaw({ sql: 'COMMIT', args: [], argTypes: [] }));
   }
 
   rollback() {
     this.ended = true;
     return this.inner.rollback();
+  }
+
+  /** Ends a transaction Prisma has not adopted as Prisma would: COMMIT or ROLLBACK sent and heard on `route`, then the adapter's end. */
+  async end(outcome: 'COMMIT' | 'ROLLBACK', route: Route): Promise<void> {
+    if (this.ended) throw new Error('The transaction has already ended');
+    this.ended = true;
+    const send = () => sent(route, Prisma.raw(outcome), (query) => this.inner.executeRaw(query));
+    if (outcome === 'COMMIT') return this.committed(send);
+    try {
+      await send();
+    } finally {
+      await this.inner.rollback();
+    }
+  }
+
+  /** `sendCommit`, then the adapter's commit; a COMMIT that fails rolls back and fails. */
+  private async committed(sendCommit: () => Promise<unknown>): Promise<void> {
+    try {
+      await sendCommit();
+    } catch (error) {
+      await this.inner.rollback();
+      throw error;
+    }
+    await this.inner.commit();
   }
 }

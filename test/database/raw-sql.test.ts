@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { onQuery, prisma, type QueryEvent } from '../../src/database/client.ts';
 import { Prisma } from '../../prisma/generated/client/client.ts';
-import { executeRaw, HASHED_ARRAY_MIN, MAX_STATEMENT_NAMES, queryRaw, sql } from '../../src/database/raw-sql.ts';
+import { executeRaw, HASHED_ARRAY_MIN, MAX_STATEMENT_NAMES, queryRaw, sql, TRANSACTION_TIMEOUT_MS } from '../../src/database/raw-sql.ts';
 import { tenantClient } from '../../src/database/tenant.ts';
 import { inTransaction } from '../../src/database/transactions.ts';
 import { newId } from '../../src/ids.ts';
@@ -113,5 +113,96 @@ describe('raw statements', () => {
     expect(prepared.length).toBeLessThanOrEqual(MAX_STATEMENT_NAMES);
     expect(prepared.map((each) => each.statement)).not.toContain(distinct(count - 1).text);
     if (t.app.database.engine === 'postgres') expect(prepared.map((each) => each.statement)).toContain(distinct(0).text);
+  });
+});
+
+/**
+ * A transaction begins on the driver adapter; a Prisma interactive transaction adopts it when the
+ * work first asks for a model query (src/database/raw-sql.ts, `transaction`). Either way the work
+ * is one transaction: it commits whole, or nothing of it stays.
+ */
+describe('transactions', () => {
+  const insertUser = (tx: Db, email: string) =>
+    executeRaw(tx, sql`INSERT INTO users (id, email, password_hash, first_name, last_name) VALUES (${newId()}, ${email}, 'x', 'Raw', 'Insert')`);
+  const stored = (email: string) => prisma().user.findUnique({ where: { email } });
+  const email = () => `${newId().toLowerCase()}@tx.example`;
+
+  it('see their raw writes in their model queries and the other way round, and commit both', async () => {
+    const [raw, modelled] = [email(), email()];
+    const events = await heard(() =>
+      inTransaction(tenantClient(newId()), async (tx) => {
+        await insertUser(tx, raw);
+        expect(await tx.user.findUnique({ where: { email: raw } })).toMatchObject({ firstName: 'Raw' });
+        await tx.user.update({ where: { email: raw }, data: { firstName: 'Modelled' } });
+        await tx.user.create({ data: { id: newId(), email: modelled, passwordHash: 'x', firstName: 'Model', lastName: 'Create' } });
+        expect(await queryRaw(tx, sql`SELECT first_name AS "firstName" FROM users WHERE email IN (${raw}, ${modelled}) ORDER BY first_name`)).toEqual([
+          { firstName: 'Model' },
+          { firstName: 'Modelled' },
+        ]);
+        // Prisma's own methods run in the same transaction.
+        expect(await tx.$queryRaw`SELECT count(*)::int AS n FROM users WHERE email = ${modelled}`).toEqual([{ n: 1 }]);
+      }),
+    );
+    expect(await stored(raw)).toMatchObject({ firstName: 'Modelled' });
+    expect(await stored(modelled)).toMatchObject({ firstName: 'Model' });
+    expect(events.filter((event) => event.query.includes('COMMIT'))).toHaveLength(1);
+  });
+
+  it.each([
+    ['only raw statements', false],
+    ['raw statements and model queries', true],
+  ])('with %s, keep nothing of work that fails', async (_, modelled) => {
+    const [first, second] = [email(), email()];
+    const failure = new Error('the work failed');
+    await expect(
+      inTransaction(prisma(), async (tx) => {
+        await insertUser(tx, first);
+        if (modelled) await tx.user.update({ where: { email: first }, data: { lastName: 'Updated' } });
+        await insertUser(tx, second);
+        throw failure;
+      }),
+    ).rejects.toBe(failure);
+    expect([await stored(first), await stored(second)]).toEqual([null, null]);
+  });
+
+  it.each([
+    ['only raw statements', false],
+    ['raw statements and model queries', true],
+  ])('with %s, fail whole when COMMIT fails, and give their connection back', async (_, modelled) => {
+    const [kept, refused] = [email(), email()];
+    // A deferred constraint is checked at COMMIT: the transaction fails there, after all its statements ran.
+    const commitFails = async (tx: Db) => {
+      await executeRaw(tx, sql`CREATE TEMPORARY TABLE deferred_probe (n int UNIQUE DEFERRABLE INITIALLY DEFERRED) ON COMMIT DROP`);
+      await executeRaw(tx, sql`INSERT INTO deferred_probe VALUES (1), (1)`);
+    };
+    await expect(
+      inTransaction(prisma(), async (tx) => {
+        await insertUser(tx, refused);
+        if (modelled) await tx.user.update({ where: { email: refused }, data: { lastName: 'Updated' } });
+        await commitFails(tx);
+      }),
+    ).rejects.toThrow();
+    expect(await stored(refused)).toBeNull();
+    // Every connection is usable again: as many transactions as the pool holds connections commit.
+    await Promise.all(Array.from({ length: 12 }, (_, n) => inTransaction(prisma(), (tx) => insertUser(tx, `${n}.${kept}`))));
+    expect(await prisma().user.count({ where: { email: { endsWith: kept } } })).toBe(12);
+  });
+
+  it(`are rolled back after ${TRANSACTION_TIMEOUT_MS / 1000} s: their statements are refused from then on, and the work fails`, async () => {
+    const abandoned = email();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      await expect(
+        inTransaction(prisma(), async (tx) => {
+          await insertUser(tx, abandoned);
+          vi.advanceTimersByTime(TRANSACTION_TIMEOUT_MS);
+          vi.useRealTimers();
+          await expect(queryRaw(tx, sql`SELECT ${1}::int AS one`)).rejects.toThrow('The transaction has already ended');
+        }),
+      ).rejects.toThrow('The transaction has already ended');
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(await stored(abandoned)).toBeNull();
   });
 });

@@ -7,6 +7,7 @@ import { RUN_ROW_COLUMNS } from './run-record.ts';
 import type { CaseStatus, StatusDelta } from './run-status.ts';
 import { runClosed } from './run-access.ts';
 import { queryRaw, sql } from '../../database/raw-sql.ts';
+import { resultCharge, resultLimitExceeded } from '../../usage/usage.service.ts';
 
 type TestRunRow = Awaited<ReturnType<Db['testRun']['findFirstOrThrow']>>;
 
@@ -20,11 +21,12 @@ export type AppendedResults = { count: number; durationMs: number; at: Date };
  * Applies a mutation's effect to the run's counters in one statement, inside the mutation's
  * transaction: case counts per status move by `statusDelta`; appended results add their duration
  * and advance first/lastResultAt; and the run closes automatically when it is open, has cases, and
- * every case carries an outcome (then run.closed with `automatic: true` is recorded). The
- * statement takes the run row FOR NO KEY UPDATE, the last lock of a mark (lockRunCase), held to
- * the commit. A mutation of one case, which does not exclude other marks of the run, passes
- * `whileAccepting`: the change then applies only while the run still accepts results (another
- * mark may have closed it meanwhile), else 409. Returns the run as it now is.
+ * every case carries an outcome (then run.closed with `automatic: true` is recorded); appended
+ * machine-authored results are charged to the organization's month (resultCharge). The statement
+ * takes the run row FOR NO KEY UPDATE, the last lock of a mark (lockRunCase), and the month's
+ * row, both held to the commit. A mutation of one case, which does not exclude other marks of the
+ * run, passes `whileAccepting`: the change then applies only while the run still accepts results
+ * (another mark may have closed it meanwhile), else 409. Returns the run as it now is.
  */
 export async function applyRunChange<R extends RunForChange>(
   tx: Db,
@@ -43,9 +45,10 @@ export async function applyRunChange<R extends RunForChange>(
   const accepting = change.whileAccepting
     ? sql`AND r.aborted_at IS NULL AND (r.state = 'open' OR ${change.whileAccepting.allowClosed})`
     : Prisma.empty;
-  const [row] = await queryRaw<Array<TestRunRow & { closedNow: boolean }>>(tx, sql`
-    WITH before AS (SELECT id, state FROM test_runs WHERE id = ${run.id} AND org_id = ${ctx.org.id} FOR NO KEY UPDATE)
-    UPDATE test_runs AS r SET
+  const charge = results && resultCharge(ctx, results.count, results.at);
+  const [row] = await queryRaw<Array<TestRunRow & { closedNow: boolean; charged: boolean }>>(tx, sql`
+    WITH before AS (SELECT id, state FROM test_runs WHERE id = ${run.id} AND org_id = ${ctx.org.id} FOR NO KEY UPDATE),
+    updated AS (UPDATE test_runs AS r SET
       count_passed = r.count_passed + ${delta('passed')}::int, count_failed = r.count_failed + ${delta('failed')}::int,
       count_blocked = r.count_blocked + ${delta('blocked')}::int, count_skipped = r.count_skipped + ${delta('skipped')}::int,
       count_untested = r.count_untested + ${delta('untested')}::int, count_retested = r.count_retested + ${delta('retested')}::int,
@@ -57,9 +60,12 @@ export async function applyRunChange<R extends RunForChange>(
       updated_at = ${now}::timestamptz
     FROM before
     WHERE r.id = before.id ${accepting}
-    RETURNING ${RUN_ROW_COLUMNS}, (before.state = 'open' AND r.state = 'closed') AS "closedNow"`);
+    RETURNING ${RUN_ROW_COLUMNS}, (before.state = 'open' AND r.state = 'closed') AS "closedNow")
+    ${charge ? sql`, charged AS (${charge})` : Prisma.empty}
+    SELECT *, ${charge ? sql`EXISTS (SELECT FROM charged)` : sql`true`} AS charged FROM updated`);
   if (!row) throw runClosed();
-  const { closedNow, ...columns } = row;
+  const { closedNow, charged, ...columns } = row;
+  if (!charged) throw resultLimitExceeded();
   const updated = { ...run, ...columns };
   if (closedNow) {
     await emitAudit(tx, ctx, {

@@ -2,7 +2,6 @@ import { authorColumns } from '../../actors.ts';
 import type { RequestContext } from '../../context.ts';
 import type { Db } from '../../database/client.ts';
 import { newId } from '../../ids.ts';
-import { chargeMachineResults } from '../../usage/usage.service.ts';
 import type { RunCaseRecord } from './run-case-record.ts';
 import type { RunSettings } from '../../run-settings/run-settings.service.ts';
 import { Prisma } from '../../../prisma/generated/client/client.ts';
@@ -67,7 +66,7 @@ export function markedRunCase(runCase: RunCaseRecord, mark: { status: CaseStatus
  * or for every entry with `appendUnchanged` (bulk submit-result). The steps of a case whose
  * status is set take it too, unless `stepsFollow` is false (a step mark, where the case status
  * is the aggregate of steps already marked). Counters, durations and auto-close follow through
- * applyRunChange, after machine-authored results are charged. Audit events are the caller's: one
+ * applyRunChange, which charges machine-authored results too. Audit events are the caller's: one
  * per case or one bulk event.
  * Returns the run as it now is, when the results were executed, and per entry its status before and its result ULID (or null).
  */
@@ -156,7 +155,6 @@ export async function recordResults<R extends { id: string; name: string }>(
   const statusDelta: StatusDelta = {};
   for (const [id, next] of finalOf) addTransition(statusDelta, original.get(id)!, next.status);
   const durationMs = results.reduce((sum, row) => sum + (row.elapsedMs ?? 0), 0);
-  await chargeMachineResults(tx, ctx, results.length, at);
   const updated = await applyRunChange(tx, ctx, run, {
     statusDelta,
     results: { count: results.length, durationMs, at },

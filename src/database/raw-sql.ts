@@ -383,7 +383,7 @@ class GuardedTransaction implements Transaction {
   readonly provider: Transaction['provider'];
   readonly adapterName: string;
   readonly options: Transaction['options'];
-  ended = false;
+  private closed = false;
 
   constructor(private readonly inner: Transaction) {
     this.provider = inner.provider;
@@ -391,8 +391,12 @@ class GuardedTransaction implements Transaction {
     this.options = inner.options;
   }
 
+  get ended(): boolean {
+    return this.closed;
+  }
+
   open(): SqlQueryable {
-    if (this.ended) throw new Error('The transaction has already ended');
+    if (this.closed) throw new Error('The transaction has already ended');
     return this.inner;
   }
 
@@ -406,20 +410,20 @@ class GuardedTransaction implements Transaction {
 
   /** Prisma's commit, once it has sent COMMIT (on PGlite, a phantom one). */
   commit() {
-    this.ended = true;
+    this.closed = true;
     if (!this.inner.options.usePhantomQuery) return this.inner.commit();
     return this.committed(() => this.inner.executeRaw({ sql: 'COMMIT', args: [], argTypes: [] }));
   }
 
   rollback() {
-    this.ended = true;
+    this.closed = true;
     return this.inner.rollback();
   }
 
   /** Ends a transaction Prisma has not adopted as Prisma would: COMMIT or ROLLBACK sent and heard on `route`, then the adapter's end. */
   async end(outcome: 'COMMIT' | 'ROLLBACK', route: Route): Promise<void> {
-    if (this.ended) throw new Error('The transaction has already ended');
-    this.ended = true;
+    if (this.closed) throw new Error('The transaction has already ended');
+    this.closed = true;
     const send = () => sent(route, Prisma.raw(outcome), (query) => this.inner.executeRaw(query));
     if (outcome === 'COMMIT') return this.committed(send);
     try {

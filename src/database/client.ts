@@ -24,8 +24,9 @@ type AdapterOption = NonNullable<ConstructorParameters<typeof PrismaClient>[0]['
 
 /**
  * How long a transaction Prisma opens (for a nested write, or to adopt one raw-sql.ts began) may
- * wait for a pooled connection, and how long it may run. Prisma's defaults (2 s, 5 s) turn a burst of writes to one run — which queue on the run's row lock
- * while holding their connections — into 500s; a queued request should wait its turn instead.
+ * wait for a pooled connection, and how long it may run. Prisma's defaults (2 s, 5 s) turn a
+ * burst of writes to one run — which queue on the run's row lock while holding their
+ * connections — into 500s; a queued request should wait its turn instead.
  */
 const TRANSACTION_OPTIONS = { maxWait: 30_000, timeout: TRANSACTION_TIMEOUT_MS };
 

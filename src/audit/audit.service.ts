@@ -32,11 +32,20 @@ export type AuditActor = Identity | typeof SYSTEM_ACTOR;
  * organization whose patterns match the action. Once the transaction commits, this process's
  * webhook dispatchers are woken, and a run's change reaches the live progress streams (§14).
  */
-export async function emitAudit(
-  tx: Db,
-  ctx: { identity: AuditActor; org: { id: string } },
-  entry: AuditEntry,
-): Promise<void> {
+export async function emitAudit(tx: Db, ctx: { identity: AuditActor; org: { id: string } }, entry: AuditEntry): Promise<void> {
+  const writes = auditWrites(ctx, entry);
+  const [written] = await queryRaw<[{ deliveries: number; planId: string | null }]>(tx, sql`
+    WITH ${writes.ctes}
+    SELECT ${writes.deliveries} AS deliveries, (SELECT plan_id FROM test_runs WHERE id = ${entry.runId ?? null}) AS "planId"`);
+  writes.settle(tx, written);
+}
+
+/**
+ * emitAudit's writes as CTEs (audit_event, audit_deliveries) for a statement of the caller's,
+ * which saves a hot path a round trip: `deliveries` counts the deliveries written, and `settle`,
+ * given that count and the plan of the event's run, registers what follows the commit.
+ */
+export function auditWrites(ctx: { identity: AuditActor; org: { id: string } }, entry: AuditEntry) {
   const label = clipSnapshot(entry.entityLabel);
   const metadata = label.truncated ? { ...entry.metadata, truncated: true } : (entry.metadata ?? {});
   const { identity } = ctx;
@@ -45,26 +54,29 @@ export async function emitAudit(
   // A person in a session or through an OAuth token (decisions §16) is a user actor.
   const person = identity.kind === 'session' || identity.kind === 'oauth' ? identity.user : null;
   const actorName = person ? displayName(person) : identity.kind === 'api_token' ? identity.token.name : null;
-  const [written] = await queryRaw<[{ deliveries: number; planId: string | null }]>(tx, sql`
-    WITH event AS (
-      INSERT INTO audit_events (id, org_id, action, actor_kind, actor_user_id, actor_token_id, actor_email, actor_name,
-                                entity_type, entity_ulid, entity_label, run_id, origin_run_id, metadata, created_at)
-      VALUES (${newId()}, ${orgId}, ${entry.action}, ${person ? 'user' : identity.kind},
-              ${person?.id ?? null}, ${identity.kind === 'api_token' ? identity.token.id : null},
-              ${person?.email ?? null}, ${actorName},
-              ${entry.entityType}, ${entry.entityUlid}, ${label.text}, ${runId}, ${runId}, ${JSON.stringify(metadata)}::jsonb, ${new Date()})
-      RETURNING id, org_id, action, created_at
-    ), deliveries AS (
-      INSERT INTO webhook_deliveries (id, org_id, webhook_id, event_id, action, created_at)
-      SELECT tcms_ulid(), event.org_id, webhook.id, event.id, event.action, event.created_at
-      FROM event JOIN webhooks AS webhook ON webhook.org_id = event.org_id AND webhook.active
-      WHERE EXISTS (SELECT 1 FROM unnest(webhook.events) AS pattern WHERE ${WEBHOOK_PATTERN_MATCHES})
-      RETURNING 1
-    )
-    SELECT (SELECT count(*) FROM deliveries)::int AS deliveries,
-           (SELECT plan_id FROM test_runs WHERE id = ${runId}) AS "planId"`);
-  if (written.deliveries > 0) afterCommit(tx, wakeWebhookDispatchers);
-  if (runId) afterCommit(tx, () => publishRunChange({ orgId, runId, planId: written.planId }));
+  return {
+    ctes: sql`
+      audit_event AS (
+        INSERT INTO audit_events (id, org_id, action, actor_kind, actor_user_id, actor_token_id, actor_email, actor_name,
+                                  entity_type, entity_ulid, entity_label, run_id, origin_run_id, metadata, created_at)
+        VALUES (${newId()}, ${orgId}, ${entry.action}, ${person ? 'user' : identity.kind},
+                ${person?.id ?? null}, ${identity.kind === 'api_token' ? identity.token.id : null},
+                ${person?.email ?? null}, ${actorName},
+                ${entry.entityType}, ${entry.entityUlid}, ${label.text}, ${runId}, ${runId}, ${JSON.stringify(metadata)}::jsonb, ${new Date()})
+        RETURNING id, org_id, action, created_at
+      ), audit_deliveries AS (
+        INSERT INTO webhook_deliveries (id, org_id, webhook_id, event_id, action, created_at)
+        SELECT tcms_ulid(), event.org_id, webhook.id, event.id, event.action, event.created_at
+        FROM audit_event AS event JOIN webhooks AS webhook ON webhook.org_id = event.org_id AND webhook.active
+        WHERE EXISTS (SELECT 1 FROM unnest(webhook.events) AS pattern WHERE ${WEBHOOK_PATTERN_MATCHES})
+        RETURNING 1
+      )`,
+    deliveries: sql`(SELECT count(*) FROM audit_deliveries)::int`,
+    settle(tx: Db, written: { deliveries: number; planId: string | null }) {
+      if (written.deliveries > 0) afterCommit(tx, wakeWebhookDispatchers);
+      if (runId) afterCommit(tx, () => publishRunChange({ orgId, runId, planId: written.planId }));
+    },
+  };
 }
 
 /** Whether the webhook's `pattern` matches `event.action`: `*`, the action itself, or a prefix such as `run.*`. */

@@ -122,20 +122,20 @@ export async function updateRunCase(ctx: RequestContext, ref: RunCaseRef, input:
     let resultUlid: string | null = null;
     let marked: RunCaseRecord | undefined;
     if (input.status !== undefined && input.status !== runCase.status) {
-      // Recorded before the mark so that an automatic run.closed follows it in the log.
-      await emitAudit(tx, ctx, {
-        action: 'run.case_marked',
-        ...runCaseEvent(run, runCase),
-        metadata: {
-          ...caseSnapshot(run, runCase),
-          changes: [change('status', runCase.status, input.status)],
-          ...(input.elapsedMs !== undefined ? { elapsedMs: input.elapsedMs } : {}),
-        },
-      });
       const mark = { status: input.status, elapsedMs: input.elapsedMs };
+      // The event is written by the mark's statement, before an automatic run.closed.
       const { outcomes, at } = await recordResults(tx, ctx, run, [{ runCase, ...mark }], {
         source: singleSource(ctx),
         whileAccepting: acceptingOf(run),
+        audit: {
+          action: 'run.case_marked',
+          ...runCaseEvent(run, runCase),
+          metadata: {
+            ...caseSnapshot(run, runCase),
+            changes: [change('status', runCase.status, input.status)],
+            ...(input.elapsedMs !== undefined ? { elapsedMs: input.elapsedMs } : {}),
+          },
+        },
       });
       resultUlid = outcomes[0]!.resultUlid;
       if (!reassigned) marked = markedRunCase(runCase, mark, at);

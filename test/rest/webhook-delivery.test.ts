@@ -6,7 +6,7 @@ import { prisma } from '../../src/database/client.ts';
 import { sweepExpired } from '../../src/maintenance.ts';
 import { DEACTIVATION_THRESHOLD, DELIVERY_RETENTION_MS, MAX_ATTEMPTS } from '../../src/webhooks/webhook-dispatcher.ts';
 import { auditEvents, createMilestone, ownerWithProject, useTestApp, type Caller } from '../support/app.ts';
-import { createCases, createRun } from '../support/runs.ts';
+import { createCases, createRun, patchRunCase, runWithCases } from '../support/runs.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 import { freshServerDatabase } from '../support/databases.ts';
 import { createWebhook, deliveriesOf, untilDeliveries, webhookOf } from '../support/webhooks.ts';
@@ -165,6 +165,27 @@ describe('webhook deliveries', () => {
     expect(second!.signature.split(' ')).toHaveLength(2);
     expect(new Webhook(rotated.body.secret).verify(second!.body, headers)).toMatchObject({ type: 'milestone.created' });
     expect(new Webhook(webhook.secret).verify(second!.body, headers)).toMatchObject({ type: 'milestone.created' });
+  });
+
+  it("sends a single mark's event, and the automatic close it causes, each to the webhooks matching it", async () => {
+    const hook = await receiver();
+    const { owner, runCases, run } = await runWithCases(t.http, 1);
+    const marks = await createWebhook(t.http, owner, { url: hook.url, events: ['run.case_marked'] });
+    const closes = await createWebhook(t.http, owner, { url: hook.url, events: ['run.closed'] });
+    const others = await createWebhook(t.http, owner, { url: hook.url, events: ['milestone.*'] });
+    const marked = await patchRunCase(t.http, owner, run.ulid, runCases[0]!.ulid, { status: 'passed' });
+    expect(marked.status, JSON.stringify(marked.body)).toBe(200);
+
+    const [markDelivery] = await untilDeliveries(t.http, owner, marks.ulid, (list) => list[0]?.status === 'delivered');
+    const [closeDelivery] = await untilDeliveries(t.http, owner, closes.ulid, (list) => list[0]?.status === 'delivered');
+    const [markEvent] = await auditEvents(t.http, owner, { action: 'run.case_marked' });
+    const [closeEvent] = await auditEvents(t.http, owner, { action: 'run.closed' });
+    expect(markDelivery).toMatchObject({ action: 'run.case_marked', eventUlid: markEvent!.ulid });
+    expect(closeDelivery).toMatchObject({ action: 'run.closed', eventUlid: closeEvent!.ulid });
+    expect(markEvent!.entityUlid).toBe(runCases[0]!.ulid);
+    expect(markEvent!.ulid < closeEvent!.ulid).toBe(true);
+    expect(await deliveriesOf(t.http, owner, others.ulid)).toEqual([]);
+    expect(hook.received).toHaveLength(2);
   });
 
   it('sends one delivery for a bulk mark of 500 cases and one for a result import', async () => {

@@ -1,5 +1,5 @@
 import { Prisma } from '../../../prisma/generated/client/client.ts';
-import { emitAudit } from '../../audit/audit.service.ts';
+import { auditWrites, emitAudit, type AuditEntry } from '../../audit/audit.service.ts';
 import type { RequestContext } from '../../context.ts';
 import type { Db } from '../../database/client.ts';
 import { runAggregates, runEvent } from './run-events.ts';
@@ -26,13 +26,21 @@ export type AppendedResults = { count: number; durationMs: number; at: Date };
  * takes the run row FOR NO KEY UPDATE, the last lock of a mark (lockRunCase), and the month's
  * row, both held to the commit. A mutation of one case, which does not exclude other marks of the
  * run, passes `whileAccepting`: the change then applies only while the run still accepts results
- * (another mark may have closed it meanwhile), else 409. Returns the run as it now is.
+ * (another mark may have closed it meanwhile), else 409. `writes` (CTEs: the mutation's own
+ * writes) and `audit` (its event, auditWrites) ride on the same statement, so that a mark sends
+ * one statement between its gate and the COMMIT. Returns the run as it now is.
  */
 export async function applyRunChange<R extends RunForChange>(
   tx: Db,
   ctx: RequestContext,
   run: R,
-  change: { statusDelta?: StatusDelta; results?: AppendedResults; whileAccepting?: { allowClosed: boolean } },
+  change: {
+    statusDelta?: StatusDelta;
+    results?: AppendedResults;
+    whileAccepting?: { allowClosed: boolean };
+    writes?: Prisma.Sql[];
+    audit?: AuditEntry;
+  },
 ): Promise<R & TestRunRow> {
   const delta = (status: CaseStatus) => change.statusDelta?.[status] ?? 0;
   const results = change.results && change.results.count > 0 ? change.results : undefined;
@@ -46,9 +54,10 @@ export async function applyRunChange<R extends RunForChange>(
     ? sql`AND r.aborted_at IS NULL AND (r.state = 'open' OR ${change.whileAccepting.allowClosed})`
     : Prisma.empty;
   const charge = results && resultCharge(ctx, results.count, results.at);
-  const [row] = await queryRaw<Array<TestRunRow & { closedNow: boolean; charged: boolean }>>(tx, sql`
-    WITH before AS (SELECT id, state FROM test_runs WHERE id = ${run.id} AND org_id = ${ctx.org.id} FOR NO KEY UPDATE),
-    updated AS (UPDATE test_runs AS r SET
+  const audit = change.audit && auditWrites(ctx, change.audit);
+  const ctes = [
+    sql`before AS (SELECT id, state FROM test_runs WHERE id = ${run.id} AND org_id = ${ctx.org.id} FOR NO KEY UPDATE)`,
+    sql`updated AS (UPDATE test_runs AS r SET
       count_passed = r.count_passed + ${delta('passed')}::int, count_failed = r.count_failed + ${delta('failed')}::int,
       count_blocked = r.count_blocked + ${delta('blocked')}::int, count_skipped = r.count_skipped + ${delta('skipped')}::int,
       count_untested = r.count_untested + ${delta('untested')}::int, count_retested = r.count_retested + ${delta('retested')}::int,
@@ -60,12 +69,19 @@ export async function applyRunChange<R extends RunForChange>(
       updated_at = ${now}::timestamptz
     FROM before
     WHERE r.id = before.id ${accepting}
-    RETURNING ${RUN_ROW_COLUMNS}, (before.state = 'open' AND r.state = 'closed') AS "closedNow")
-    ${charge ? sql`, charged AS (${charge})` : Prisma.empty}
-    SELECT *, ${charge ? sql`EXISTS (SELECT FROM charged)` : sql`true`} AS charged FROM updated`);
+    RETURNING ${RUN_ROW_COLUMNS}, (before.state = 'open' AND r.state = 'closed') AS "closedNow")`,
+    ...(charge ? [sql`charged AS (${charge})`] : []),
+    ...(change.writes ?? []),
+    ...(audit ? [audit.ctes] : []),
+  ];
+  const [row] = await queryRaw<Array<TestRunRow & { closedNow: boolean; charged: boolean; auditDeliveries: number }>>(tx, sql`
+    WITH ${Prisma.join(ctes, ', ')}
+    SELECT *, ${charge ? sql`EXISTS (SELECT FROM charged)` : sql`true`} AS charged, ${audit?.deliveries ?? sql`0`} AS "auditDeliveries"
+    FROM updated`);
   if (!row) throw runClosed();
-  const { closedNow, charged, ...columns } = row;
+  const { closedNow, charged, auditDeliveries, ...columns } = row;
   if (!charged) throw resultLimitExceeded();
+  audit?.settle(tx, { deliveries: auditDeliveries, planId: columns.planId });
   const updated = { ...run, ...columns };
   if (closedNow) {
     await emitAudit(tx, ctx, {

@@ -1,4 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ChildMessage, ParentMessage } from './serve.ts';
 
@@ -11,6 +12,8 @@ export type ServiceProcess = {
   pid: number;
   engine: string;
   location: string;
+  /** The CPU time (user + system) the service process has used so far, in seconds. */
+  cpuSeconds(): number;
   raiseLimits(orgId: string): Promise<void>;
   stop(): Promise<void>;
 };
@@ -24,6 +27,15 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 }
 
 const live = new Set<ChildProcess>();
+
+/** Clock ticks per second of /proc/<pid>/stat's times (USER_HZ: 100 on Linux for user space). */
+const USER_HZ = 100;
+
+function cpuSecondsOf(pid: number): number {
+  // utime and stime are the 14th and 15th fields; the 2nd (the command) may hold spaces, so count after its ')'.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(')').pop()!.trim().split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / USER_HZ;
+}
 
 /** Kills whatever service process is still running (used by the emergency exit path). */
 export function killServices(): void {
@@ -90,6 +102,7 @@ export async function startService(
     pid: child.pid!,
     engine: started.engine,
     location: started.location,
+    cpuSeconds: () => cpuSecondsOf(child.pid!),
     raiseLimits: (orgId) =>
       withTimeout(
         new Promise<void>((resolve, reject) => {

@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { summarize, type Measurement } from './stats.ts';
+import { machineBusyMeter, summarize, type Measurement } from './stats.ts';
 
 export type HttpLoad = {
   url: string;
@@ -45,6 +45,7 @@ export async function runHttpLoad(load: HttpLoad): Promise<Measurement> {
   const finished = new Promise<void>((resolve, reject) => {
     finish = (error) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve());
   });
+  const busy = machineBusyMeter();
   const started = performance.now();
   const instance = autocannon(
     {
@@ -82,5 +83,5 @@ export async function runHttpLoad(load: HttpLoad): Promise<Measurement> {
     clearTimeout(bound);
   }
   if (firstFailure) console.error(`  ! ${load.method} ${load.url}: ${failed} failed, first: ${firstFailure}`);
-  return summarize(latencies, failed, (lastResponseAt || performance.now()) - started, truncated);
+  return summarize(latencies, failed, (lastResponseAt || performance.now()) - started, truncated, busy());
 }

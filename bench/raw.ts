@@ -9,7 +9,7 @@ import type { PGlite, Transaction } from '@electric-sql/pglite';
 import type pg from 'pg';
 import { worthNaming } from '../src/database/raw-sql.ts';
 import { newId } from '../src/ids.ts';
-import { summarize, type Measurement } from './stats.ts';
+import { machineBusyMeter, summarize, type Measurement } from './stats.ts';
 import type { Counts, Drive } from './test-design.ts';
 
 /** The one thing both engines must offer: a query, and a transaction on one session. */
@@ -126,6 +126,7 @@ export async function runOps(
   let firstFailure: unknown;
   let issued = 0;
   let truncated = false;
+  const busy = machineBusyMeter();
   const started = performance.now();
   const deadline = started + maxMs;
   const worker = async () => {
@@ -148,7 +149,7 @@ export async function runOps(
   await Promise.all(Array.from({ length: concurrency }, worker));
   const elapsed = performance.now() - started;
   if (firstFailure) console.error(`  ! raw floor: ${failed} failed, first: ${String(firstFailure)}`);
-  return summarize(latencies, failed, elapsed, truncated);
+  return summarize(latencies, failed, elapsed, truncated, busy());
 }
 
 /** The warm-up run of `op`, then the measured one (whose figures are returned). */

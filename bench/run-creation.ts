@@ -29,7 +29,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import type { ServiceProcess } from './child.ts';
 import { send } from './runs.ts';
 import { bearer, createProjectThroughApi, listCases, type Integrator } from './setup.ts';
-import { summarize, type Measurement } from './stats.ts';
+import { machineBusyMeter, summarize, type Measurement } from './stats.ts';
 import { STEPS } from './test-design.ts';
 
 const RUNS_SCALE = Number(process.env.BENCH_RUNS_SCALE ?? '1');
@@ -107,13 +107,14 @@ export async function repeated(call: (index: number, warmup: boolean) => Promise
   let index = 0;
   while (index < WARMUP || performance.now() - warming < WARMUP_MS) await call(index++, true);
   const latencies: number[] = [];
+  const busy = machineBusyMeter();
   const started = performance.now();
   for (const end = index + REPS; index < end; index++) {
     const begin = performance.now();
     await call(index, false);
     latencies.push(performance.now() - begin);
   }
-  return summarize(latencies, 0, performance.now() - started, false);
+  return summarize(latencies, 0, performance.now() - started, false, busy());
 }
 
 const statusKiB = (pid: number, field: 'VmRSS' | 'VmHWM') => {

@@ -6,7 +6,9 @@
  * test cases, read a project's suite tree through GraphQL, consolidated PATCH of a case, the case
  * list page by page (50 a page); and of the execution measures (bench/runs.ts, floor
  * bench/raw-runs.ts): marks through PATCH run case into one run and spread over 10 runs, each at
- * 10 and at 50 clients (with the scaling from one run to 10 of each side), results through
+ * 10 and at 50 clients (with the scaling from one run to 10 of each side, and how busy the
+ * machine's cores and the service process were meanwhile: a side whose marks queue on a lock
+ * leaves cores idle), results through
  * bulk-mark and bulk submit-result (500 a call), the progress of 200 plans through GraphQL and
  * the REST detail of a plan with 50 runs. `BENCH_ONLY=hot` runs only the rows issue 13 sets a
  * target ratio for (the four mark rows, bulk submit, progress, plan detail, case list), on both
@@ -899,7 +901,13 @@ function scalingLines(rows: Row[]): string[] {
       const [one, many] = [oneRun, spread].map((key) => rows.find((row) => row.engine === engine && row.key === key));
       if (!one || !many) return [];
       const times = (side: 'service' | 'raw') => `${(many[side].perSecond / one[side].perSecond).toFixed(2)}x`;
-      return [`${engine.padEnd(8)}  scaling over ${SPREAD_RUNS} runs at ${MARK_MEASURES[oneRun].clients} clients: service ${times('service')}, raw ${times('raw')}`];
+      const share = (fraction: number | undefined) => `${Math.round(100 * (fraction ?? Number.NaN))}%`;
+      const busy = (side: 'service' | 'raw') => `${share(one[side].machineBusy)} / ${share(many[side].machineBusy)}`;
+      return [
+        `${engine.padEnd(8)}  scaling over ${SPREAD_RUNS} runs at ${MARK_MEASURES[oneRun].clients} clients: service ${times('service')}, raw ${times('raw')};` +
+          ` machine busy (one run / ${SPREAD_RUNS} runs): service ${busy('service')}, raw ${busy('raw')};` +
+          ` service process ${share(one.service.serviceCpu)} / ${share(many.service.serviceCpu)} of a core`,
+      ];
     }),
   );
 }
@@ -919,6 +927,8 @@ function report(rows: Row[], totalMs: number, loadAtStart: string) {
     `  execution: PATCH run case = one mark (status + elapsedMs) appending one result, round-robin over a run of ${RUN_CASES} cases with 3 steps, totalDurationMs then checked;`,
     `    the same over ${SPREAD_RUNS} runs of ${RUN_CASES / SPREAD_RUNS} cases (consecutive marks in different runs), each at ${MARK_MEASURES.marks.clients} and at ${MANY_CLIENTS} clients;`,
     `    scaling = marks/s over ${SPREAD_RUNS} runs / marks/s into one run, at the same clients: the raw floor's grows once marks stop queuing on one run's lock;`,
+    `    beside it how busy the machine's ${os.cpus().length} cores were during each side's loads (/proc/stat: a side that queues on a lock leaves them idle, one that`,
+    `    does not is bound by the machine) and the service process's CPU time over the wall time (100% = one core busy throughout);`,
     `    bulk-mark / results/bulk = ${RUN_CASES} cases (results) per call over 10 runs, every call changing every case (checked: affected = ${RUN_CASES}); results/s = calls/s x ${RUN_CASES};`,
     `    progress = one GraphQL read of progress with byConfiguration for ${PROGRESS_PLANS} plans (20 of them with 4 configured runs, the rest with one run);`,
     `    plan detail = GET of a plan with ${DETAIL_RUNS} runs (two results each, 5 configuration buckets, a fifth of the runs closed), progress checked first;`,
@@ -933,7 +943,7 @@ function report(rows: Row[], totalMs: number, loadAtStart: string) {
     `    (${RAW_NAMED ? 'named prepared statements, as the service sends its raw statements: BENCH_RAW_NAMED=true' : "unnamed statements, pg's default (BENCH_RAW_NAMED=true names them as the service does)"}), PGlite via one instance on the same data directory;`,
     `    GET = token lookup, counter bump, page SELECT + COUNT (concurrently, as the service does); POST = the same two, then lock org row, count, exists check, INSERT project, INSERT audit event in one transaction;`,
     `    test design, case list, execution, progress and plan detail = the same two, then the statements the service sent for the request when issue 13 was filed`,
-    `    (taken from the PostgreSQL log then; see bench/raw-test-design.ts, bench/raw-runs.ts; the service now sends fewer: the token and counter in one, a mark in six after BEGIN);`,
+    `    (taken from the PostgreSQL log then; see bench/raw-test-design.ts, bench/raw-runs.ts; the service now sends fewer: the token and counter in one, a mark in four after BEGIN);`,
     `    at ${MANY_CLIENTS} clients the pg Pool of ${CONCURRENCY} queues them, PGlite's one session too`,
     `  ratio thr = service req/s / raw op/s; ratio p50 = service p50 / raw p50`,
     `  load average (1/5/15 min) at start ${loadAtStart}, at end ${loadAverage()} on ${os.availableParallelism()} cores`,

@@ -195,16 +195,20 @@ export async function casePageCursors(service: ServiceProcess, who: Integrator, 
 
 export type Next = NonNullable<HttpLoad['next']>;
 
-/** A load whose method, path and body `next()` picks per request, as the integrator with a token. */
-export const runVaryingLoad = (
+/**
+ * A load whose method, path and body `next()` picks per request, as the integrator with a token;
+ * the figures say how busy the service process was (serviceCpu).
+ */
+export async function runVaryingLoad(
   service: ServiceProcess,
   who: Integrator,
   drive: Drive,
   requests: number,
   next: Next,
   accept?: (body: string) => boolean,
-): Promise<Measurement> =>
-  runHttpLoad({
+): Promise<Measurement> {
+  const cpuBefore = service.cpuSeconds();
+  const measurement = await runHttpLoad({
     url: service.baseUrl,
     method: 'POST',
     headers: { ...bearer(who), 'content-type': 'application/json' },
@@ -214,6 +218,8 @@ export const runVaryingLoad = (
     concurrency: drive.concurrency,
     maxMs: drive.maxMs,
   });
+  return { ...measurement, serviceCpu: (service.cpuSeconds() - cpuBefore) / (measurement.elapsedMs / 1000) };
+}
 
 /** The warm-up load, then the measured one (whose figures are returned). */
 export async function measureLoad(

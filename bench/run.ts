@@ -943,7 +943,7 @@ function report(rows: Row[], totalMs: number, loadAtStart: string) {
     `    (${RAW_NAMED ? 'named prepared statements, as the service sends its raw statements: BENCH_RAW_NAMED=true' : "unnamed statements, pg's default (BENCH_RAW_NAMED=true names them as the service does)"}), PGlite via one instance on the same data directory;`,
     `    GET = token lookup, counter bump, page SELECT + COUNT (concurrently, as the service does); POST = the same two, then lock org row, count, exists check, INSERT project, INSERT audit event in one transaction;`,
     `    test design, case list, execution, progress and plan detail = the same two, then the statements the service sent for the request when issue 13 was filed`,
-    `    (taken from the PostgreSQL log then; see bench/raw-test-design.ts, bench/raw-runs.ts; the service now sends fewer: the token and counter in one, a mark in four after BEGIN);`,
+    `    (taken from the PostgreSQL log then; see bench/raw-test-design.ts, bench/raw-runs.ts; the service now sends fewer: the token and counter in one, a mark in five after BEGIN);`,
     `    at ${MANY_CLIENTS} clients the pg Pool of ${CONCURRENCY} queues them, PGlite's one session too`,
     `  ratio thr = service req/s / raw op/s; ratio p50 = service p50 / raw p50`,
     `  load average (1/5/15 min) at start ${loadAtStart}, at end ${loadAverage()} on ${os.availableParallelism()} cores`,

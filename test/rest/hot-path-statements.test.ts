@@ -108,14 +108,14 @@ describe('a single mark costs a fixed number of SQL statements', () => {
     return { run, runCase: runCase!, token, ...marked };
   }
 
-  it('sends four statements for a mark by a token, in a run of 2 cases of 2 steps as in one of 300 cases of 12 steps', async () => {
+  it('sends five statements for a mark by a token, in a run of 2 cases of 2 steps as in one of 300 cases of 12 steps', async () => {
     const small = await markOnce(await seeded(2));
     const large = await markOnce(await seeded(300, 12));
-    // Token with the request counter, the case gate (run, settings, case and steps), the run's
-    // counters with the case + steps + result writes, run.case_marked and the monthly result
+    // Token with the request counter, the case gate (run, settings, case and steps), the case +
+    // steps + result writes, the run's counters with run.case_marked and the monthly result
     // charge, COMMIT.
-    expect(small.statements, small.statements.join('\n')).toHaveLength(4);
-    expect(large.statements, large.statements.join('\n')).toHaveLength(4);
+    expect(small.statements, small.statements.join('\n')).toHaveLength(5);
+    expect(large.statements, large.statements.join('\n')).toHaveLength(5);
 
     // The answer is built from what was read under the case lock: it equals the case as stored.
     const { resultUlid, ...answered } = large.result.body as RunCaseBody & { resultUlid: string };

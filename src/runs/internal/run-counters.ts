@@ -26,9 +26,9 @@ export type AppendedResults = { count: number; durationMs: number; at: Date };
  * takes the run row FOR NO KEY UPDATE, the last lock of a mark (lockRunCase), and the month's
  * row, both held to the commit. A mutation of one case, which does not exclude other marks of the
  * run, passes `whileAccepting`: the change then applies only while the run still accepts results
- * (another mark may have closed it meanwhile), else 409. `writes` (CTEs: the mutation's own
- * writes) and `audit` (its event, auditWrites) ride on the same statement, so that a mark sends
- * one statement between its gate and the COMMIT. Returns the run as it now is.
+ * (another mark may have closed it meanwhile), else 409. `audit` (the mutation's event,
+ * auditWrites) rides on the same statement, which saves a mark a round trip. Returns the run as
+ * it now is.
  */
 export async function applyRunChange<R extends RunForChange>(
   tx: Db,
@@ -38,7 +38,6 @@ export async function applyRunChange<R extends RunForChange>(
     statusDelta?: StatusDelta;
     results?: AppendedResults;
     whileAccepting?: { allowClosed: boolean };
-    writes?: Prisma.Sql[];
     audit?: AuditEntry;
   },
 ): Promise<R & TestRunRow> {
@@ -71,7 +70,6 @@ export async function applyRunChange<R extends RunForChange>(
     WHERE r.id = before.id ${accepting}
     RETURNING ${RUN_ROW_COLUMNS}, (before.state = 'open' AND r.state = 'closed') AS "closedNow")`,
     ...(charge ? [sql`charged AS (${charge})`] : []),
-    ...(change.writes ?? []),
     ...(audit ? [audit.ctes] : []),
   ];
   const [row] = await queryRaw<Array<TestRunRow & { closedNow: boolean; charged: boolean; auditDeliveries: number }>>(tx, sql`

@@ -7,7 +7,7 @@ import type { RunSettings } from '../../run-settings/run-settings.service.ts';
 import { Prisma } from '../../../prisma/generated/client/client.ts';
 import { applyRunChange } from './run-counters.ts';
 import { addTransition, type CaseStatus, type StatusDelta } from './run-status.ts';
-import { sql } from '../../database/raw-sql.ts';
+import { executeRaw, sql } from '../../database/raw-sql.ts';
 import type { AuditEntry } from '../../audit/audit.service.ts';
 
 /** What marking needs of a run case. */
@@ -67,9 +67,8 @@ export function markedRunCase(runCase: RunCaseRecord, mark: { status: CaseStatus
  * or for every entry with `appendUnchanged` (bulk submit-result). The steps of a case whose
  * status is set take it too, unless `stepsFollow` is false (a step mark, where the case status
  * is the aggregate of steps already marked). Counters, durations and auto-close follow through
- * applyRunChange, which charges machine-authored results too, and which writes the cases, steps
- * and results in its statement. Audit events are the caller's: one per case or one bulk event;
- * `audit` is written by that statement too (a single mark).
+ * applyRunChange, which charges machine-authored results too. Audit events are the caller's: one
+ * per case or one bulk event; `audit` is written by applyRunChange's statement (a single mark).
  * Returns the run as it now is, when the results were executed, and per entry its status before and its result ULID (or null).
  */
 export async function recordResults<R extends { id: string; name: string }>(
@@ -124,14 +123,21 @@ export async function recordResults<R extends { id: string; name: string }>(
 
   const withResults = new Set(results.map((row) => row.runCaseId));
   const touched = [...finalOf].filter(([id, next]) => next.status !== original.get(id) || withResults.has(id));
-  // The cases, their steps and the results are written by the counters' statement, for any number
-  // of cases: columns travel as arrays (unnest), which costs far less to build than a row of
-  // parameters per case. Raw SQL names org_id itself.
-  const writes: Prisma.Sql[] = [];
+  // One statement for the cases, their steps and the results, for any number of cases: columns
+  // travel as arrays (unnest), which costs far less to build than a row of parameters per case.
+  // Raw SQL names org_id itself.
   if (touched.length > 0) {
     const ids = touched.map(([id]) => id);
     const author = authorColumns(ctx.identity);
-    writes.push(sql`marked_cases AS (
+    const steps =
+      options.stepsFollow === false
+        ? Prisma.empty
+        : sql`, steps AS (
+            UPDATE test_run_case_steps AS s SET status = v.status, updated_at = ${at}
+            FROM unnest(${ids}::char(26)[], ${touched.map(([, next]) => stepStatusFor(next.status))}::text[]) AS v(run_case_id, status)
+            WHERE s.run_case_id = v.run_case_id AND s.org_id = ${ctx.org.id} AND s.status <> v.status)`;
+    await executeRaw(tx, sql`
+      WITH cases AS (
         UPDATE test_run_cases AS c
         SET status = v.status, elapsed_ms = CASE WHEN v.set_elapsed THEN v.elapsed ELSE c.elapsed_ms END,
             last_result_at = ${at}, updated_at = ${at}
@@ -139,14 +145,7 @@ export async function recordResults<R extends { id: string; name: string }>(
                     ${touched.map(([, next]) => next.elapsedMs ?? null)}::int[], ${touched.map(([, next]) => next.elapsedMs !== undefined)}::boolean[])
           AS v(id, status, elapsed, set_elapsed)
         WHERE c.id = v.id AND c.org_id = ${ctx.org.id}
-      )`);
-    if (options.stepsFollow !== false) {
-      writes.push(sql`marked_steps AS (
-          UPDATE test_run_case_steps AS s SET status = v.status, updated_at = ${at}
-          FROM unnest(${ids}::char(26)[], ${touched.map(([, next]) => stepStatusFor(next.status))}::text[]) AS v(run_case_id, status)
-          WHERE s.run_case_id = v.run_case_id AND s.org_id = ${ctx.org.id} AND s.status <> v.status)`);
-    }
-    writes.push(sql`appended_results AS (
+      )${steps}
       INSERT INTO test_run_results (id, org_id, run_id, run_case_id, case_id, status, elapsed_ms, comment, source, executed_at,
                                     executed_by_id, author_kind, author_id, author_name, author_avatar_key, flaky, attempts, parameters)
       SELECT r.id, ${ctx.org.id}, ${run.id}, r.run_case_id, r.case_id, r.status, r.elapsed_ms, r.comment, ${options.source}, ${at},
@@ -157,7 +156,7 @@ export async function recordResults<R extends { id: string; name: string }>(
                   ${results.map((row) => row.elapsedMs)}::int[], ${results.map((row) => row.comment)}::text[],
                   ${results.map((row) => row.flaky)}::boolean[], ${results.map((row) => row.attempts)}::text[],
                   ${results.map((row) => row.parameters)}::text[])
-        AS r(id, run_case_id, case_id, status, elapsed_ms, comment, flaky, attempts, parameters))`);
+        AS r(id, run_case_id, case_id, status, elapsed_ms, comment, flaky, attempts, parameters)`);
   }
 
   const statusDelta: StatusDelta = {};
@@ -167,7 +166,6 @@ export async function recordResults<R extends { id: string; name: string }>(
     statusDelta,
     results: { count: results.length, durationMs, at },
     whileAccepting: options.whileAccepting,
-    writes,
     audit: options.audit,
   });
   return { run: updated, at, outcomes };

@@ -24,6 +24,8 @@ export type AuditEntry = {
 /** The service itself as the actor of an event nobody requested (a scheduled change, its consequences). */
 export const SYSTEM_ACTOR = { kind: 'system' } as const;
 export type AuditActor = Identity | typeof SYSTEM_ACTOR;
+/** Who records an event, in which organization. */
+type AuditContext = { identity: AuditActor; org: { id: string } };
 
 /**
  * Records one audit event. Call it with the transaction that performs the mutation, so that the
@@ -32,7 +34,7 @@ export type AuditActor = Identity | typeof SYSTEM_ACTOR;
  * organization whose patterns match the action. Once the transaction commits, this process's
  * webhook dispatchers are woken, and a run's change reaches the live progress streams (§14).
  */
-export async function emitAudit(tx: Db, ctx: { identity: AuditActor; org: { id: string } }, entry: AuditEntry): Promise<void> {
+export async function emitAudit(tx: Db, ctx: AuditContext, entry: AuditEntry): Promise<void> {
   const writes = auditWrites(ctx, entry);
   const [written] = await queryRaw<[{ deliveries: number; planId: string | null }]>(tx, sql`
     WITH ${writes.ctes}
@@ -45,7 +47,7 @@ export async function emitAudit(tx: Db, ctx: { identity: AuditActor; org: { id: 
  * which saves a hot path a round trip: `deliveries` counts the deliveries written, and `settle`,
  * given that count and the plan of the event's run, registers what follows the commit.
  */
-export function auditWrites(ctx: { identity: AuditActor; org: { id: string } }, entry: AuditEntry) {
+export function auditWrites(ctx: AuditContext, entry: AuditEntry) {
   const label = clipSnapshot(entry.entityLabel);
   const metadata = label.truncated ? { ...entry.metadata, truncated: true } : (entry.metadata ?? {});
   const { identity } = ctx;

@@ -123,7 +123,7 @@ export async function updateRunCase(ctx: RequestContext, ref: RunCaseRef, input:
     let marked: RunCaseRecord | undefined;
     if (input.status !== undefined && input.status !== runCase.status) {
       const mark = { status: input.status, elapsedMs: input.elapsedMs };
-      // The event is written by the mark's statement, before an automatic run.closed.
+      // The event is written by the run counters' statement (applyRunChange), before an automatic run.closed.
       const { outcomes, at } = await recordResults(tx, ctx, run, [{ runCase, ...mark }], {
         source: singleSource(ctx),
         whileAccepting: acceptingOf(run),

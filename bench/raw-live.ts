@@ -58,7 +58,7 @@ const MARK_DELIVERED = `UPDATE webhook_deliveries SET status = 'delivered', atte
 
 const POST_TIMEOUT_MS = 10_000;
 
-/** The event's parameters (raw-runs' INSERT_AUDIT order) as AuditEventOut, the body's `data`. */
+/** The event's parameters (raw-runs' auditRow order) as AuditEventOut, the body's `data`. */
 function eventOut(event: unknown[]) {
   const [ulid, , action, , , actorTokenId, , actorName, entityType, entityUlid, entityLabel, runUlid, metadata, createdAt] = event as [
     string, string, string, string, null, string, null, string, string, string, string, string, string, Date,

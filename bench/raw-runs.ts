@@ -1,9 +1,11 @@
 /**
  * The raw-SQL floor of the execution measures (bench/runs.ts): for each request, the statements
- * the service sends for it, in the same order and transaction boundaries, straight to the
+ * the service sent for it, in the same order and transaction boundaries, straight to the
  * database (a pg Pool or PGlite; no HTTP, no Prisma). Every operation starts with the token
- * lookup and the per-minute counter of bench/raw.ts. The SQL is the service's, copied from the
- * PostgreSQL statement log (log_statement = 'all') of one request of each kind:
+ * lookup and the per-minute counter of bench/raw.ts. The SQL is the service's of the day issue 13
+ * was filed, which its target ratios refer to (bench/raw-runs-today.ts has the marks' and bulk
+ * calls' of today), copied from the PostgreSQL statement log (log_statement = 'all') of one
+ * request of each kind:
  *
  * - mark (PATCH …/cases/{runCaseUlid}): BEGIN; lock the run row; read the run with its
  *   configurations, environment, milestone and project (run settings); read the run case with its
@@ -40,7 +42,7 @@ import type { Counts, Drive } from './test-design.ts';
 export type RunsActor = Actor & { userId: string };
 
 export type Query = (text: string, params: unknown[]) => Promise<unknown>;
-type Rows<T = Record<string, unknown>> = { rows: T[] };
+export type Rows<T = Record<string, unknown>> = { rows: T[] };
 
 const LOCK_RUN = 'SELECT id FROM test_runs WHERE id = $1 AND org_id = $2 FOR NO KEY UPDATE';
 
@@ -114,10 +116,10 @@ const CHARGE_RESULTS = `INSERT INTO api_result_usage AS usage (org_id, period_ke
   WHERE $4::int IS NULL OR usage.used + EXCLUDED.used <= $5::int RETURNING used`;
 const RESULT_CEILING = 1_000_000_000;
 
-type CaseRow = { id: string; caseId: string | null; caseNumber: number; title: string; status: string };
-type Mark = { runCase: CaseRow; status: string; elapsedMs: number | null };
+export type CaseRow = { id: string; caseId: string | null; caseNumber: number; title: string; status: string };
+export type Mark = { runCase: CaseRow; status: string; elapsedMs: number | null };
 
-const auditRow = (actor: RunsActor, action: string, entityType: string, entityUlid: string, label: string, runId: string, metadata: unknown) => [
+export const auditRow = (actor: RunsActor, action: string, entityType: string, entityUlid: string, label: string, runId: string, metadata: unknown) => [
   newId(), actor.orgId, action, 'api_token', null, actor.tokenId, null, actor.tokenName, entityType, entityUlid, label, runId, JSON.stringify(metadata), new Date(),
 ];
 
@@ -256,23 +258,29 @@ async function readPlanDetail(sql: Sql, actor: RunsActor, planUlid: string): Pro
 export const rawPlanDetail = (sql: Sql, actor: RunsActor, planUlid: string, counts: Counts, drive: Drive): Promise<Measurement> =>
   measureOps(counts, drive, () => readPlanDetail(sql, actor, planUlid));
 
+/**
+ * The statements a floor sends for a single mark and for a bulk call. ISSUE_STATEMENTS (the
+ * default) are the service's when issue 13 was filed, the reference of its target ratios;
+ * bench/raw-runs-today.ts has the service's statements of today (BENCH_FLOOR=today).
+ */
+export type RunsStatements = { mark: typeof markRunCase; bulk: typeof bulkMarkRun };
+export const ISSUE_STATEMENTS: RunsStatements = { mark: markRunCase, bulk: bulkMarkRun };
+
 /** Single marks into `runs` in markSequence's order, as the service side sends them. */
-export function rawMarks(sql: Sql, actor: RunsActor, runs: BenchRun[], counts: Counts, drive: Drive): Promise<Measurement> {
+export function rawMarks(sql: Sql, actor: RunsActor, runs: BenchRun[], counts: Counts, drive: Drive, statements = ISSUE_STATEMENTS): Promise<Measurement> {
   const next = markSequence(runs);
   return measureOps(counts, drive, () => {
     const { run, runCaseUlid, status, elapsedMs } = next();
-    return markRunCase(sql, actor, run.ulid, runCaseUlid, status, elapsedMs);
+    return statements.mark(sql, actor, run.ulid, runCaseUlid, status, elapsedMs);
   });
 }
 
-function rawBulk(sql: Sql, actor: RunsActor, runs: BenchRun[], withElapsed: boolean, counts: Counts, drive: Drive): Promise<Measurement> {
+/** bulk-mark (`withElapsed` false) or bulk submit-result over `runs`, round-robin. */
+export function rawBulk(sql: Sql, actor: RunsActor, runs: BenchRun[], withElapsed: boolean, counts: Counts, drive: Drive, statements = ISSUE_STATEMENTS): Promise<Measurement> {
   if (runs.some((run) => run.runCaseUlids.length !== RUN_CASES)) throw new Error('raw bulk: a run without all its cases');
   const next = roundRobin(runs);
   return measureOps(counts, drive, () => {
     const { item, pass } = next();
-    return bulkMarkRun(sql, actor, item, statusOfPass(pass), withElapsed);
+    return statements.bulk(sql, actor, item, statusOfPass(pass), withElapsed);
   });
 }
-
-export const rawBulkMark = (sql: Sql, actor: RunsActor, runs: BenchRun[], counts: Counts, drive: Drive) => rawBulk(sql, actor, runs, false, counts, drive);
-export const rawSubmit = (sql: Sql, actor: RunsActor, runs: BenchRun[], counts: Counts, drive: Drive) => rawBulk(sql, actor, runs, true, counts, drive);

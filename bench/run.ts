@@ -45,6 +45,10 @@
  * them (PGlite is one session on both sides anyway), so the ratio compares equal resources.
  * The PostgreSQL floor sends unnamed statements, pg's default; BENCH_RAW_NAMED=true makes it name
  * them as the service names its raw statements (src/database/raw-sql.ts), to compare like with like.
+ * The floor sends the statements the service sent when issue 13 was filed, which its target
+ * ratios refer to; BENCH_FLOOR=today makes the mark and bulk floors send the service's statements
+ * of today instead (bench/raw-runs-today.ts): the same locks held as long, so that the scaling of
+ * marks from one run to many compares like with like.
  *
  * Callers authenticate with an API token (Authorization: Bearer), the integrator path: such
  * requests are metered, so each also bumps the per-minute request counter. The project-team
@@ -67,7 +71,8 @@ import { killServices, startService, type ServiceProcess } from './child.ts';
 import { runHttpLoad } from './load.ts';
 import { createProject, listPage, pgliteSql, pgPoolSql, runOps, type Actor, type Sql } from './raw.ts';
 import { rawCaseList, rawCreateCases, rawPatchCases, rawReadTree, type CaseActor } from './raw-test-design.ts';
-import { rawBulkMark, rawMarks, rawPlanDetail, rawProgress, rawSubmit, type RunsActor } from './raw-runs.ts';
+import { ISSUE_STATEMENTS, rawBulk, rawMarks, rawPlanDetail, rawProgress, type RunsActor } from './raw-runs.ts';
+import { TODAY_STATEMENTS } from './raw-runs-today.ts';
 import { livePlan, liveReport, liveShortfall, seedLive, serviceProgressLatency, serviceWebhooks, startReceiver, type LiveRow } from './live.ts';
 import { pgListen, pgliteListen, rawProgressLatency, rawWebhooks } from './raw-live.ts';
 import {
@@ -204,6 +209,10 @@ const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 const ONLY = process.env.BENCH_ONLY;
 /** BENCH_RAW_NAMED=true: the PostgreSQL floor names its statements as the service does (bench/raw.ts). */
 const RAW_NAMED = process.env.BENCH_RAW_NAMED === 'true';
+/** BENCH_FLOOR=today: the mark and bulk floors send the service's statements of today, not those of the day issue 13 was filed. */
+const FLOOR = process.env.BENCH_FLOOR ?? 'issue';
+if (!['issue', 'today'].includes(FLOOR)) throw new Error('BENCH_FLOOR takes issue (the default) or today');
+const RUNS_STATEMENTS = FLOOR === 'today' ? TODAY_STATEMENTS : ISSUE_STATEMENTS;
 if (ONLY !== undefined && !['team', 'exports', 'import', 'live', 'runs', 'hot'].includes(ONLY)) {
   throw new Error('BENCH_ONLY takes one value: team, exports, import, live, runs or hot');
 }
@@ -453,10 +462,10 @@ async function rawWrites(side: Side, sql: Sql, fixture: Fixture, plan: Plan): Pr
     await measure(side, 'patch', 'raw PATCH', () => rawPatchCases(sql, caseActor(rawCases), created.pool, plan.patch, drive));
   }
   for (const key of MARK_KEYS) {
-    await measure(side, key, `raw ${ENDPOINTS[key]}`, () => rawMarks(sql, runsActor(runs), runs.raw.marks[key], plan[key], markDrive(key)));
+    await measure(side, key, `raw ${ENDPOINTS[key]}`, () => rawMarks(sql, runsActor(runs), runs.raw.marks[key], plan[key], markDrive(key), RUNS_STATEMENTS));
   }
-  await measure(side, 'bulkMark', 'raw bulk-mark', () => rawBulkMark(sql, runsActor(runs), runs.raw.bulkMark, plan.bulkMark, drive));
-  await measure(side, 'submit', 'raw submit', () => rawSubmit(sql, runsActor(runs), runs.raw.submit, plan.submit, drive));
+  await measure(side, 'bulkMark', 'raw bulk-mark', () => rawBulk(sql, runsActor(runs), runs.raw.bulkMark, false, plan.bulkMark, drive, RUNS_STATEMENTS));
+  await measure(side, 'submit', 'raw submit', () => rawBulk(sql, runsActor(runs), runs.raw.submit, true, plan.submit, drive, RUNS_STATEMENTS));
 }
 
 /** The rows measured on both sides, in ENDPOINTS order. */
@@ -943,7 +952,10 @@ function report(rows: Row[], totalMs: number, loadAtStart: string) {
     `    (${RAW_NAMED ? 'named prepared statements, as the service sends its raw statements: BENCH_RAW_NAMED=true' : "unnamed statements, pg's default (BENCH_RAW_NAMED=true names them as the service does)"}), PGlite via one instance on the same data directory;`,
     `    GET = token lookup, counter bump, page SELECT + COUNT (concurrently, as the service does); POST = the same two, then lock org row, count, exists check, INSERT project, INSERT audit event in one transaction;`,
     `    test design, case list, execution, progress and plan detail = the same two, then the statements the service sent for the request when issue 13 was filed`,
-    `    (taken from the PostgreSQL log then; see bench/raw-test-design.ts, bench/raw-runs.ts; the service now sends fewer: the token and counter in one, a mark in five after BEGIN);`,
+    `    (taken from the PostgreSQL log then; see bench/raw-test-design.ts, bench/raw-runs.ts; the service now sends fewer: the token and counter in one, a mark in five after BEGIN)`,
+    FLOOR === 'today'
+      ? `    except marks and bulk calls: BENCH_FLOOR=today, the statements the service sends today (bench/raw-runs-today.ts: the token and counter in one, a mark in five after BEGIN);`
+      : `    (BENCH_FLOOR=today: the marks and bulk calls with the statements the service sends today, bench/raw-runs-today.ts);`,
     `    at ${MANY_CLIENTS} clients the pg Pool of ${CONCURRENCY} queues them, PGlite's one session too`,
     `  ratio thr = service req/s / raw op/s; ratio p50 = service p50 / raw p50`,
     `  load average (1/5/15 min) at start ${loadAtStart}, at end ${loadAverage()} on ${os.availableParallelism()} cores`,

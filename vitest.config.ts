@@ -1,14 +1,15 @@
 import { defineConfig } from 'vitest/config';
 
 // Tests that need a PostgreSQL server (several processes on one database) live in
-// test/postgres/ and run only when DATABASE_URL names one; .ci/run runs the suite both ways.
+// test/postgres/ and run only when DATABASE_URL names one; tests of the embedded database's own
+// mechanisms live in test/embedded/ and run only without it. .ci/run runs the suite both ways.
 const onPostgresServer = Boolean(process.env.DATABASE_URL);
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/build.ts'],
-    exclude: onPostgresServer ? [] : ['test/postgres/**'],
+    exclude: onPostgresServer ? ['test/embedded/**'] : ['test/postgres/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     env: { NODE_ENV: 'test', TCMS_LOG_REQUESTS: 'false', TCMS_LOG_LEVEL: 'silent' },

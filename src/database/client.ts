@@ -10,6 +10,7 @@ import { untilReachable } from './reachability.ts';
 import { emitQuery, isQueryHeard } from './query-events.ts';
 import { RawAccessFactory, statementName, TRANSACTION_TIMEOUT_MS, withRawAccess } from './raw-sql.ts';
 import { openPgConnection, pgliteConnection, type SqlConnection } from './sql-connection.ts';
+import { takingTurns } from './embedded-turns.ts';
 
 export type { Prisma } from '../../prisma/generated/client/client.ts';
 export { PrismaClient };
@@ -158,7 +159,7 @@ async function openEmbedded(config: Config, user: DatabaseUser) {
   return {
     engine: 'pglite' as const,
     location,
-    client: newClient(new PrismaPGlite(database), { heard: true, named: false }),
+    client: newClient(takingTurns(new PrismaPGlite(database)), { heard: true, named: false }),
     // PGlite is one session: both clients take its transaction mutex, so neither runs inside the other's transaction.
     backgroundClient: newClient(new PrismaPGlite(database), { heard: false, named: false }),
     poolUsage: () => null,

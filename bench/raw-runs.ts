@@ -267,7 +267,7 @@ export type RunsStatements = { mark: typeof markRunCase; bulk: typeof bulkMarkRu
 export const ISSUE_STATEMENTS: RunsStatements = { mark: markRunCase, bulk: bulkMarkRun };
 
 /** Single marks into `runs` in markSequence's order, as the service side sends them. */
-export function rawMarks(sql: Sql, actor: RunsActor, runs: BenchRun[], counts: Counts, drive: Drive, statements = ISSUE_STATEMENTS): Promise<Measurement> {
+export function rawMarks(sql: Sql, actor: RunsActor, runs: BenchRun[], counts: Counts, drive: Drive, statements: RunsStatements): Promise<Measurement> {
   const next = markSequence(runs);
   return measureOps(counts, drive, () => {
     const { run, runCaseUlid, status, elapsedMs } = next();
@@ -276,7 +276,7 @@ export function rawMarks(sql: Sql, actor: RunsActor, runs: BenchRun[], counts: C
 }
 
 /** bulk-mark (`withElapsed` false) or bulk submit-result over `runs`, round-robin. */
-export function rawBulk(sql: Sql, actor: RunsActor, runs: BenchRun[], withElapsed: boolean, counts: Counts, drive: Drive, statements = ISSUE_STATEMENTS): Promise<Measurement> {
+export function rawBulk(sql: Sql, actor: RunsActor, runs: BenchRun[], withElapsed: boolean, counts: Counts, drive: Drive, statements: RunsStatements): Promise<Measurement> {
   if (runs.some((run) => run.runCaseUlids.length !== RUN_CASES)) throw new Error('raw bulk: a run without all its cases');
   const next = roundRobin(runs);
   return measureOps(counts, drive, () => {

@@ -70,7 +70,7 @@ export async function createApp(config: Config): Promise<App> {
   await openFileStorage(config);
   const database = await openDatabase(config);
   await seedMissingSystemFields();
-  const stopMaintenance = startMaintenance({ analyze: database.engine === 'pglite' });
+  const stopMaintenance = startMaintenance({ analyze: database.engine === 'pglite', client: database.backgroundClient });
   const settings = httpSettings(config);
   const metrics = createMetrics(database);
   const mailOutbox = await startMailOutbox(config, database.backgroundClient, metrics.countMail);

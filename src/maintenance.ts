@@ -1,6 +1,6 @@
 import { SESSION_IDLE_MS } from './auth/auth.schemas.ts';
 import { Prisma } from '../prisma/generated/client/client.ts';
-import { prisma } from './database/client.ts';
+import type { Db } from './database/client.ts';
 import { logger } from './logger.ts';
 import { IDEMPOTENCY_RETENTION_MS } from './idempotency/idempotency.service.ts';
 import { BUCKETS } from './rate-limit/rate-limit.service.ts';
@@ -18,8 +18,7 @@ const SUBSCRIPTION_INTERVAL_MS = 60 * 1000;
  * counters, idle sessions, expired OAuth codes and tokens, staged uploads nobody committed within a day, and the log of webhook
  * deliveries settled (delivered or failed) more than 30 days ago.
  */
-export async function sweepExpired(now = Date.now()): Promise<void> {
-  const client = prisma();
+export async function sweepExpired(client: Db, now = Date.now()): Promise<void> {
   await client.idempotencyKey.deleteMany({ where: { createdAt: { lt: new Date(now - IDEMPOTENCY_RETENTION_MS) } } });
   await client.rateLimitWindow.deleteMany({
     where: { OR: Object.entries(BUCKETS).map(([bucket, { windowMs }]) => ({ bucket, windowStart: { lt: new Date(now - 2 * windowMs) } })) },
@@ -29,7 +28,7 @@ export async function sweepExpired(now = Date.now()): Promise<void> {
   await client.oAuthAuthorizationCode.deleteMany({ where: { expiresAt: { lt: new Date(now) } } });
   await client.oAuthAccessToken.deleteMany({ where: { expiresAt: { lt: new Date(now) } } });
   await client.oAuthRefreshToken.deleteMany({ where: { expiresAt: { lt: new Date(now) } } });
-  await sweepStagedUploads(now);
+  await sweepStagedUploads(client, now);
   await client.webhookDelivery.deleteMany({ where: { status: { in: ['delivered', 'failed'] }, createdAt: { lt: new Date(now - DELIVERY_RETENTION_MS) } } });
 }
 
@@ -40,12 +39,12 @@ export async function sweepExpired(now = Date.now()): Promise<void> {
  * and without them every `org_id = …` filter looks like one row and joins are planned as nested
  * loops over whole tables.
  */
-export async function analyzeChangedTables(): Promise<void> {
-  const tables = await queryRaw<Array<{ name: string }>>(prisma(), sql`
+export async function analyzeChangedTables(client: Db): Promise<void> {
+  const tables = await queryRaw<Array<{ name: string }>>(client, sql`
     SELECT quote_ident(s.schemaname) || '.' || quote_ident(s.relname) AS name
     FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
     WHERE s.n_mod_since_analyze > 50 + 0.1 * greatest(c.reltuples, 0)`);
-  if (tables.length > 0) await executeRaw(prisma(), Prisma.raw(`ANALYZE ${tables.map((table) => table.name).join(', ')}`));
+  if (tables.length > 0) await executeRaw(client, Prisma.raw(`ANALYZE ${tables.map((table) => table.name).join(', ')}`));
 }
 
 /**
@@ -77,16 +76,19 @@ function every(intervalMs: number, name: string, job: () => Promise<unknown>): (
  * The periodic jobs of every server process: the sweep every ten minutes (followed, with
  * `analyze` — the embedded database; a PostgreSQL server's autovacuum does it there — by
  * `analyzeChangedTables`), and every minute the subscriptions whose scheduled change or period
- * end has come. The stop function resolves once no job is running any more.
+ * end has come. They run on `client`, the background client, as the outboxes do: work outside
+ * requests neither takes a request's connection nor shows among the statements `onQuery` hears.
+ * The stop function resolves once no job is running any more.
  */
-export function startMaintenance(options: { analyze: boolean }): () => Promise<void> {
+export function startMaintenance(options: { analyze: boolean; client: Db }): () => Promise<void> {
+  const { client } = options;
   const sweep = async () => {
-    await sweepExpired();
-    if (options.analyze) await analyzeChangedTables();
+    await sweepExpired(client);
+    if (options.analyze) await analyzeChangedTables(client);
   };
   const stops = [
     every(SWEEP_INTERVAL_MS, 'maintenance sweep', sweep),
-    every(SUBSCRIPTION_INTERVAL_MS, 'subscription renewals', () => applyDueSubscriptions()),
+    every(SUBSCRIPTION_INTERVAL_MS, 'subscription renewals', () => applyDueSubscriptions(client)),
   ];
   return async () => {
     await Promise.all(stops.map((stop) => stop()));

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../context.ts';
-import { prisma, type Db } from '../database/client.ts';
+import type { Db } from '../database/client.ts';
 import { afterCommit, afterRollback, inTransaction, isTransaction } from '../database/transactions.ts';
 import { AppError, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
@@ -96,9 +96,9 @@ export async function copyStaged(tx: Db, staged: StagedUploadRow, storageKey: st
  * back in one transaction (a row ends once, whichever process sweeps), then their objects. Objects
  * left without a row (a commit's staged copy whose removal failed …) go by age alone.
  */
-export async function sweepStagedUploads(now = Date.now()): Promise<void> {
+export async function sweepStagedUploads(client: Db, now = Date.now()): Promise<void> {
   const cutoff = new Date(now - STAGING_TTL_MS);
-  await inTransaction(prisma(), async (tx) => {
+  await inTransaction(client, async (tx) => {
     const swept = await queryRaw<Array<{ orgId: string; storageKey: string; sizeBytes: number }>>(tx, sql`
       DELETE FROM staged_uploads WHERE created_at < ${cutoff}
       RETURNING org_id AS "orgId", storage_key AS "storageKey", size_bytes AS "sizeBytes"`);

@@ -3,7 +3,7 @@ import { authorize } from '../auth/policy.ts';
 import type { Commitment } from '../billing/billing-provider.ts';
 import { billingProvider } from '../billing/billing.service.ts';
 import { displayName, type RequestContext } from '../context.ts';
-import { prisma, type Db } from '../database/client.ts';
+import type { Db } from '../database/client.ts';
 import { lockRow } from '../database/locks.ts';
 import { inTransaction } from '../database/transactions.ts';
 import { conflict } from '../errors.ts';
@@ -265,13 +265,13 @@ async function renewSubscription(tx: Db, orgId: string, now: Date): Promise<void
  * organization that fails is logged and left for the next run. `onlyOrgId` confines a run to one
  * organization. Answers how many subscriptions it brought up to date.
  */
-export async function applyDueSubscriptions(now = new Date(), onlyOrgId?: string): Promise<number> {
+export async function applyDueSubscriptions(client: Db, now = new Date(), onlyOrgId?: string): Promise<number> {
   const failed: string[] = [];
   let renewed = 0;
   for (;;) {
     let claimed: string | undefined;
     try {
-      const found = await inTransaction(prisma(), async (tx) => {
+      const found = await inTransaction(client, async (tx) => {
         claimed = await claimDueOrganization(tx, now, failed, onlyOrgId);
         if (claimed === undefined) return false;
         await renewSubscription(tx, claimed, now);

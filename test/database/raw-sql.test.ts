@@ -59,7 +59,6 @@ describe('raw statements', () => {
       expect(second.mine).toBe(second.prismas);
       expect(first.mine).not.toBe(second.mine);
     });
-    // The process's maintenance sweep (started with the app) may send its own raw statements meanwhile.
     const raw = events.filter((event) => event.target === 'raw' && event.query === txid.text);
     expect(raw).toHaveLength(2);
   });

@@ -34,7 +34,7 @@ describe('planner statistics', () => {
     const deadline = Date.now() + 20_000;
     let estimate = await estimatedMemberships(owner.orgId);
     while (estimate < 100 && Date.now() < deadline) {
-      await analyzeChangedTables();
+      await analyzeChangedTables(prisma());
       estimate = await estimatedMemberships(owner.orgId);
       if (estimate < 100) await new Promise((resolve) => setTimeout(resolve, 250));
     }

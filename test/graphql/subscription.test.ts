@@ -64,7 +64,7 @@ describe('GraphQL: subscription', () => {
 
     dataOf(await graphql(t.http, owner, CHANGE, { seats: 1 }));
     expect(await role(older)).toBe('member');
-    expect(await applyDueSubscriptions(new Date(active.currentPeriodEnd + 1), owner.orgId)).toBe(1);
+    expect(await applyDueSubscriptions(prisma(), new Date(active.currentPeriodEnd + 1), owner.orgId)).toBe(1);
     expect(await role(older)).toBe('viewer');
     expect((await read(owner)).seats).toBe(1);
 

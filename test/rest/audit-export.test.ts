@@ -264,7 +264,7 @@ describe('GET /api/v1/orgs/{orgUlid}/audit-events/export: ceilings', () => {
     expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
     expect(Number(retryAfter)).toBeLessThanOrEqual(3600);
     // The maintenance sweep keeps the hour's window (it drops per-minute windows after two minutes).
-    await sweepExpired();
+    await sweepExpired(prisma());
     expectError(await exportCsv(owner, ...window), 429, 'too_many_requests');
 
     // Another organization's budget is untouched, and the rest of the API still answers.

@@ -334,7 +334,7 @@ describe('POST /token', () => {
     await prisma().oAuthAuthorizationCode.updateMany({ where: { grantId: grant.id }, data: { expiresAt: past } });
     await prisma().oAuthAccessToken.updateMany({ where: { grantId: grant.id }, data: { expiresAt: past } });
     await prisma().oAuthRefreshToken.updateMany({ where: { grantId: grant.id }, data: { expiresAt: past } });
-    await sweepExpired();
+    await sweepExpired(prisma());
     const left = await prisma().oAuthGrant.findUniqueOrThrow({ where: { id: grant.id }, include: { codes: true, accessTokens: true, refreshTokens: true } });
     expect([left.codes, left.accessTokens, left.refreshTokens]).toEqual([[], [], []]);
   });

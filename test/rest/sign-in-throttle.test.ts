@@ -84,7 +84,7 @@ describe('sign-in throttling per address', () => {
     await failTimes(email, () => freshIp(), 1);
     const key = `sign-in:email:${email}`;
     await prisma().loginThrottle.updateMany({ where: { key }, data: { expire: new Date(Date.now() - 1000) } });
-    await sweepExpired();
+    await sweepExpired(prisma());
     expect(await prisma().loginThrottle.count({ where: { key } })).toBe(0);
   });
 });

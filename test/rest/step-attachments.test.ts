@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { prisma } from '../../src/database/client.ts';
 import { sweepExpired } from '../../src/maintenance.ts';
 import { fileStorage } from '../../src/storage/file-storage.ts';
 import { STAGING_TTL_MS } from '../../src/storage/staged-uploads.ts';
@@ -204,11 +205,11 @@ describe('the staging sweep', () => {
     const step = testCase.steps[0]!;
     await putSteps(owner, testCase.ulid, [{ ulid: step.ulid, action: step.action, attachments: [{ key: kept.body.items[0].key }] }]);
 
-    await sweepExpired(Date.now());
+    await sweepExpired(prisma());
     expect(await fileStorage().get(key)).toEqual(Buffer.from('a'));
 
     await uploads.ageStagedUploads(app.dataDir, owner.orgId, STAGING_TTL_MS + 60_000);
-    await sweepExpired(Date.now());
+    await sweepExpired(prisma());
     expect(await fileStorage().get(key)).toBeNull();
     const left = await readdir(path.join(app.dataDir, 'files', 'staging', owner.orgId)).catch(() => []);
     expect(left).toEqual([]);

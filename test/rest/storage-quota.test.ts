@@ -201,16 +201,16 @@ describe('bytes given back', () => {
     const owner = await signUp(t.http);
     const testCase = await newCase(owner);
     expect((await stage(owner, testCase.ulid, [7, 5])).status).toBe(201);
-    await sweepExpired(Date.now());
+    await sweepExpired(prisma());
     expect(await usedBytes(owner.orgId)).toBe(12);
 
     await uploads.ageStagedUploads(t.dataDir, owner.orgId, STAGING_TTL_MS + 60_000);
-    await sweepExpired(Date.now());
+    await sweepExpired(prisma());
     expect(await usedBytes(owner.orgId)).toBe(0);
     expect(await stagedRowsOf(owner.orgId)).toBe(0);
     expect(await filesUnder(`staging/${owner.orgId}/`)).toEqual([]);
     // A second sweep finds nothing left to give back.
-    await sweepExpired(Date.now());
+    await sweepExpired(prisma());
     expect(await usedBytes(owner.orgId)).toBe(0);
   });
 });

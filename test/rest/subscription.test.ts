@@ -307,13 +307,13 @@ describe('the job that applies due subscription changes', () => {
     const periodEnd = subscription.currentPeriodEnd!;
 
     // Not due yet: nothing happens.
-    expect(await applyDueSubscriptions(new Date(periodEnd - 1), owner.orgId)).toBe(0);
+    expect(await applyDueSubscriptions(prisma(), new Date(periodEnd - 1), owner.orgId)).toBe(0);
     expect((await ok(await read(owner))).pendingChange).toEqual({ seats: 2, effectiveAt: periodEnd });
 
     const due = new Date(periodEnd + 1000);
-    const runs = await Promise.all([applyDueSubscriptions(due, owner.orgId), applyDueSubscriptions(due, owner.orgId)]);
+    const runs = await Promise.all([applyDueSubscriptions(prisma(), due, owner.orgId), applyDueSubscriptions(prisma(), due, owner.orgId)]);
     expect(runs[0]! + runs[1]!).toBe(1);
-    expect(await applyDueSubscriptions(due, owner.orgId)).toBe(0);
+    expect(await applyDueSubscriptions(prisma(), due, owner.orgId)).toBe(0);
 
     expect(await ok(await read(owner))).toEqual({
       ...subscription,
@@ -340,7 +340,7 @@ describe('the job that applies due subscription changes', () => {
   it('renews every period that has passed, keeping the commitment', async () => {
     const { owner, subscription } = await subscribedOwner(3);
     const later = new Date(subscription.currentPeriodStart! + 100 * 24 * 3600 * 1000);
-    expect(await applyDueSubscriptions(later, owner.orgId)).toBe(1);
+    expect(await applyDueSubscriptions(prisma(), later, owner.orgId)).toBe(1);
     const renewed = await ok(await read(owner));
     expect(renewed.seats).toBe(3);
     expect(renewed.currentPeriodStart).toBeLessThanOrEqual(later.getTime());

@@ -220,10 +220,10 @@ describe('webhook deliveries', () => {
 
     const ageBy = (ms: number) => prisma().webhookDelivery.updateMany({ where: { webhookId: webhook.ulid }, data: { createdAt: new Date(Date.now() - ms) } });
     await ageBy(DELIVERY_RETENTION_MS - 60_000);
-    await sweepExpired();
+    await sweepExpired(prisma());
     expect(await deliveriesOf(t.http, owner, webhook.ulid)).toHaveLength(2);
     await ageBy(DELIVERY_RETENTION_MS + 60_000);
-    await sweepExpired();
+    await sweepExpired(prisma());
     expect((await deliveriesOf(t.http, owner, webhook.ulid)).map((each) => each.status)).toEqual(['pending']);
     hook.release();
   });

@@ -46,6 +46,6 @@ describe('the maintenance jobs', () => {
       await second.close();
       stop();
     }
-    expect(statements.filter((statement) => /DELETE FROM|"subscriptions"/.test(statement))).toEqual([]);
+    expect(statements.filter((statement) => /DELETE FROM|\bsubscriptions\b/.test(statement))).toEqual([]);
   }, 60_000);
 });

@@ -37,6 +37,7 @@ import { openFileStorage } from '../src/storage/storage.service.ts';
 import { startWebhookDispatcher } from '../src/webhooks/webhook-dispatcher.ts';
 import { configureWebhookReceivers } from '../src/webhooks/webhooks.service.ts';
 import { configureShareLinks } from '../src/share-links/share-links.service.ts';
+import { configureParsing } from '../src/uploads/parse-pool.ts';
 import { createMetrics } from './metrics.ts';
 
 export type App = {
@@ -67,6 +68,7 @@ export async function createApp(config: Config): Promise<App> {
   configureEmailVerification(config);
   configureWebhookReceivers(config);
   configureShareLinks(config);
+  configureParsing(config.imports);
   await openFileStorage(config);
   const database = await openDatabase(config);
   await seedMissingSystemFields();

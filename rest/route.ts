@@ -10,6 +10,7 @@ import { executeOnce, parseIdempotencyKey, principalOf, type StoredResponse } fr
 import type { RateLimitState } from '../src/rate-limit/rate-limit.service.ts';
 import { openRequest, type RequestOutcome } from '../src/request.ts';
 import type { UploadedFile } from '../src/storage/storage.service.ts';
+import { withImportSlot } from '../src/uploads/import-slots.ts';
 import { validate } from '../src/validation.ts';
 import { errorReply } from './errors.ts';
 import type { HttpSettings } from './http-settings.ts';
@@ -88,10 +89,17 @@ export type RouteDefinition<P extends Schema | undefined = Schema | undefined, Q
    */
   upload?: {
     maxBytes: number;
+    /** The most bytes of all parts of one request together; default maxBytes for each part. */
+    maxTotalBytes?: number;
     description: string;
     maxFiles?: number;
     /** Content types also taken as the raw body (one file); such a route runs before the JSON body parser. */
     rawTypes?: string[];
+    /**
+     * The service reads the files (an import): the request runs in one of the process's import
+     * slots, taken before any transaction opens, so that one waiting holds no connection.
+     */
+    import?: boolean;
   };
   /** `media`: the body's schema per media type, for an answer that is not (only) JSON. */
   success: { status: number; description: string; schema?: Schema; media?: Record<string, Schema> };
@@ -196,9 +204,10 @@ export function routeHandler(route: RouteDefinition, settings: HttpSettings): Re
 
       const files = route.upload ? await receiveUpload(req, res, route.upload) : [];
       const key = UNSAFE.has(route.method) ? parseIdempotencyKey(req.get('idempotency-key')) : undefined;
-      if (key === undefined || !outcome.identity) {
-        reply = await execute(route, rawInputOf(req), outcome, files, undefined).catch((error: unknown) => toReply(error, req));
-      } else {
+      const answer = async (): Promise<Reply | StoredResponse> => {
+        if (key === undefined || !outcome.identity) {
+          return execute(route, rawInputOf(req), outcome, files, undefined).catch((error: unknown) => toReply(error, req));
+        }
         let executed: Reply | undefined;
         const { response, replayed } = await executeOnce(
           { principal: principalOf(outcome.identity, outcome.ctx), key, requestHash: fingerprint(req, files) },
@@ -206,9 +215,11 @@ export function routeHandler(route: RouteDefinition, settings: HttpSettings): Re
           async (tx) => toStored((executed = await execute(route, rawInputOf(req), outcome, files, tx))),
           (error) => toStored((executed = toReply(error, req))),
         );
-        if (replayed || !executed) return sendStored(res, response);
-        reply = executed;
-      }
+        return replayed || !executed ? response : executed;
+      };
+      const answered = route.upload?.import && outcome.ctx ? await withImportSlot(outcome.ctx.org.id, answer) : await answer();
+      if (!(answered instanceof Reply)) return sendStored(res, answered);
+      reply = answered;
     } catch (error) {
       reply = toReply(error, req);
     }

@@ -1,5 +1,6 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { AppError, unreadableRequest } from '../src/errors.ts';
+import { JsonScanner } from '../src/uploads/json-scanner.ts';
 import { MAX_NESTING_DEPTH, nestedTooDeeply } from '../src/validation.ts';
 import { JSON_BODY_LIMIT, type HttpSettings } from './http-settings.ts';
 import { routeHandler, type RouteDefinition } from './route.ts';
@@ -15,42 +16,14 @@ const expressPath = (path: string) => path.replace(/:/g, '\\:').replace(/\{(\w+)
  */
 export const MAX_BODY_VALUES = 200_000;
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const [OPEN_BRACKET, CLOSE_BRACKET, OPEN_BRACE, CLOSE_BRACE] = [0x5b, 0x5d, 0x7b, 0x7d];
-
-/**
- * The limit a JSON text exceeds, read from its UTF-8 bytes in one pass (bytes of multi-byte
- * characters are never ASCII, so no bracket, comma or quote can be mistaken).
- */
-function exceededLimit(bytes: Buffer): 'depth' | 'values' | null {
-  let depth = 0;
-  let separators = 0;
-  let inString = false;
-  for (let at = 0; at < bytes.length; at++) {
-    const byte = bytes[at];
-    if (inString) {
-      if (byte === BACKSLASH) at++;
-      else if (byte === QUOTE) inString = false;
-    } else if (byte === QUOTE) inString = true;
-    else if (byte === OPEN_BRACKET || byte === OPEN_BRACE) {
-      if (++depth > MAX_NESTING_DEPTH) return 'depth';
-      if (++separators > MAX_BODY_VALUES) return 'values';
-    } else if (byte === CLOSE_BRACKET || byte === CLOSE_BRACE) depth--;
-    else if (byte === COMMA && ++separators > MAX_BODY_VALUES) return 'values';
-  }
-  return null;
-}
-
 /**
  * Runs on the raw body before JSON.parse, so that the parse is cheap and no deeper value ever
  * reaches the recursive code downstream. UTF-8 only (RFC 8259): in UTF-16 a byte of a character
- * could pass for a bracket.
+ * could pass for a bracket. Strings are not bounded here: the body's size is (JSON_BODY_LIMIT).
  */
 function assertParsable(_req: Request, _res: Response, bytes: Buffer, charset: string): void {
   if (charset !== 'utf-8') throw new AppError('unsupported_media_type', 'A JSON body must be encoded in UTF-8');
-  const exceeded = exceededLimit(bytes);
+  const exceeded = new JsonScanner({ depth: MAX_NESTING_DEPTH, values: MAX_BODY_VALUES, token: Infinity }).scan(bytes)?.bound;
   if (exceeded === 'depth') throw nestedTooDeeply([], 'body');
   if (exceeded === 'values') throw unreadableRequest('body_too_large', `The request body holds more than ${MAX_BODY_VALUES} values`);
 }

@@ -1,13 +1,12 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Request, Response } from 'express';
 import multer from 'multer';
 import { AppError, fromValidationIssues } from '../src/errors.ts';
 import type { UploadedFile } from '../src/storage/storage.service.ts';
+import { temporaryUploadPath } from '../src/storage/temporary-uploads.ts';
 import type { RouteDefinition } from './route.ts';
 
 type StoredPart = { path: string; size: number; sha256: string };
@@ -22,11 +21,12 @@ class TemporaryFileStorage implements multer.StorageEngine {
   /** The write of each part in progress, which a removal waits for. */
   private readonly writes = new WeakMap<Express.Multer.File, Promise<StoredPart>>();
 
-  _handleFile(_req: Request, file: Express.Multer.File, callback: (error?: unknown, info?: Partial<Express.Multer.File>) => void): void {
-    const target = path.join(os.tmpdir(), `tcms-upload-${randomUUID()}`);
+  _handleFile(req: Request, file: Express.Multer.File, callback: (error?: unknown, info?: Partial<Express.Multer.File>) => void): void {
+    const target = temporaryUploadPath();
     // Set before the write so that an abort finds the part to remove.
     file.path = target;
     const hash = createHash('sha256');
+    const received = receivedBytes.get(req)!;
     let size = 0;
     const written = pipeline(
       file.stream,
@@ -34,6 +34,8 @@ class TemporaryFileStorage implements multer.StorageEngine {
         for await (const chunk of chunks) {
           hash.update(chunk);
           size += chunk.length;
+          received.total += chunk.length;
+          if (received.total > received.max) throw tooLarge(received.max, 'The files together exceed');
           yield chunk;
         }
       },
@@ -59,6 +61,11 @@ class TemporaryFileStorage implements multer.StorageEngine {
 
 const temporaryFiles = new TemporaryFileStorage();
 
+/** The bytes received so far of each multipart request, against the most it may send in all. */
+const receivedBytes = new WeakMap<Request, { total: number; max: number }>();
+
+const tooLarge = (bytes: number, what = 'The file exceeds') => new AppError('file_too_large', `${what} ${bytes} bytes`, { limit: bytes });
+
 const removeAll = (files: Array<{ path: string }>) => Promise.all(files.map((file) => rm(file.path, { force: true })));
 
 /** Removes the request's temporary files once its response is over, however it ended. */
@@ -80,13 +87,16 @@ export function receiveUpload(req: Request, res: Response, upload: NonNullable<R
   }
   const { maxBytes } = upload;
   const parts = upload.maxFiles ? upload.maxFiles + 1 : 1;
+  receivedBytes.set(req, { total: 0, max: upload.maxTotalBytes ?? maxBytes * parts });
   // Browsers send a file name as raw UTF-8 in `filename=`; multer would read it as Latin-1.
   const parser = multer({ storage: temporaryFiles, defParamCharset: 'utf8', limits: { fileSize: maxBytes, files: parts } }).array('file', parts);
   return new Promise((resolve, reject) => {
     parser(req, res, (error: unknown) => {
       if (error instanceof multer.MulterError) {
-        if (error.code === 'LIMIT_FILE_SIZE') reject(new AppError('file_too_large', `The file exceeds ${maxBytes} bytes`));
+        if (error.code === 'LIMIT_FILE_SIZE') reject(tooLarge(maxBytes));
         else reject(fromValidationIssues([{ path: ['file'], message: error.message }], 'file'));
+      } else if (error instanceof AppError) {
+        reject(error);
       } else if (error && typeof error === 'object' && 'syscall' in error) {
         // The temporary file could not be written (a full disk …): not the client's doing.
         reject(error);
@@ -122,7 +132,7 @@ function receiveRawBody(req: Request, res: Response, maxBytes: number): Promise<
   if (encoding !== 'identity' && encoding !== 'gzip') {
     return Promise.reject(new AppError('unsupported_media_type', 'Content-Encoding must be gzip or identity'));
   }
-  const target = path.join(os.tmpdir(), `tcms-upload-${randomUUID()}`);
+  const target = temporaryUploadPath();
   removeWhenClosed(res, [{ path: target }]);
   const file = createWriteStream(target);
   const hash = createHash('sha256');
@@ -136,7 +146,7 @@ function receiveRawBody(req: Request, res: Response, maxBytes: number): Promise<
     };
     const receive = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > maxBytes) return fail(new AppError('file_too_large', `The file exceeds ${maxBytes} bytes`));
+      if (size > maxBytes) return fail(tooLarge(maxBytes));
       hash.update(chunk);
       if (!file.write(chunk)) {
         req.pause();

@@ -27,7 +27,13 @@ async function isStale() {
 export async function buildService() {
   await build({
     absWorkingDir: root,
-    entryPoints: { server: 'app/server.ts', tcms: 'app/tcms.ts' },
+    // The parse workers (src/uploads/parse-pool.ts) run a bundle of their own beside the server's.
+    entryPoints: {
+      server: 'app/server.ts',
+      tcms: 'app/tcms.ts',
+      'report-worker': 'src/result-imports/report-worker.ts',
+      'case-file-worker': 'src/test-case-imports/case-file-worker.ts',
+    },
     outdir: 'dist',
     outExtension: { '.js': '.mjs' },
     bundle: true,

@@ -96,6 +96,9 @@ const environmentSchema = z.object({
   TCMS_WEBHOOK_POLL_MS: milliseconds(1_000, 10),
   // Live progress streams (decisions §14) send a comment line this often to keep idle connections open.
   TCMS_SSE_KEEPALIVE_MS: milliseconds(15_000, 10),
+  // Each import reads its files in a worker thread of this much heap and time; a file that needs more answers 422.
+  TCMS_IMPORT_MEMORY_MB: z.coerce.number().int().min(16, 'must be at least 16 (MiB)').default(256),
+  TCMS_IMPORT_TIMEOUT_MS: milliseconds(120_000, 100),
   // Bot check of signup (decisions §18): a siteverify-compatible verifier and the secret it knows this service by.
   TCMS_CHALLENGE_VERIFY_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// address' }).optional(),
   TCMS_CHALLENGE_SECRET: z.string().min(1).optional(),
@@ -138,10 +141,14 @@ export type Config = {
   mailPollMs: number;
   webhooks: WebhookSettings;
   sseKeepAliveMs: number;
+  imports: ImportSettings;
   /** The bot check of signup; none without TCMS_CHALLENGE_VERIFY_URL. */
   challenge: ChallengeSettings | undefined;
   requireEmailVerification: boolean;
 };
+
+/** The heap and the time of the worker thread that reads one import's files. */
+export type ImportSettings = { memoryMb: number; timeoutMs: number };
 
 export type ChallengeSettings = { verifyUrl: string; secret: string; timeoutMs: number };
 
@@ -209,6 +216,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       pollMs: parsed.TCMS_WEBHOOK_POLL_MS,
     },
     sseKeepAliveMs: parsed.TCMS_SSE_KEEPALIVE_MS,
+    imports: { memoryMb: parsed.TCMS_IMPORT_MEMORY_MB, timeoutMs: parsed.TCMS_IMPORT_TIMEOUT_MS },
     challenge:
       parsed.TCMS_CHALLENGE_VERIFY_URL && parsed.TCMS_CHALLENGE_SECRET
         ? { verifyUrl: parsed.TCMS_CHALLENGE_VERIFY_URL, secret: parsed.TCMS_CHALLENGE_SECRET, timeoutMs: parsed.TCMS_CHALLENGE_TIMEOUT_MS }

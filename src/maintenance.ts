@@ -6,6 +6,7 @@ import { IDEMPOTENCY_RETENTION_MS } from './idempotency/idempotency.service.ts';
 import { BUCKETS } from './rate-limit/rate-limit.service.ts';
 import { applyDueSubscriptions } from './subscription/subscription.service.ts';
 import { sweepStagedUploads } from './storage/staged-uploads.ts';
+import { sweepTemporaryUploads } from './storage/temporary-uploads.ts';
 import { DELIVERY_RETENTION_MS } from './webhooks/webhook-dispatcher.ts';
 import { queryRaw, executeRaw, sql } from './database/raw-sql.ts';
 
@@ -15,8 +16,9 @@ const SUBSCRIPTION_INTERVAL_MS = 60 * 1000;
 
 /**
  * Deletes what has outlived its purpose: idempotency keys, rate-limit windows, sign-in failure
- * counters, idle sessions, expired OAuth codes and tokens, staged uploads nobody committed within a day, and the log of webhook
- * deliveries settled (delivered or failed) more than 30 days ago.
+ * counters, idle sessions, expired OAuth codes and tokens, staged uploads nobody committed within a day, the log of webhook
+ * deliveries settled (delivered or failed) more than 30 days ago, and the temporary files of
+ * uploads that a killed process left behind.
  */
 export async function sweepExpired(client: Db, now = Date.now()): Promise<void> {
   await client.idempotencyKey.deleteMany({ where: { createdAt: { lt: new Date(now - IDEMPOTENCY_RETENTION_MS) } } });
@@ -30,6 +32,7 @@ export async function sweepExpired(client: Db, now = Date.now()): Promise<void> 
   await client.oAuthRefreshToken.deleteMany({ where: { expiresAt: { lt: new Date(now) } } });
   await sweepStagedUploads(client, now);
   await client.webhookDelivery.deleteMany({ where: { status: { in: ['delivered', 'failed'] }, createdAt: { lt: new Date(now - DELIVERY_RETENTION_MS) } } });
+  await sweepTemporaryUploads(now);
 }
 
 /**

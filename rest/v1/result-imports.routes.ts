@@ -3,6 +3,7 @@ import {
   REPORT_CONTENT_TYPES,
   REPORT_FILES_MAX,
   REPORT_MAX_BYTES,
+  REPORT_READ_MAX_BYTES,
   resultImportQuerySchema,
   resultImportSchema,
 } from '../../src/result-imports/result-imports.schemas.ts';
@@ -21,8 +22,10 @@ export const resultImportRoutes = [
     query: resultImportQuerySchema,
     upload: {
       maxBytes: REPORT_MAX_BYTES,
+      maxTotalBytes: REPORT_READ_MAX_BYTES,
       maxFiles: REPORT_FILES_MAX,
       rawTypes: REPORT_CONTENT_TYPES,
+      import: true,
       description: 'A JUnit XML or CTRF JSON report, optionally gzip-compressed (Content-Encoding: gzip for a raw body)',
     },
     success: { status: 201, description: 'The results were appended', schema: resultImportSchema },

@@ -22,6 +22,7 @@ export const testCaseImportRoutes = [
       maxBytes: CASE_IMPORT_MAX_BYTES,
       maxFiles: 1,
       rawTypes: CASE_IMPORT_CONTENT_TYPES,
+      import: true,
       description: 'A CSV file or a TestRail XML export',
     },
     success: { status: 201, description: 'The cases were imported (200 with the same shape for a dry run)', schema: testCaseImportSchema },

@@ -1,6 +1,7 @@
 import { JSONParser } from '@streamparser/json';
 import { AppError } from '../errors.ts';
-import { clip, parseFailed, Position, type Attempt, type ImportStatus, type TestSink } from './report.ts';
+import { JsonScanner, type JsonBounds, type JsonExcess } from '../uploads/json-scanner.ts';
+import { ATTEMPTS_MAX, clip, parseFailed, Position, type Attempt, type ImportStatus, type TestSink } from './report.ts';
 
 type CtrfAttempt = { status?: unknown; duration?: unknown; message?: unknown; trace?: unknown };
 type CtrfTest = CtrfAttempt & {
@@ -11,6 +12,15 @@ type CtrfTest = CtrfAttempt & {
   retryAttempts?: unknown;
   flaky?: unknown;
   parameters?: unknown;
+};
+
+/** What a CTRF report may hold: nesting, values, and the bytes of one string, number or literal. */
+export const CTRF_BOUNDS: JsonBounds = { depth: 64, values: 5_000_000, token: 16 * 1024 * 1024 };
+
+const EXCESS_MESSAGES: Record<JsonExcess['bound'], string> = {
+  depth: `arrays and objects nest deeper than ${CTRF_BOUNDS.depth} levels`,
+  values: `the report holds more than ${CTRF_BOUNDS.values} values`,
+  token: `a string, number or literal is longer than ${CTRF_BOUNDS.token} bytes`,
 };
 
 /** Decisions §12: passed, failed, skipped; pending → skipped; anything else → blocked. */
@@ -37,9 +47,9 @@ function attemptOf(run: CtrfAttempt): Attempt {
 function attemptsOf(test: CtrfTest): Attempt[] {
   const final = attemptOf(test);
   if (Array.isArray(test.retryAttempts) && test.retryAttempts.length > 0) {
-    return [...test.retryAttempts.map((each) => attemptOf(each as CtrfAttempt)), final];
+    return [...test.retryAttempts.slice(1 - ATTEMPTS_MAX).map((each) => attemptOf(each as CtrfAttempt)), final];
   }
-  const retries = typeof test.retries === 'number' && Number.isSafeInteger(test.retries) ? Math.min(Math.max(test.retries, 0), 100) : 0;
+  const retries = typeof test.retries === 'number' && Number.isSafeInteger(test.retries) ? Math.min(Math.max(test.retries, 0), ATTEMPTS_MAX - 1) : 0;
   return [...Array.from({ length: retries }, (): Attempt => ({ status: 'failed', elapsedMs: null, message: null })), final];
 }
 
@@ -51,10 +61,12 @@ function suiteNames(test: CtrfTest): string[] {
 
 /**
  * Reads a CTRF JSON report from its bytes, handing each entry of `results.tests` to `sink` as
- * soon as it is complete: only one test is ever held, whatever the report's size.
+ * soon as it is complete: only one test is ever held, whatever the report's size. The bytes pass
+ * CTRF_BOUNDS before the parser sees them.
  */
 export async function parseCtrf(chunks: AsyncIterable<Uint8Array>, sink: TestSink): Promise<void> {
   const parser = new JSONParser({ paths: ['$.results.tests.*'], keepStack: false });
+  const scanner = new JsonScanner(CTRF_BOUNDS);
   const position = new Position();
   let failure: Error | null = null;
   let current: Uint8Array = new Uint8Array();
@@ -89,6 +101,11 @@ export async function parseCtrf(chunks: AsyncIterable<Uint8Array>, sink: TestSin
   };
   for await (const chunk of chunks) {
     current = chunk;
+    const excess = scanner.scan(chunk);
+    if (excess) {
+      const where = position.within(chunk, excess.offset);
+      throw parseFailed(EXCESS_MESSAGES[excess.bound], where.line, where.column);
+    }
     parser.write(chunk);
     check();
     position.advance(chunk);

@@ -1,7 +1,7 @@
 import type { SaxesTag } from 'saxes';
 import { AppError } from '../errors.ts';
-import { uploadedXmlParser } from '../xml.ts';
-import { clip, MESSAGE_MAX, parseFailed, type Attempt, type ImportStatus, type TestSink } from './report.ts';
+import { uploadedXmlParser } from '../uploads/xml.ts';
+import { ATTEMPTS_MAX, clip, MESSAGE_MAX, parseFailed, type Attempt, type ImportStatus, type TestSink } from './report.ts';
 
 /** Elements of a testcase that are one of its runs, by the status they stand for. */
 const FINAL = { failure: 'failed', error: 'failed', skipped: 'skipped' } as const;
@@ -47,13 +47,12 @@ function attemptsOf(open: OpenCase): Attempt[] {
 
 /**
  * Reads a JUnit XML report from its UTF-8 bytes, handing each testcase to `sink` as soon as it
- * closes: `<testsuites>` or a bare `<testsuite>`, suites nested at any depth, the dialects of
- * Surefire/Failsafe, pytest, jest-junit, vitest, mocha and go-junit-report. A DOCTYPE is refused
- * (so no entity, internal or external, is ever declared, let alone expanded); system-out and
- * system-err are skipped unread.
+ * closes: `<testsuites>` or a bare `<testsuite>`, suites nested in suites, the dialects of
+ * Surefire/Failsafe, pytest, jest-junit, vitest, mocha and go-junit-report. The parser's bounds
+ * (src/uploads/xml.ts) hold; a test keeps at most ATTEMPTS_MAX attempts (reruns past them are
+ * left out); system-out and system-err are not kept.
  */
 export async function parseJunit(chunks: AsyncIterable<Uint8Array>, sink: TestSink): Promise<void> {
-  const { parser, fail, read } = uploadedXmlParser((line, column, message) => parseFailed(message, line, column), 'the report is not valid UTF-8');
   const suites: string[] = [];
   let open: OpenCase | null = null;
   /** The outcome whose message text is being read, and the property whose value is. */
@@ -62,69 +61,68 @@ export async function parseJunit(chunks: AsyncIterable<Uint8Array>, sink: TestSi
   let depth = 0;
   let root: string | null = null;
 
-  parser.on('opentag', (tag: SaxesTag) => {
-    depth++;
-    const attributes = tag.attributes as Record<string, string>;
-    if (root === null) {
-      root = tag.name;
-      if (root !== 'testsuites' && root !== 'testsuite') {
-        throw new AppError('unsupported_media_type', `Not a JUnit report: its root element is <${root}>`);
+  const { fail, read } = uploadedXmlParser((line, column, message) => parseFailed(message, line, column), 'the report is not valid UTF-8', {
+    opentag(tag: SaxesTag) {
+      depth++;
+      const attributes = tag.attributes as Record<string, string>;
+      if (root === null) {
+        root = tag.name;
+        if (root !== 'testsuites' && root !== 'testsuite') {
+          throw new AppError('unsupported_media_type', `Not a JUnit report: its root element is <${root}>`);
+        }
       }
-    }
-    if (tag.name === 'testsuite') suites.push(attributes.name ?? '');
-    else if (tag.name === 'testcase') {
-      open = {
-        name: attributes.name ?? '',
-        classname: attributes.classname || null,
-        elapsedMs: millis(attributes.time),
-        final: null,
-        earlier: [],
-        later: [],
-        caseProperty: null,
-      };
-    } else if (open) {
-      const status = (FINAL as Record<string, ImportStatus>)[tag.name];
-      const message = attributes.message ?? '';
-      if (status) {
-        reading = open.final = { status, elapsedMs: null, message };
-      } else if (EARLIER.has(tag.name) || LATER.has(tag.name)) {
-        reading = { status: 'failed', elapsedMs: millis(attributes.time), message };
-        (EARLIER.has(tag.name) ? open.earlier : open.later).push(reading);
-      } else if (tag.name === 'property') {
-        property = { name: attributes.name ?? '', value: attributes.value ?? '' };
+      if (tag.name === 'testsuite') suites.push(attributes.name ?? '');
+      else if (tag.name === 'testcase') {
+        open = {
+          name: attributes.name ?? '',
+          classname: attributes.classname || null,
+          elapsedMs: millis(attributes.time),
+          final: null,
+          earlier: [],
+          later: [],
+          caseProperty: null,
+        };
+      } else if (open) {
+        const status = (FINAL as Record<string, ImportStatus>)[tag.name];
+        const message = attributes.message ?? '';
+        if (status) {
+          reading = open.final = { status, elapsedMs: null, message };
+        } else if ((EARLIER.has(tag.name) || LATER.has(tag.name)) && open.earlier.length + open.later.length < ATTEMPTS_MAX - 1) {
+          reading = { status: 'failed', elapsedMs: millis(attributes.time), message };
+          (EARLIER.has(tag.name) ? open.earlier : open.later).push(reading);
+        } else if (tag.name === 'property') {
+          property = { name: attributes.name ?? '', value: attributes.value ?? '' };
+        }
       }
-    }
-  });
-  const onText = (text: string) => {
-    if (reading && reading.message.length < MESSAGE_MAX) reading.message += reading.message ? text : text.trimStart();
-    else if (property && !property.value) property.value = text.trim();
-  };
-  parser.on('text', onText);
-  parser.on('cdata', onText);
-  parser.on('closetag', (tag) => {
-    depth--;
-    if (tag.name === 'testsuite') suites.pop();
-    else if (tag.name === 'testcase' && open) {
-      const closed: OpenCase = open;
-      open = null;
-      const scope = closed.classname;
-      const attempts = attemptsOf(closed);
-      sink.add({
-        name: closed.name,
-        scope,
-        suitePath: scope ? suitePathOf(scope) : suites.filter(Boolean).slice(-1),
-        caseProperty: closed.caseProperty,
-        parameters: null,
-        attempts,
-        flakyReported: false,
-      });
-    } else if (tag.name === 'property' && property && open) {
-      if (property.name === 'tcms_case' && property.value) open.caseProperty = property.value.trim();
-      property = null;
-    } else if (tag.name in FINAL || EARLIER.has(tag.name) || LATER.has(tag.name)) {
-      if (reading) reading.message = reading.message.trimEnd();
-      reading = null;
-    }
+    },
+    text(text: string) {
+      if (reading && reading.message.length < MESSAGE_MAX) reading.message += reading.message ? text : text.trimStart();
+      else if (property && !property.value) property.value = text.trim();
+    },
+    closetag(tag: SaxesTag) {
+      depth--;
+      if (tag.name === 'testsuite') suites.pop();
+      else if (tag.name === 'testcase' && open) {
+        const closed: OpenCase = open;
+        open = null;
+        const scope = closed.classname;
+        sink.add({
+          name: closed.name,
+          scope,
+          suitePath: scope ? suitePathOf(scope) : suites.filter(Boolean).slice(-1),
+          caseProperty: closed.caseProperty,
+          parameters: null,
+          attempts: attemptsOf(closed),
+          flakyReported: false,
+        });
+      } else if (tag.name === 'property' && property && open) {
+        if (property.name === 'tcms_case' && property.value) open.caseProperty = property.value.trim();
+        property = null;
+      } else if (tag.name in FINAL || EARLIER.has(tag.name) || LATER.has(tag.name)) {
+        if (reading) reading.message = reading.message.trimEnd();
+        reading = null;
+      }
+    },
   });
 
   await read(chunks);

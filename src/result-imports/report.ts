@@ -3,6 +3,8 @@ import type { CaseStatus } from '../runs/internal/run-status.ts';
 
 /** Decisions §12: more tests than this in one import answer 422 too_many_cases. */
 export const IMPORT_TESTS_MAX = 50_000;
+/** The most attempts kept of one test: reruns past them are left out (the final outcome is always kept). */
+export const ATTEMPTS_MAX = 100;
 /** Result comments and attempt messages are clipped to this many characters. */
 export const MESSAGE_MAX = 4_000;
 
@@ -39,12 +41,13 @@ export const parseFailed = (message: string, line: number, column: number) =>
 export const tooManyTests = () =>
   new AppError('too_many_cases', `An import holds at most ${IMPORT_TESTS_MAX} tests`, { limit: IMPORT_TESTS_MAX });
 
-/** Counts tests as a parser meets them and stops it at the first one over the limit. */
+/** Passes on the tests a parser meets, and stops it at the first one over the limit. */
 export class TestSink {
-  readonly tests: ReportedTest[] = [];
+  private count = 0;
+  constructor(private readonly emit: (test: ReportedTest) => void) {}
   add(test: ReportedTest): void {
-    if (this.tests.length >= IMPORT_TESTS_MAX) throw tooManyTests();
-    this.tests.push(test);
+    if (++this.count > IMPORT_TESTS_MAX) throw tooManyTests();
+    this.emit(test);
   }
 }
 

@@ -4,8 +4,11 @@ import { ulidSchema } from '../validation.ts';
 
 /** Decisions §12: a report of more than this answers 413 file_too_large (as sent, maybe gzip-compressed). */
 export const REPORT_MAX_BYTES = 100 * 1024 * 1024;
-/** A gzip body may inflate to at most this much: a compression bomb ends as 413 file_too_large. */
-export const REPORT_INFLATED_MAX_BYTES = 1024 * 1024 * 1024;
+/**
+ * An import reads at most this much from its reports together, inflated: past it, 413
+ * file_too_large (a compression bomb, or many reports, ends there).
+ */
+export const REPORT_READ_MAX_BYTES = 256 * 1024 * 1024;
 /** The most `file` parts of one multipart import. */
 export const REPORT_FILES_MAX = 20;
 /** The content types of a raw report body; multipart `file` parts may be anything. */

@@ -1,7 +1,3 @@
-import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
-import { pipeline } from 'node:stream';
-import { createGunzip } from 'node:zlib';
 import { authorize } from '../auth/policy.ts';
 import type { RequestContext } from '../context.ts';
 import type { Db } from '../database/client.ts';
@@ -19,77 +15,21 @@ import { addRunCases } from '../runs/run-membership.service.ts';
 import { createRun } from '../runs/runs.service.ts';
 import type { UploadedFile } from '../storage/storage.service.ts';
 import { ensureSuitePaths } from '../suites/suites.service.ts';
-import { parseCtrf } from './ctrf.ts';
+import { parseInWorker } from '../uploads/parse-pool.ts';
 import { identify, type TestIdentity } from './identity.ts';
-import { parseJunit } from './junit.ts';
-import { TestSink, type ReportedTest, type ReportFormat } from './report.ts';
-import { REPORT_FILES_MAX, REPORT_INFLATED_MAX_BYTES, type ResultImport, type ResultImportQuery } from './result-imports.schemas.ts';
+import type { ReportedTest, ReportFormat } from './report.ts';
+import type { ReportsRead } from './report-worker.ts';
+import { REPORT_FILES_MAX, type ResultImport, type ResultImportQuery } from './result-imports.schemas.ts';
 import { queryRaw, executeRaw, sql } from '../database/raw-sql.ts';
 
-const tooLarge = () => new AppError('file_too_large', `The report inflates to more than ${REPORT_INFLATED_MAX_BYTES} bytes`);
+const REPORT_WORKER = new URL('./report-worker.ts', import.meta.url);
 
-/** The bytes of an uploaded report: gzip (recognized by its magic number, whatever the headers say) is inflated as it streams. */
-async function* reportBytes(file: UploadedFile): AsyncGenerator<Buffer> {
-  const handle = await open(file.path);
-  const magic = Buffer.alloc(2);
-  await handle.read(magic, 0, 2, 0).finally(() => handle.close());
-  const source = createReadStream(file.path);
-  const gzip = magic[0] === 0x1f && magic[1] === 0x8b;
-  const stream = gzip ? pipeline(source, createGunzip(), () => undefined) : source;
-  let total = 0;
-  try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      total += chunk.length;
-      if (total > REPORT_INFLATED_MAX_BYTES) throw tooLarge();
-      yield chunk;
-    }
-  } catch (error) {
-    if (error && typeof error === 'object' && 'errno' in error && String((error as { code?: string }).code).startsWith('Z_')) {
-      throw new AppError('parse_failed', 'The gzip stream is corrupt', { line: 1, column: 1 });
-    }
-    throw error;
-  }
-}
-
-const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
-
-/** The format a report's first significant byte tells (`<` JUnit XML, `{` CTRF JSON), or null. */
-function sniff(chunk: Buffer): ReportFormat | 'blank' | null {
-  let at = chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf ? 3 : 0;
-  while (at < chunk.length && WHITESPACE.has(chunk[at]!)) at++;
-  if (at === chunk.length) return 'blank';
-  return chunk[at] === 0x3c ? 'junit' : chunk[at] === 0x7b ? 'ctrf' : null;
-}
-
-/** Streams one report into `sink`; answers its format (null for a blank file). */
-async function parseReport(file: UploadedFile, requested: ReportFormat | undefined, sink: TestSink): Promise<ReportFormat | null> {
-  const chunks = reportBytes(file);
-  const head: Buffer[] = [];
-  let detected: ReturnType<typeof sniff> = 'blank';
-  // Read by hand: leaving a for-await loop would end the generator.
-  for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
-    head.push(next.value);
-    detected = sniff(next.value);
-    if (detected !== 'blank') break;
-  }
-  if (detected === 'blank') return null;
-  const format = requested ?? detected;
-  if (!format) throw new AppError('unsupported_media_type', 'The report is neither JUnit XML nor CTRF JSON');
-  const all = (async function* () {
-    yield* head;
-    yield* chunks;
-  })();
-  await (format === 'junit' ? parseJunit(all, sink) : parseCtrf(all, sink));
-  return format;
-}
-
-/** Every test of the reports, in order (422 empty_import when there is none), and the format of the last. */
+/** Every test of the reports, in order (422 empty_import when there is none), and the format of the last; read in a parse worker. */
 export async function readReports(files: UploadedFile[], requested: ReportFormat | undefined) {
-  const sink = new TestSink();
-  let format: ReportFormat | null = null;
-  for (const file of files) format = (await parseReport(file, requested, sink)) ?? format;
-  if (sink.tests.length === 0) throw new AppError('empty_import', 'The report holds no test');
-  return { tests: sink.tests, format: format! };
+  const tests: ReportedTest[] = [];
+  const { format } = await parseInWorker<ReportFormat | undefined, ReportedTest, ReportsRead>(REPORT_WORKER, files, requested, (test) => tests.push(test));
+  if (tests.length === 0) throw new AppError('empty_import', 'The report holds no test');
+  return { tests, format: format! };
 }
 
 const STATUS_RANK = { passed: 0, skipped: 1, blocked: 2, failed: 3 } as const;

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { parse, type CsvError } from 'csv-parse';
 import { AppError } from '../errors.ts';
+import { CsvScanner } from '../uploads/csv-scanner.ts';
 import { CaseSink, lineFailed, rowFailed, type ImportedCase } from './imported-case.ts';
 
 /** The columns of the project export (decisions §11) that are not custom fields. */
@@ -8,8 +9,13 @@ const CASE_COLUMNS = ['display_id', 'title', 'suite_path', 'description', 'tags'
 type CaseColumn = (typeof CASE_COLUMNS)[number];
 const isCaseColumn = (name: string): name is CaseColumn => (CASE_COLUMNS as readonly string[]).includes(name);
 
-/** The export defuses a cell a spreadsheet would run as a formula with a leading `'`; reading undoes it. */
-const undefused = (cell: string) => (/^'[=+\-@]/.test(cell) ? cell.slice(1) : cell);
+/** The longest CSV record, in characters: past it, 422 parse_failed (an unclosed quote ends there). */
+export const CSV_RECORD_MAX = 16 * 1024 * 1024;
+/** The most cells of a CSV record: far more than the case columns and every custom field. */
+export const CSV_CELLS_MAX = 500;
+
+/** The export defuses a cell a spreadsheet would run as a formula with one more leading `'` (src/exports/csv.ts); reading undoes it. */
+const undefused = (cell: string) => (/^'+[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell);
 
 /** `A / B / C` as the export writes it, or `A > B > C` as decisions §17 spells it. */
 export function splitSuitePath(cell: string): string[] {
@@ -47,14 +53,26 @@ function stepsOf(row: number, stepsCell: string, expectedCell: string): Imported
   });
 }
 
+/** The bytes of a CSV import, stopped with 422 parse_failed on the line where a record passes CSV_CELLS_MAX cells. */
+async function* withinCellBound(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const scanner = new CsvScanner(CSV_CELLS_MAX);
+  for await (const chunk of chunks) {
+    const excess = scanner.scan(chunk);
+    if (excess) throw lineFailed(excess.line, 1, `a record has more than ${CSV_CELLS_MAX} cells`);
+    yield chunk;
+  }
+}
+
 /**
  * Reads a CSV import (the project export's columns, decisions §17) record by record as its bytes
- * stream in, handing each case to `sink`. The header names the columns, case-insensitively; every
- * other column is a custom field (resolved by the service); a record of blank cells is skipped.
+ * stream in, handing each case to `sink`; a record is at most CSV_RECORD_MAX characters and
+ * CSV_CELLS_MAX cells (counted before the parser builds it). The header names the columns,
+ * case-insensitively; every other column is a custom field (resolved by the service); a record of
+ * blank cells is skipped.
  */
 export async function readCsv(chunks: AsyncIterable<Uint8Array>, sink: CaseSink): Promise<void> {
-  const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true });
-  const source = Readable.from(chunks);
+  const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true, max_record_size: CSV_RECORD_MAX });
+  const source = Readable.from(withinCellBound(chunks));
   source.on('error', (error) => parser.destroy(error));
   source.pipe(parser);
 

@@ -29,17 +29,30 @@ export const rowFailed = (row: number, message: string) =>
 export const lineFailed = (line: number, column: number, message: string) =>
   new AppError('parse_failed', `The file is malformed at line ${line}, column ${column}: ${message}`, { line, column });
 
-/** Collects what a reader finds and stops it at the first case over the limit. */
+/** The most warnings an answer lists; one more entry says how many were left out. */
+export const IMPORT_WARNINGS_MAX = 1_000;
+
+/** The warnings an answer lists: at most IMPORT_WARNINGS_MAX, then a count of those left out (row 0). */
+export function listedWarnings(warnings: ImportWarning[], leftOut = 0): ImportWarning[] {
+  const unlisted = leftOut + Math.max(0, warnings.length - IMPORT_WARNINGS_MAX);
+  if (unlisted === 0) return warnings;
+  return [...warnings.slice(0, IMPORT_WARNINGS_MAX), { row: 0, message: `${unlisted} more warnings are not listed` }];
+}
+
+/** Passes on the cases a reader finds, stops it at the first case over the limit, and keeps its warnings (the listed ones). */
 export class CaseSink {
-  readonly cases: ImportedCase[] = [];
+  private count = 0;
   readonly warnings: ImportWarning[] = [];
+  warningsLeftOut = 0;
+  constructor(private readonly emit: (testCase: ImportedCase) => void) {}
   add(testCase: ImportedCase): void {
-    if (this.cases.length >= IMPORT_CASES_MAX) {
+    if (++this.count > IMPORT_CASES_MAX) {
       throw new AppError('too_many_cases', `An import holds at most ${IMPORT_CASES_MAX} cases`, { limit: IMPORT_CASES_MAX });
     }
-    this.cases.push(testCase);
+    this.emit(testCase);
   }
   warn(row: number, message: string): void {
-    this.warnings.push({ row, message });
+    if (this.warnings.length < IMPORT_WARNINGS_MAX) this.warnings.push({ row, message });
+    else this.warningsLeftOut++;
   }
 }

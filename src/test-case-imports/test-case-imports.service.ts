@@ -1,5 +1,3 @@
-import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { membersAmong } from '../actors.ts';
 import { emitAudit } from '../audit/audit.service.ts';
 import { authorize } from '../auth/policy.ts';
@@ -14,10 +12,11 @@ import { allocateNumbers } from '../projects/numbering.service.ts';
 import { resolveProject, type ProjectRow } from '../projects/projects.service.ts';
 import type { UploadedFile } from '../storage/storage.service.ts';
 import { ensureSuitePaths } from '../suites/suites.service.ts';
+import { parseInWorker } from '../uploads/parse-pool.ts';
 import { saveSteps } from '../test-cases/steps.ts';
 import { createTestCaseBodySchema } from '../test-cases/test-cases.schemas.ts';
-import { readCsv } from './csv-reader.ts';
-import { CaseSink, rowFailed, type FieldCell, type ImportedCase } from './imported-case.ts';
+import type { CaseFileRead } from './case-file-worker.ts';
+import { listedWarnings, rowFailed, type FieldCell, type ImportedCase } from './imported-case.ts';
 import {
   IMPORT_NEW_SUITES_MAX,
   type CaseImportFormat,
@@ -25,31 +24,18 @@ import {
   type TestCaseImport,
   type TestCaseImportQuery,
 } from './test-case-imports.schemas.ts';
-import { readTestRail } from './testrail-reader.ts';
 
 const SUITE_NAME_MAX = 200;
 const caseBasicsSchema = createTestCaseBodySchema.pick({ title: true, description: true, steps: true, tags: true });
 
-/** XML (first significant byte `<`) is a TestRail export; anything else is read as CSV. */
-async function detectFormat(file: UploadedFile): Promise<CaseImportFormat> {
-  const handle = await open(file.path);
-  const head = Buffer.alloc(512);
-  const { bytesRead } = await handle.read(head, 0, head.length, 0).finally(() => handle.close());
-  const text = head.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '').trimStart();
-  return text.startsWith('<') ? 'testrail' : 'csv';
-}
+const CASE_FILE_WORKER = new URL('./case-file-worker.ts', import.meta.url);
 
+/** The cases of an import file (422 empty_import when there is none), its format and its warnings; read in a parse worker. */
 async function readImport(file: UploadedFile, requested: CaseImportFormat | undefined) {
-  const format = requested ?? (await detectFormat(file));
-  const sink = new CaseSink();
-  const bytes = createReadStream(file.path);
-  try {
-    await (format === 'csv' ? readCsv(bytes, sink) : readTestRail(bytes, sink));
-  } finally {
-    bytes.destroy();
-  }
-  if (sink.cases.length === 0) throw new AppError('empty_import', 'The file holds no test case');
-  return { format, sink };
+  const cases: ImportedCase[] = [];
+  const read = await parseInWorker<CaseImportFormat | undefined, ImportedCase, CaseFileRead>(CASE_FILE_WORKER, [file], requested, (testCase) => cases.push(testCase));
+  if (cases.length === 0) throw new AppError('empty_import', 'The file holds no test case');
+  return { ...read, cases };
 }
 
 /** The field a column names: by system key, else by title (English or Spanish, any case). */
@@ -223,7 +209,7 @@ export async function importTestCases(
   authorize(ctx, 'case.write');
   if (files.length !== 1) throw fromValidationIssues([{ path: ['file'], message: 'send exactly one file' }], 'file');
   const project = await resolveProject(ctx, projectCode);
-  const { format, sink } = await readImport(files[0]!, query.format);
+  const { format, cases, warnings: readWarnings, warningsLeftOut } = await readImport(files[0]!, query.format);
 
   return inTransaction(ctx.db, async (tx) => {
     const txCtx: RequestContext = { ...ctx, db: tx };
@@ -235,9 +221,9 @@ export async function importTestCases(
         await lockRows(tx, 'custom_fields', fieldIds, { orgId: ctx.org.id, strength: 'share' });
         const definitions = (await loadDefinitions(tx, 'test_case')).filter((definition) => isVisibleIn(definition, project.id));
 
-        const warnings = [...sink.warnings];
-        unknownColumns(sink.cases, definitions, warnings);
-        const planned = sink.cases.map((testCase) => planCase(testCase, project, definitions, warnings));
+        const warnings = [...readWarnings];
+        unknownColumns(cases, definitions, warnings);
+        const planned = cases.map((testCase) => planCase(testCase, project, definitions, warnings));
 
         const seen = new Map<number, number>();
         for (const testCase of planned) {
@@ -269,14 +255,14 @@ export async function importTestCases(
         const toUpdate = planned.filter((each) => each.caseNumber !== null && caseIdOf.has(each.caseNumber));
         for (const testCase of toUpdate) await updateCase(tx, txCtx, project.id, caseIdOf.get(testCase.caseNumber!)!, testCase, suiteIds);
 
-        const result = { createdSuites, createdCases: toCreate.length, updatedCases: toUpdate.length, warnings };
+        const result = { createdSuites, createdCases: toCreate.length, updatedCases: toUpdate.length, warnings: listedWarnings(warnings, warningsLeftOut) };
         if (query.dryRun) throw new DryRun(result);
         await emitAudit(tx, ctx, {
           action: 'test_case.imported',
           entityType: 'project',
           entityUlid: project.id,
           entityLabel: project.name,
-          metadata: { format, createdSuites, createdCases: result.createdCases, updatedCases: result.updatedCases, warnings: warnings.length },
+          metadata: { format, createdSuites, createdCases: result.createdCases, updatedCases: result.updatedCases, warnings: warnings.length + warningsLeftOut },
         });
         return result;
       });

@@ -1,9 +1,10 @@
 import type { SaxesTag } from 'saxes';
-import { uploadedXmlParser } from '../xml.ts';
+import { uploadedXmlParser } from '../uploads/xml.ts';
 import { CaseSink, lineFailed, rowFailed } from './imported-case.ts';
 
 type OpenCase = {
   line: number;
+  /** The texts of the elements below `<case>` that a case is made of, by their path (`custom/preconds`). */
   texts: Map<string, string>;
   steps: Array<{ action: string; expectedResult: string | null }>;
   step: { content: string; expected: string } | null;
@@ -12,58 +13,67 @@ type OpenCase = {
 /** TestRail's own case fields that have a system field here; an unknown value is a warning. */
 const FIELD_ELEMENTS: Record<string, string> = { priority: 'priority', type: 'type' };
 
+/** The elements below `<case>` whose text a case is made of, by their path from the case. */
+const CASE_TEXTS = new Set(['title', 'custom/preconds', 'custom/steps', 'custom/expected', 'references', ...Object.keys(FIELD_ELEMENTS)]);
+
 /**
  * Reads a TestRail XML export (`<suite><sections><section><name/><cases><case>…`) as its bytes
  * stream in, handing each case to `sink`. Nested sections are the suite path (the TestRail suite
  * itself is not one); per case: `title`; `custom/preconds` the description; `custom/steps_separated`
  * (`step` with `content` and `expected`) or the text template's `custom/steps` and
  * `custom/expected` (one step) the steps; `references` the tags; `priority` and `type` the system
- * fields of those keys. Everything else is ignored. A DOCTYPE is refused, so no entity is expanded.
+ * fields of those keys. Everything else is ignored. The parser's bounds (src/uploads/xml.ts) hold,
+ * and each element costs the same whatever its depth: the reader keeps a stack of names.
  */
 export async function readTestRail(chunks: AsyncIterable<Uint8Array>, sink: CaseSink): Promise<void> {
-  const { parser, fail, read } = uploadedXmlParser(lineFailed, 'the file is not valid UTF-8');
+  /** The names of the open elements, from the root. */
   const path: string[] = [];
   const sections: string[] = [];
   let text = '';
   let open: OpenCase | null = null;
+  /** Where `<case>` stands in `path` while a case is open. */
+  let caseDepth = 0;
 
-  parser.on('opentag', (tag: SaxesTag) => {
-    if (path.length === 0 && tag.name !== 'suite' && tag.name !== 'sections') fail(`not a TestRail export: its root element is <${tag.name}>`);
-    path.push(tag.name);
-    text = '';
-    if (tag.name === 'section' && !open) sections.push('');
-    else if (tag.name === 'case' && !open) open = { line: parser.line, texts: new Map(), steps: [], step: null };
-    else if (tag.name === 'step' && open) open.step = { content: '', expected: '' };
-  });
-  const onText = (chunk: string) => {
-    text += chunk;
-  };
-  parser.on('text', onText);
-  parser.on('cdata', onText);
-  parser.on('closetag', (tag) => {
-    const parent = path.at(-2);
-    path.pop();
-    const value = text.trim();
-    text = '';
-    if (!open) {
-      if (tag.name === 'name' && parent === 'section') sections[sections.length - 1] = value;
-      else if (tag.name === 'section') sections.pop();
-      return;
-    }
-    const within = path.slice(path.lastIndexOf('case') + 1);
-    if (tag.name === 'case') {
-      const closed: OpenCase = open;
-      open = null;
-      emit(closed, sections, sink);
-    } else if (tag.name === 'step' && open.step) {
-      if (open.step.content) open.steps.push({ action: open.step.content, expectedResult: open.step.expected || null });
-      else sink.warn(open.line, `a step without content is left out (step ${open.steps.length + 1})`);
-      open.step = null;
-    } else if (open.step && parent === 'step' && (tag.name === 'content' || tag.name === 'expected')) {
-      open.step[tag.name] = value;
-    } else if (!within.includes('steps_separated')) {
-      open.texts.set([...within, tag.name].join('/'), value);
-    }
+  const { parser, fail, read } = uploadedXmlParser(lineFailed, 'the file is not valid UTF-8', {
+    opentag(tag: SaxesTag) {
+      if (path.length === 0 && tag.name !== 'suite' && tag.name !== 'sections') fail(`not a TestRail export: its root element is <${tag.name}>`);
+      path.push(tag.name);
+      text = '';
+      if (tag.name === 'section' && !open) sections.push('');
+      else if (tag.name === 'case' && !open) {
+        open = { line: parser.line, texts: new Map(), steps: [], step: null };
+        caseDepth = path.length;
+      } else if (tag.name === 'step' && open) open.step = { content: '', expected: '' };
+    },
+    text(chunk: string) {
+      text += chunk;
+    },
+    closetag(tag: SaxesTag) {
+      const parent = path.at(-2);
+      const below = path.length - caseDepth;
+      const key = open && below >= 1 && below <= 2 ? path.slice(caseDepth).join('/') : null;
+      path.pop();
+      const value = text.trim();
+      text = '';
+      if (!open) {
+        if (tag.name === 'name' && parent === 'section') sections[sections.length - 1] = value;
+        else if (tag.name === 'section') sections.pop();
+        return;
+      }
+      if (tag.name === 'case' && below === 0) {
+        const closed: OpenCase = open;
+        open = null;
+        emit(closed, sections, sink);
+      } else if (tag.name === 'step' && open.step) {
+        if (open.step.content) open.steps.push({ action: open.step.content, expectedResult: open.step.expected || null });
+        else sink.warn(open.line, `a step without content is left out (step ${open.steps.length + 1})`);
+        open.step = null;
+      } else if (open.step && parent === 'step' && (tag.name === 'content' || tag.name === 'expected')) {
+        open.step[tag.name] = value;
+      } else if (key && CASE_TEXTS.has(key)) {
+        open.texts.set(key, value);
+      }
+    },
   });
 
   await read(chunks);

@@ -1,9 +1,12 @@
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { prisma } from '../../src/database/client.ts';
+import { sweepExpired } from '../../src/maintenance.ts';
+import { TEMPORARY_UPLOAD_TTL_MS } from '../../src/storage/temporary-uploads.ts';
 import { ATTACHMENT_MAX_BYTES } from '../../src/test-cases/attachments.schemas.ts';
 import { PLAN_TIERS } from '../../src/orgs/billing-tiers.ts';
 import { expectError, signUp, useTestApp, type Caller } from '../support/app.ts';
@@ -108,5 +111,20 @@ describe('temporary files of uploads', () => {
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
+  });
+
+  it('left behind by a killed process are removed by the maintenance sweep once no request can still hold them', async () => {
+    const stale = path.join(temporaryDir, 'tcms-upload-left-by-a-killed-process');
+    const recent = path.join(temporaryDir, 'tcms-upload-of-a-request-in-flight');
+    const unrelated = path.join(temporaryDir, 'someone-elses-file');
+    for (const target of [stale, recent, unrelated]) await writeFile(target, 'x');
+    const longAgo = new Date(Date.now() - TEMPORARY_UPLOAD_TTL_MS - 60_000);
+    await utimes(stale, longAgo, longAgo);
+    await utimes(unrelated, longAgo, longAgo);
+
+    await sweepExpired(prisma());
+    expect((await leftovers()).sort()).toEqual(['someone-elses-file', 'tcms-upload-of-a-request-in-flight']);
+    await rm(recent);
+    await rm(unrelated);
   });
 });

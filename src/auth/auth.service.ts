@@ -8,7 +8,7 @@ import { normalizeEmail, type LoginInput, type SignupInput } from './auth.schema
 import { unauthorized, userSnapshot } from './authenticate.ts';
 import { markEmailVerified, queueVerificationMail, resendVerification, verifyByToken } from './email-verification.ts';
 import { assertChallengePassed } from './signup-challenge.ts';
-import { assertSignInAllowed, clearSignInFailures, recordSignInFailure } from './sign-in-throttle.ts';
+import { throttleSignIn } from './sign-in-throttle.ts';
 import { decoyPasswordHash, hashPassword, newSecret, verifyPassword } from './secrets.ts';
 import { inTransaction } from '../database/transactions.ts';
 import { joinByInvitation } from '../invitations/invitations.service.ts';
@@ -60,14 +60,13 @@ async function firstActiveOrganization(tx: Db, userId: string) {
 export async function signup(input: SignupInput, client: { ip: string }) {
   await assertChallengePassed(input.challengeToken, client);
   const email = normalizeEmail(input.email);
-  const attempt = { email, ip: client.ip };
-  await assertSignInAllowed(attempt);
-  const existing = await prisma().user.findUnique({ where: { email } });
-  if (existing && !(await verifyPassword(existing.passwordHash, input.password))) {
-    await recordSignInFailure(attempt);
-    throw conflict('An account with this email already exists');
-  }
-  if (existing) await clearSignInFailures(attempt);
+  const checked = await throttleSignIn({ email, ip: client.ip }, async () => {
+    const existing = await prisma().user.findUnique({ where: { email } });
+    const passed = !existing || (await verifyPassword(existing.passwordHash, input.password));
+    return passed ? { existing } : undefined;
+  });
+  if (!checked) throw conflict('An account with this email already exists');
+  const { existing } = checked;
   const passwordHash = existing ? existing.passwordHash : await hashPassword(input.password);
   const organizationName = input.organizationName ?? `${input.firstName}'s organization`;
 
@@ -103,15 +102,13 @@ export async function signup(input: SignupInput, client: { ip: string }) {
  * alike towards the sign-in throttle.
  */
 export async function login(input: LoginInput, client: { ip: string }) {
-  const attempt = { email: normalizeEmail(input.email), ip: client.ip };
-  await assertSignInAllowed(attempt);
-  const user = await prisma().user.findUnique({ where: { email: attempt.email } });
-  const valid = await verifyPassword(user?.passwordHash ?? (await decoyPasswordHash()), input.password);
-  if (!user || !valid) {
-    await recordSignInFailure(attempt);
-    throw unauthorized('Invalid email or password');
-  }
-  await clearSignInFailures(attempt);
+  const email = normalizeEmail(input.email);
+  const user = await throttleSignIn({ email, ip: client.ip }, async () => {
+    const found = await prisma().user.findUnique({ where: { email } });
+    const valid = await verifyPassword(found?.passwordHash ?? (await decoyPasswordHash()), input.password);
+    return found && valid ? found : undefined;
+  });
+  if (!user) throw unauthorized('Invalid email or password');
   const sessionToken = await startSession(prisma(), user.id);
   return { sessionToken, body: { user: toUser(userSnapshot(user)), organizations: await organizationsOf(user.id) } };
 }

@@ -17,6 +17,7 @@ import { newId } from '../ids.ts';
 import { deliveryStatuses, queueMail, type DeliveryStatus } from '../mail/mail.service.ts';
 import { pageOf, pageWindow } from '../pagination.ts';
 import { occupiesSeat, reserveSeats } from '../seats/seats.service.ts';
+import { chargeInvitationMails } from './invitation-budgets.ts';
 import { invitationMail } from './invitation-mail.ts';
 import type {
   BulkInvitationInput,
@@ -128,14 +129,16 @@ type InvitationOptions = Pick<CreateInvitationInput, 'role' | 'locale' | 'grantA
 
 /**
  * Inside a transaction holding the organization's row lock: checks the pending-invitation
- * ceiling and the seats once for all of `emails` (addresses nobody holds), supersedes their
- * expired pending invitations, and creates one invitation each with its mail and audit event.
+ * ceiling, the seats and the mail budgets once for all of `emails` (addresses nobody holds),
+ * supersedes their expired pending invitations, and creates one invitation each with its mail
+ * and audit event.
  */
 async function createInvitations(tx: Db, ctx: RequestContext, emails: string[], options: InvitationOptions): Promise<InvitationRow[]> {
   if (emails.length === 0) return [];
   const now = new Date();
   await assertPendingRoom(tx, emails.length, now);
   if (occupiesSeat(options.role)) await reserveSeats(tx, ctx.org.id, emails.length);
+  await chargeInvitationMails(tx, ctx.org.id, emails, now.getTime());
   await tx.invitation.updateMany({ where: { email: { in: emails }, status: 'pending' }, data: { status: 'expired', updatedAt: now } });
   const created: InvitationRow[] = [];
   for (const email of emails) {
@@ -255,8 +258,9 @@ async function pendingInvitation(tx: Db, invitationUlid: string, action: string)
 
 /**
  * POST …/invitations/{invitationUlid}/resend: a new token (the previous one stops working), the
- * expiry renewed, the mail queued again. A pending invitation that expired may be resent too: it
- * reserved nothing meanwhile, so the ceiling and the seats are checked again.
+ * expiry renewed, the mail queued again within the mail budgets. A pending invitation that
+ * expired may be resent too: it reserved nothing meanwhile, so the ceiling and the seats are
+ * checked again.
  */
 export async function resendInvitation(ctx: RequestContext, invitationUlid: string): Promise<InvitationRow> {
   authorize(ctx, 'member.manage');
@@ -272,6 +276,7 @@ export async function resendInvitation(ctx: RequestContext, invitationUlid: stri
       await assertPendingRoom(tx, 1, now);
       if (occupiesSeat(row.role)) await reserveSeats(tx, ctx.org.id, 1);
     }
+    await chargeInvitationMails(tx, ctx.org.id, [row.email], now.getTime());
     const { secret, hash } = newSecret();
     const updated = await tx.invitation.update({
       where: { id: row.id },

@@ -10,7 +10,8 @@ import { queryRaw, sql } from '../database/raw-sql.ts';
  * per-minute API ceiling (decisions §2) and audit exports per hour; a user's verification mails
  * per hour (decisions §18); an MCP client's tool calls per second, per token, and OAuth client
  * registrations per address and hour (decisions §16); a client address's requests to the public
- * share routes per minute (decisions §15).
+ * share routes per minute (decisions §15); invitation mails per hour, from one organization to one
+ * address and to one address from every organization (decisions §8).
  */
 export const BUCKETS = {
   requests: { windowMs: 60_000 },
@@ -19,6 +20,8 @@ export const BUCKETS = {
   verification_mail: { windowMs: 3_600_000 },
   public_share: { windowMs: 60_000 },
   oauth_registration: { windowMs: 3_600_000 },
+  invitation_mail_from_org: { windowMs: 3_600_000 },
+  invitation_mail_to_address: { windowMs: 3_600_000 },
 } as const;
 export type Bucket = keyof typeof BUCKETS;
 
@@ -35,15 +38,15 @@ const windowStartOf = (bucket: Bucket, now: number) => Math.floor(now / BUCKETS[
 
 /**
  * The upsert that counts one call of `bucket`, in the window of `now`, for each owner the query
- * `owners` selects (as its `owner` column), returning the window's `count`. The counter is one row
- * per owner, bucket and fixed window, bumped by this single statement, so it stays exact however
- * many processes share the database. A statement may embed it as a data-modifying CTE.
+ * `owners` selects (as its `owner` column), returning each window's `owner` and `count`. The counter
+ * is one row per owner, bucket and fixed window, bumped by this single statement, so it stays exact
+ * however many processes share the database. A statement may embed it as a data-modifying CTE.
  */
 export const countCallStatement = (owners: Prisma.Sql, bucket: Bucket, now: number) => sql`
   INSERT INTO rate_limit_windows (org_id, bucket, window_start, count)
   SELECT owners.owner, ${bucket}, ${new Date(windowStartOf(bucket, now))}, 1 FROM (${owners}) AS owners
   ON CONFLICT (org_id, bucket, window_start) DO UPDATE SET count = rate_limit_windows.count + 1
-  RETURNING count`;
+  RETURNING org_id AS owner, count`;
 
 /** Where a budget of `limit` stands after the call of `now` brought its window's count to `count`. */
 export function budgetState(bucket: Bucket, limit: number, count: number, now: number): RateLimitState {
@@ -58,9 +61,27 @@ export function budgetState(bucket: Bucket, limit: number, count: number, now: n
 }
 
 /**
- * Counts one call against the `limit` of `bucket` for `orgId`: the organization, or for a user's
- * budget the user's ULID, or another 26-character key (the column holds any; no foreign key).
+ * Counts one call against the `limit` of `bucket` for each of the distinct `owners`, in one
+ * statement on `db` (inside a transaction, the counts stand or fall with it), and answers each
+ * owner's state in the order given. An owner is an organization, a user's ULID, or another
+ * 26-character key (the column holds any; no foreign key). The rows are bumped in the order of
+ * their keys, so that two transactions counting overlapping owners lock them in the same order
+ * and cannot deadlock.
  */
+export async function consumeCalls(
+  db: Db,
+  owners: string[],
+  bucket: Bucket,
+  limit: number,
+  now = Date.now(),
+): Promise<RateLimitState[]> {
+  const inKeyOrder = sql`SELECT owner FROM unnest(${owners}::text[]) AS owner ORDER BY owner`;
+  const rows = await queryRaw<Array<{ owner: string; count: number }>>(db, countCallStatement(inKeyOrder, bucket, now));
+  const countOf = new Map(rows.map((row) => [row.owner, Number(row.count)]));
+  return owners.map((owner) => budgetState(bucket, limit, countOf.get(owner) ?? 1, now));
+}
+
+/** Counts one call against the `limit` of `bucket` for `orgId` (any owner, as for `consumeCalls`). */
 export async function consumeCall(
   orgId: string,
   bucket: Bucket,
@@ -68,24 +89,26 @@ export async function consumeCall(
   now = Date.now(),
   db: Db = prisma(),
 ): Promise<RateLimitState> {
-  const rows = await queryRaw<Array<{ count: number }>>(db, countCallStatement(sql`SELECT ${orgId}::text AS owner`, bucket, now));
-  return budgetState(bucket, limit, Number(rows[0]?.count ?? 1), now);
+  const [state] = await consumeCalls(db, [orgId], bucket, limit, now);
+  return state!;
 }
 
-/** The 429 of a budget that `state` found spent, with its Retry-After. */
-export const budgetSpent = (state: RateLimitState, message: string) =>
-  new AppError('too_many_requests', message, { retryAfterSeconds: state.retryAfterSeconds });
+/** The 429 of a budget that `state` found spent, with its Retry-After (and any further `details`). */
+export const budgetSpent = (state: RateLimitState, message: string, details: Record<string, unknown> = {}) =>
+  new AppError('too_many_requests', message, { ...details, retryAfterSeconds: state.retryAfterSeconds });
+
+/**
+ * The owner key of a budget kept for something that must not be stored as it is (a client
+ * address, a mail address): 26 characters of a digest of the bucket and the identifying values.
+ */
+export const digestKey = (bucket: Bucket, ...identifiers: string[]) => sha256([bucket, ...identifiers].join(':')).slice(0, 26);
 
 /** Counts one machine-authenticated request against the organization's per-minute ceiling. */
 export const consumeRequest = (ctx: RequestContext, now = Date.now()) =>
   consumeCall(ctx.org.id, 'requests', ctx.org.limits.requestsPerMinute, now);
 
-/**
- * Counts one call of a client address against `bucket`: the window is keyed by 26 characters of a
- * digest of the address, so addresses are never stored.
- */
-export const consumeAddressCall = (ip: string, bucket: Bucket, limit: number) =>
-  consumeCall(sha256(`${bucket}:${ip}`).slice(0, 26), bucket, limit);
+/** Counts one call of a client address against `bucket`, keyed by a digest: addresses are never stored. */
+export const consumeAddressCall = (ip: string, bucket: Bucket, limit: number) => consumeCall(digestKey(bucket, ip), bucket, limit);
 
 /** The MCP burst limit (decisions §16): tool calls per second per token. */
 export const MCP_TOOL_CALLS_PER_SECOND = 10;

@@ -1,7 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { prisma } from '../../src/database/client.ts';
+import { INVITATION_MAILS_PER_ORGANIZATION } from '../../src/invitations/invitation-budgets.ts';
 import { setMemberSuspension } from '../../src/members/members.service.ts';
 import { auditEvents, graphql, joinAs, signUp, tokenFor, uniqueEmail, useTestApp, type Caller } from '../support/app.ts';
+import { HOUR_MS, windowWithRoom } from '../support/fixed-windows.ts';
 import { codeOf, dataOf, onlyError } from '../support/graphql.ts';
 import { invitationToken } from '../support/invitations.ts';
 import { startSmtpServer } from '../support/smtp.ts';
@@ -156,6 +158,17 @@ describe('GraphQL: invitations', () => {
     expect(codeOf(await graphql(t.http, owner, REVOKE, { ulid: other.ulid }))).toBe('conflict');
     const revoked = dataOf(await graphql(t.http, owner, INVITATIONS, { status: ['revoked'] })).organization.invitations;
     expect(revoked.edges.map((edge: { node: { ulid: string } }) => edge.node.ulid)).toEqual([other.ulid]);
+  });
+
+  it('refuses a resend past the mail budget with too_many_requests and its retryAfterSeconds, as REST does', async () => {
+    await windowWithRoom(HOUR_MS, 20_000);
+    const owner = await signUp(t.http);
+    const email = uniqueEmail();
+    const invitation = await inviteMember(owner, { email, role: 'viewer' });
+    for (let resent = 1; resent < INVITATION_MAILS_PER_ORGANIZATION; resent += 1) dataOf(await graphql(t.http, owner, RESEND, { ulid: invitation.ulid }));
+    const refused = onlyError(await graphql(t.http, owner, RESEND, { ulid: invitation.ulid }));
+    expect(refused.extensions).toMatchObject({ code: 'too_many_requests', details: { retryAfterSeconds: expect.any(Number), emails: [email] } });
+    expect(await prisma().mailOutbox.count({ where: { recipient: email } })).toBe(INVITATION_MAILS_PER_ORGANIZATION);
   });
 
   it('bulk-invites with one result per distinct address', async () => {

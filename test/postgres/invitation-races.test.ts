@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prisma } from '../../src/database/client.ts';
+import { INVITATION_MAILS_PER_ADDRESS, INVITATION_MAILS_PER_ORGANIZATION } from '../../src/invitations/invitation-budgets.ts';
 import { joinAs, signUp, uniqueEmail, useTestApp, type Caller } from '../support/app.ts';
+import { HOUR_MS, windowWithRoom } from '../support/fixed-windows.ts';
 import { invitationToken, invite } from '../support/invitations.ts';
 import { useServerProcess, type ServerProcess } from '../support/processes.ts';
 import { startSmtpServer } from '../support/smtp.ts';
@@ -8,7 +10,8 @@ import { startSmtpServer } from '../support/smtp.ts';
 /**
  * Invitations, acceptances and removals racing on two server processes that share one
  * PostgreSQL database. The organization's row lock is all they share, and it must make the
- * seat limit, the single use of an invitation and the last owner hold.
+ * seat limit, the single use of an invitation and the last owner hold; the mail budgets hold by
+ * their counters' rows.
  */
 
 const smtp = await startSmtpServer();
@@ -60,6 +63,32 @@ describe('members and invitations across two server processes', { timeout: 240_0
       const usage = await send(round, owner, 'GET', `/orgs/${owner.orgId}/seat-usage`);
       expect(usage.body).toEqual({ used: 3, limit: 3 });
     }
+  });
+
+  it('resends of one invitation, then invitations of its address from 8 organizations, racing: the mail budgets hold exactly', async () => {
+    await windowWithRoom(HOUR_MS, 30_000);
+    const email = uniqueEmail('budget-race');
+    const owner = await signUp(t.http);
+    const invitation = await invite(t.http, owner, { email, role: 'viewer' });
+    const statusesOf = (answers: Array<{ status: number }>) => answers.map((answer) => answer.status).sort();
+
+    const resends = await Promise.all(
+      Array.from({ length: 12 }, (_, index) => send(index, owner, 'POST', `/orgs/${owner.orgId}/invitations/${invitation.ulid}/resend`)),
+    );
+    const resent = INVITATION_MAILS_PER_ORGANIZATION - 1;
+    expect(statusesOf(resends), context(resends)).toEqual([...Array(resent).fill(200), ...Array(12 - resent).fill(429)]);
+
+    // The organization has spent its budget for the address; others race for what is left of the address's.
+    const others: Caller[] = [];
+    // One after the other: sign-ins from one client address at once share its budget.
+    for (let made = 0; made < 8; made += 1) others.push(await signUp(t.http));
+    const invitations = await Promise.all(
+      others.map((other, index) => send(index, other, 'POST', `/orgs/${other.orgId}/invitations`, { email, role: 'viewer' })),
+    );
+    const invited = INVITATION_MAILS_PER_ADDRESS - INVITATION_MAILS_PER_ORGANIZATION;
+    expect(statusesOf(invitations), context(invitations)).toEqual([...Array(invited).fill(201), ...Array(8 - invited).fill(429)]);
+    expect(await prisma().mailOutbox.count({ where: { recipient: email } })).toBe(INVITATION_MAILS_PER_ADDRESS);
+    expect(await prisma().invitation.count({ where: { email } })).toBe(1 + invited);
   });
 
   it('two accepts of one invitation racing: exactly one succeeds and one membership exists', async () => {

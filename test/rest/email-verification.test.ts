@@ -1,6 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { RESENDS_PER_HOUR } from '../../src/auth/email-verification.ts';
 import { prisma } from '../../src/database/client.ts';
 import { expectError, graphql, signUp, tokenFor, uniqueEmail, useTestApp, type Caller } from '../support/app.ts';
+import { HOUR_MS, windowWithRoom } from '../support/fixed-windows.ts';
 import { dataOf } from '../support/graphql.ts';
 import { accept, invitationToken, invite } from '../support/invitations.ts';
 import { startSmtpServer } from '../support/smtp.ts';
@@ -57,6 +59,7 @@ describe('email verification', () => {
   });
 
   it('resends with a new token (the earlier one stops working), at most 5 an hour, and not once verified', async () => {
+    await windowWithRoom(HOUR_MS, 20_000);
     const caller = await signUp(t.http);
     const first = await verificationToken(caller.email);
     expect((await resend(caller)).status).toBe(202);
@@ -85,6 +88,21 @@ describe('email verification', () => {
     expect(replay.status).toBe(202);
     expect(replay.headers['idempotency-replayed']).toBe('true');
     expect((await verify(second)).status).toBe(200);
+  });
+
+  it('sends no more than 5 an hour however many resends arrive at once, with Idempotency-Keys or without', async () => {
+    await windowWithRoom(HOUR_MS, 20_000);
+    const caller = await signUp(t.http);
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, index) => {
+        const request = t.http.post('/api/v1/auth/verify-email/resend').set(caller.headers);
+        return (index % 2 === 0 ? request : request.set('Idempotency-Key', `resend-${index}-${caller.email}`)).send();
+      }),
+    );
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses).toEqual([...Array(RESENDS_PER_HOUR).fill(202), ...Array(12 - RESENDS_PER_HOUR).fill(429)]);
+    // The signup's mail and the resends.
+    expect(await prisma().mailOutbox.count({ where: { subjectType: 'email_verification', subjectId: caller.userId } })).toBe(1 + RESENDS_PER_HOUR);
   });
 
   it('resending needs a session: an API token gets 401', async () => {

@@ -1,7 +1,8 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { sha256 } from '../../src/auth/secrets.ts';
 import { prisma } from '../../src/database/client.ts';
 import { newId } from '../../src/ids.ts';
+import { INVITATION_MAILS_PER_ADDRESS, INVITATION_MAILS_PER_ORGANIZATION } from '../../src/invitations/invitation-budgets.ts';
 import {
   auditEvents,
   createProject,
@@ -14,6 +15,7 @@ import {
   useTestApp,
   type Caller,
 } from '../support/app.ts';
+import { HOUR_MS, windowWithRoom } from '../support/fixed-windows.ts';
 import { accept, invitationMail, invitationMessage, invitationToken, invite, inviteAndJoin, type InvitationBody } from '../support/invitations.ts';
 import { startSmtpServer } from '../support/smtp.ts';
 
@@ -405,6 +407,88 @@ describe('POST /orgs/{orgUlid}/invitations/{invitationUlid}/resend', () => {
     expectError(await t.http.post(`/api/v1/orgs/${owner.orgId}/invitations/${newId()}/resend`).set(owner.headers), 404, 'not_found');
     const member = await joinAs(t.http, owner, 'member');
     expectError(await t.http.post(`/api/v1/orgs/${owner.orgId}/invitations/${expired.ulid}/resend`).set(member.headers), 403, 'forbidden');
+  });
+});
+
+describe('invitation mail budgets', () => {
+  beforeEach(() => windowWithRoom(HOUR_MS, 20_000));
+  const inviteOnce = (caller: Caller, email: string) =>
+    t.http.post(`/api/v1/orgs/${caller.orgId}/invitations`).set(caller.headers).send({ email, role: 'viewer' });
+  const resend = (caller: Caller, invitationUlid: string) =>
+    t.http.post(`/api/v1/orgs/${caller.orgId}/invitations/${invitationUlid}/resend`).set(caller.headers);
+  const revoke = (caller: Caller, invitationUlid: string) =>
+    t.http.delete(`/api/v1/orgs/${caller.orgId}/invitations/${invitationUlid}`).set(caller.headers);
+  const mailsTo = (email: string) => prisma().mailOutbox.count({ where: { recipient: email } });
+
+  /** What an organization wrote about invitations to `email`: its invitation rows, the mails to the address, its invitation events. */
+  const writtenFor = async (orgId: string, email: string) => ({
+    invitations: await prisma().invitation.findMany({ where: { orgId, email }, orderBy: { id: 'asc' } }),
+    mails: await mailsTo(email),
+    events: await prisma().auditEvent.count({ where: { orgId, entityType: 'invitation' } }),
+  });
+
+  /** `email`'s invitation and resends until the organization's hourly budget for it is spent. */
+  async function spendOrganizationBudget(caller: Caller, email: string) {
+    const invitation = await invite(t.http, caller, { email, role: 'viewer' });
+    for (let resent = 1; resent < INVITATION_MAILS_PER_ORGANIZATION; resent += 1) {
+      expect((await resend(caller, invitation.ulid)).status).toBe(200);
+    }
+    return invitation;
+  }
+
+  function expectBudgetSpent(response: Awaited<ReturnType<typeof resend>>, emails: string[]) {
+    expectError(response, 429, 'too_many_requests');
+    const retryAfter = Number(response.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(3600);
+    expect(response.body.error.details).toEqual({ retryAfterSeconds: retryAfter, emails });
+  }
+
+  it('lets one organization send an address 5 invitation mails an hour: one more resend answers 429 and writes nothing', async () => {
+    const owner = await signUp(t.http);
+    const email = uniqueEmail('resent');
+    const invitation = await spendOrganizationBudget(owner, email);
+    const before = await writtenFor(owner.orgId, email);
+    expect(before.mails).toBe(INVITATION_MAILS_PER_ORGANIZATION);
+
+    expectBudgetSpent(await resend(owner, invitation.ulid), [email]);
+    expect(await writtenFor(owner.orgId, email)).toEqual(before);
+    // The budget is the address's: the organization invites others as before.
+    await invite(t.http, owner, { email: uniqueEmail(), role: 'viewer' });
+  });
+
+  it('counts inviting again after a revoke against the same budget, in bulk too, which then invites nobody', async () => {
+    const owner = await signUp(t.http);
+    const email = uniqueEmail('reinvited');
+    for (let sent = 0; sent < INVITATION_MAILS_PER_ORGANIZATION; sent += 1) {
+      expect((await revoke(owner, (await invite(t.http, owner, { email, role: 'viewer' })).ulid)).status).toBe(204);
+    }
+    const before = await writtenFor(owner.orgId, email);
+    expectBudgetSpent(await inviteOnce(owner, email), [email]);
+    expect(await writtenFor(owner.orgId, email)).toEqual(before);
+
+    const other = uniqueEmail('other');
+    const bulk = await t.http
+      .post(`/api/v1/orgs/${owner.orgId}/invitations/bulk`)
+      .set(owner.headers)
+      .send({ emails: [other, email.toUpperCase()], role: 'viewer' });
+    expectBudgetSpent(bulk, [email]);
+    expect(await writtenFor(owner.orgId, email)).toEqual(before);
+    expect(await writtenFor(owner.orgId, other)).toEqual({ invitations: [], mails: 0, events: before.events });
+  });
+
+  it('lets an address receive 10 invitation mails an hour from all organizations together', async () => {
+    const email = uniqueEmail('popular');
+    const [first, second, third] = [await signUp(t.http), await signUp(t.http), await signUp(t.http)];
+    // Two organizations spend their budgets for the address, which together are the address's.
+    for (const organization of [first, second]) await spendOrganizationBudget(organization, email);
+    expect(await mailsTo(email)).toBe(INVITATION_MAILS_PER_ADDRESS);
+
+    const before = await writtenFor(third.orgId, email);
+    expectBudgetSpent(await inviteOnce(third, email), [email]);
+    expect(await writtenFor(third.orgId, email)).toEqual(before);
+    expect(await mailsTo(email)).toBe(INVITATION_MAILS_PER_ADDRESS);
+    await invite(t.http, third, { email: uniqueEmail(), role: 'viewer' });
   });
 });
 

@@ -2,6 +2,7 @@ import type { Response } from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { overrideOrganizationLimits, setOrganizationSuspension } from '../../src/orgs/orgs.service.ts';
 import { createProject, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
+import { windowWithRoom } from '../support/fixed-windows.ts';
 
 const t = useTestApp();
 
@@ -9,11 +10,7 @@ const WINDOW_MS = 60_000;
 // Every test below finishes well within this; starting later could straddle two windows.
 const MIN_WINDOW_LEFT_MS = 12_000;
 
-/** Waits, if needed, until the current fixed 60-second window has enough time left. */
-async function startOfQuietWindow(): Promise<void> {
-  const left = WINDOW_MS - (Date.now() % WINDOW_MS);
-  if (left < MIN_WINDOW_LEFT_MS) await new Promise((resolve) => setTimeout(resolve, left + 50));
-}
+const startOfQuietWindow = () => windowWithRoom(WINDOW_MS, MIN_WINDOW_LEFT_MS);
 
 const windowEndSeconds = (at: number) => (Math.floor(at / WINDOW_MS) + 1) * (WINDOW_MS / 1000);
 

@@ -1,8 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { randomInt } from 'node:crypto';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { prisma } from '../../src/database/client.ts';
 import { sweepExpired } from '../../src/maintenance.ts';
 import { SIGN_IN_FAILURES, SIGN_IN_WINDOW_SECONDS } from '../../src/auth/sign-in-throttle.ts';
 import { expectError, signUp, uniqueEmail, useTestApp } from '../support/app.ts';
+import { windowWithRoom } from '../support/fixed-windows.ts';
 
 /**
  * Guessing passwords is throttled: 10 failed sign-ins within 15 minutes for one address, or from
@@ -11,12 +13,16 @@ import { expectError, signUp, uniqueEmail, useTestApp } from '../support/app.ts'
  */
 
 const t = useTestApp({ TCMS_TRUST_PROXY: 'true' });
+// Each test counts within one 15-minute window.
+beforeEach(() => windowWithRoom(SIGN_IN_WINDOW_SECONDS * 1000, 20_000));
 const PASSWORD = 'correct horse battery';
 
 /** Requests from one client address (the app trusts X-Forwarded-For in this file). */
 const from = (ip: string) => ({ 'X-Forwarded-For': ip });
+// Counters outlive a run on the server database: each run takes client addresses of its own.
+const runPrefix = `2001:db8:${randomInt(0x10000).toString(16)}:${randomInt(0x10000).toString(16)}`;
 let nextIp = 1;
-const freshIp = () => `203.0.113.${nextIp++}`;
+const freshIp = () => `${runPrefix}::${(nextIp++).toString(16)}`;
 
 const login = (email: string, password: string, ip: string) =>
   t.http.post('/api/v1/auth/login').set(from(ip)).send({ email, password });
@@ -26,6 +32,9 @@ async function failTimes(email: string, ip: (attempt: number) => string, times =
     expectError(await login(email, 'wrong password!', ip(attempt)), 401, 'unauthorized');
   }
 }
+
+/** The address's counter rows (one per 15-minute window). */
+const addressCounter = (email: string) => ({ startsWith: `sign-in:email:${email}:` });
 
 function expectThrottled(response: Awaited<ReturnType<typeof login>>) {
   expectError(response, 429, 'too_many_requests');
@@ -75,14 +84,15 @@ describe('sign-in throttling per address', () => {
     const user = await signUp(t.http);
     await failTimes(user.email, () => freshIp());
     expectThrottled(await login(user.email, PASSWORD, freshIp()));
-    await prisma().loginThrottle.updateMany({ where: { key: `sign-in:email:${user.email}` }, data: { expire: new Date(Date.now() - 1000) } });
+    await prisma().loginThrottle.updateMany({ where: { key: addressCounter(user.email) }, data: { expire: new Date(Date.now() - 1000) } });
     expect((await login(user.email, PASSWORD, freshIp())).status).toBe(200);
   });
 
   it('has its expired counters removed by the maintenance sweep', async () => {
     const email = uniqueEmail('swept');
     await failTimes(email, () => freshIp(), 1);
-    const key = `sign-in:email:${email}`;
+    const key = addressCounter(email);
+    expect(await prisma().loginThrottle.count({ where: { key } })).toBe(1);
     await prisma().loginThrottle.updateMany({ where: { key }, data: { expire: new Date(Date.now() - 1000) } });
     await sweepExpired(prisma());
     expect(await prisma().loginThrottle.count({ where: { key } })).toBe(0);
@@ -90,6 +100,24 @@ describe('sign-in throttling per address', () => {
 });
 
 describe('sign-in throttling per client address', () => {
+  /** Failures the IP's counter holds in the current window (none when it has no row). */
+  const ipFailures = async (ip: string) =>
+    (await prisma().loginThrottle.findFirst({ where: { key: { startsWith: `sign-in:ip:${ip}:` } } }))?.points ?? 0;
+
+  it('does not count a success from an IP, nor an attempt refused for its address', async () => {
+    const ip = freshIp();
+    await failTimes(uniqueEmail('guess'), () => ip, SIGN_IN_FAILURES - 1);
+    const user = await signUp(t.http);
+    expect((await login(user.email, PASSWORD, ip)).status).toBe(200);
+    expect(await ipFailures(ip)).toBe(SIGN_IN_FAILURES - 1);
+
+    const blocked = uniqueEmail('blocked');
+    await failTimes(blocked, () => freshIp());
+    const elsewhere = freshIp();
+    for (let attempt = 0; attempt < 3; attempt += 1) expectThrottled(await login(blocked, PASSWORD, elsewhere));
+    expect(await ipFailures(elsewhere)).toBe(0);
+  });
+
   it('answers 429 to every address from an IP with 10 failures, while other IPs sign in', async () => {
     const ip = freshIp();
     await failTimes(uniqueEmail('guess'), () => ip, 3);
@@ -98,5 +126,26 @@ describe('sign-in throttling per client address', () => {
     const user = await signUp(t.http);
     expectThrottled(await login(user.email, PASSWORD, ip));
     expect((await login(user.email, PASSWORD, freshIp())).status).toBe(200);
+  });
+});
+
+describe('sign-in throttling under concurrency', () => {
+  /** How many of `attempts` sent at once had their password checked (401) and how many were refused before (429). */
+  async function checkedAtOnce(attempts: Array<() => ReturnType<typeof login>>) {
+    const answers = await Promise.all(attempts.map((attempt) => attempt()));
+    const statuses = answers.map((answer) => answer.status);
+    return { checked: statuses.filter((status) => status === 401).length, refused: statuses.filter((status) => status === 429).length };
+  }
+
+  it('checks at most 10 of 100 wrong passwords for one address sent at once', async () => {
+    const user = await signUp(t.http);
+    const attempts = Array.from({ length: 100 }, () => () => login(user.email, 'wrong password!', freshIp()));
+    expect(await checkedAtOnce(attempts)).toEqual({ checked: SIGN_IN_FAILURES, refused: 100 - SIGN_IN_FAILURES });
+  });
+
+  it('checks at most 10 of 30 wrong passwords from one IP sent at once', async () => {
+    const ip = freshIp();
+    const attempts = Array.from({ length: 30 }, () => () => login(uniqueEmail('guess'), 'wrong password!', ip));
+    expect(await checkedAtOnce(attempts)).toEqual({ checked: SIGN_IN_FAILURES, refused: 30 - SIGN_IN_FAILURES });
   });
 });

@@ -94,6 +94,8 @@ const environmentSchema = z.object({
   TCMS_WEBHOOK_RETRY_BASE_MS: milliseconds(15_000, 1),
   // How often each process looks for deliveries that are due (retries, and those other processes queued).
   TCMS_WEBHOOK_POLL_MS: milliseconds(1_000, 10),
+  // How long a webhook's deliveries are held back once its receiver failed a few times in a row; each failed probe doubles it.
+  TCMS_WEBHOOK_COOLDOWN_MS: milliseconds(30_000, 1),
   // Live progress streams (decisions §14) send a comment line this often to keep idle connections open.
   TCMS_SSE_KEEPALIVE_MS: milliseconds(15_000, 10),
   // Each import reads its files in a worker thread of this much heap and time; a file that needs more answers 422.
@@ -152,7 +154,7 @@ export type ImportSettings = { memoryMb: number; timeoutMs: number };
 
 export type ChallengeSettings = { verifyUrl: string; secret: string; timeoutMs: number };
 
-export type WebhookSettings = { dispatch: boolean; allowPrivate: boolean; timeoutMs: number; retryBaseMs: number; pollMs: number };
+export type WebhookSettings = { dispatch: boolean; allowPrivate: boolean; timeoutMs: number; retryBaseMs: number; pollMs: number; cooldownMs: number };
 
 export type S3Settings = {
   bucket: string;
@@ -214,6 +216,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       timeoutMs: parsed.TCMS_WEBHOOK_TIMEOUT_MS,
       retryBaseMs: parsed.TCMS_WEBHOOK_RETRY_BASE_MS,
       pollMs: parsed.TCMS_WEBHOOK_POLL_MS,
+      cooldownMs: parsed.TCMS_WEBHOOK_COOLDOWN_MS,
     },
     sseKeepAliveMs: parsed.TCMS_SSE_KEEPALIVE_MS,
     imports: { memoryMb: parsed.TCMS_IMPORT_MEMORY_MB, timeoutMs: parsed.TCMS_IMPORT_TIMEOUT_MS },

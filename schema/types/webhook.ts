@@ -107,7 +107,7 @@ const CreateWebhookInput = builder.inputType('CreateWebhookInput', {
 });
 
 const UpdateWebhookInput = builder.inputType('UpdateWebhookInput', {
-  description: 'At least one field; description takes null to clear; active: true also resets consecutiveFailures',
+  description: 'At least one field; description takes null to clear; active: true also resets consecutiveFailures and sends one delivery at a time until one succeeds',
   fields: (t) => ({ url: t.string(), events: t.stringList(), description: t.string(), active: t.boolean() }),
 });
 

@@ -14,8 +14,13 @@ export type OutboxWorkerOptions<T> = {
   concurrency: number;
   /** How often to look for work nobody woke the worker for; undefined: only when woken. */
   pollMs?: number;
-  /** Claims up to `limit` items (so that no other worker takes them), in one statement. */
-  claim(limit: number): Promise<T[]>;
+  /** The tenant an item belongs to, when the slots are shared out between tenants (see `claim`). */
+  tenantOf?(item: T): string;
+  /**
+   * Claims up to `limit` items (so that no other worker takes them), in one statement; `held`
+   * counts the slots each tenant holds now, so that the claim can keep each to its share.
+   */
+  claim(limit: number, held: ReadonlyMap<string, number>): Promise<T[]>;
   /** Sends one claimed item and records its outcome; never rejects. */
   process(item: T): Promise<void>;
 };
@@ -28,6 +33,7 @@ export type OutboxWorkerOptions<T> = {
  */
 export function startOutboxWorker<T>(options: OutboxWorkerOptions<T>): OutboxWorker {
   const underWay = new Set<Promise<void>>();
+  const held = new Map<string, number>();
   let stopped = false;
   let claiming: Promise<void> | undefined;
   let wokenWhileClaiming = false;
@@ -43,7 +49,7 @@ export function startOutboxWorker<T>(options: OutboxWorkerOptions<T>): OutboxWor
       do {
         wokenWhileClaiming = false;
         while (!stopped && underWay.size < options.concurrency) {
-          const claimed = await options.claim(options.concurrency - underWay.size);
+          const claimed = await options.claim(options.concurrency - underWay.size, held);
           for (const item of claimed) start(item);
           if (claimed.length === 0) break;
         }
@@ -58,11 +64,20 @@ export function startOutboxWorker<T>(options: OutboxWorkerOptions<T>): OutboxWor
   };
 
   const start = (item: T) => {
+    const tenant = options.tenantOf?.(item);
+    if (tenant !== undefined) held.set(tenant, (held.get(tenant) ?? 0) + 1);
     const work = options.process(item).finally(() => {
       underWay.delete(work);
+      if (tenant !== undefined) release(tenant);
       wake();
     });
     underWay.add(work);
+  };
+
+  const release = (tenant: string) => {
+    const slots = held.get(tenant)! - 1;
+    if (slots === 0) held.delete(tenant);
+    else held.set(tenant, slots);
   };
 
   const poll = options.pollMs === undefined ? undefined : setInterval(wake, options.pollMs);

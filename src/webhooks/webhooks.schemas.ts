@@ -52,7 +52,7 @@ export type CreateWebhookInput = z.output<typeof createWebhookBodySchema>;
 export const updateWebhookBodySchema = z
   .strictObject({ url: url.optional(), events: events.optional(), description: description.optional(), active: active.optional() })
   .refine(...someFieldOf(['url', 'events', 'description', 'active']))
-  .meta({ id: 'UpdateWebhookRequest', description: 'At least one field; description takes null to clear; active: true also resets consecutiveFailures' });
+  .meta({ id: 'UpdateWebhookRequest', description: 'At least one field; description takes null to clear; active: true also resets consecutiveFailures and sends one delivery at a time until one succeeds' });
 export type UpdateWebhookInput = z.output<typeof updateWebhookBodySchema>;
 
 export const webhookListQuerySchema = pageQuerySchema();

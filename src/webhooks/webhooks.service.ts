@@ -164,8 +164,9 @@ function webhookChanges(before: WebhookRow, input: UpdateWebhookInput): Change[]
 
 /**
  * PATCH /orgs/{orgUlid}/webhooks/{ulid} (owner/admin): a new url is checked like on create;
- * reactivating (`active: true` on an inactive webhook) starts its failure count again from 0.
- * Unchanged values record nothing.
+ * reactivating (`active: true` on an inactive webhook) starts its failure count again from 0 and
+ * its circuit breaker probing: one delivery at a time until one succeeds (the dispatcher's
+ * `record`). Unchanged values record nothing.
  */
 export async function updateWebhook(ctx: RequestContext, webhookUlid: string, input: UpdateWebhookInput): Promise<WebhookRow> {
   authorize(ctx, 'webhook.manage');
@@ -182,7 +183,7 @@ export async function updateWebhook(ctx: RequestContext, webhookUlid: string, in
         events: input.events,
         description: input.description,
         active: input.active,
-        ...(reactivated ? { consecutiveFailures: 0 } : {}),
+        ...(reactivated ? { consecutiveFailures: 0, breakerCooldownMs: 0, breakerHeldUntil: null } : {}),
         updatedAt: new Date(),
       },
     });

@@ -13,7 +13,7 @@ import path from 'node:path';
  * its `webhook_deliveries` table; no process of the test itself dispatches anything.
  */
 
-const DISPATCH = { TCMS_WEBHOOK_DISPATCH: 'true', TCMS_WEBHOOKS_ALLOW_PRIVATE: 'true', TCMS_WEBHOOK_RETRY_BASE_MS: '1', TCMS_WEBHOOK_POLL_MS: '20' };
+const DISPATCH = { TCMS_WEBHOOK_DISPATCH: 'true', TCMS_WEBHOOKS_ALLOW_PRIVATE: 'true', TCMS_WEBHOOK_RETRY_BASE_MS: '1', TCMS_WEBHOOK_POLL_MS: '20', TCMS_WEBHOOK_COOLDOWN_MS: '1' };
 
 describe('webhook deliveries across server processes', { timeout: 240_000 }, () => {
   const first = useServerProcess(DISPATCH);

@@ -4,7 +4,7 @@ import { createApp, type App } from '../../app/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { prisma } from '../../src/database/client.ts';
 import { sweepExpired } from '../../src/maintenance.ts';
-import { DEACTIVATION_THRESHOLD, DELIVERY_RETENTION_MS, MAX_ATTEMPTS } from '../../src/webhooks/webhook-dispatcher.ts';
+import { DEACTIVATION_THRESHOLD, DELIVERY_RETENTION_MS, MAX_ATTEMPTS, WEBHOOK_CONCURRENCY } from '../../src/webhooks/webhook-dispatcher.ts';
 import { auditEvents, createMilestone, ownerWithProject, useTestApp, type Caller } from '../support/app.ts';
 import { createCases, createRun, patchRunCase, runWithCases } from '../support/runs.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
@@ -17,8 +17,9 @@ import path from 'node:path';
 
 /**
  * Webhook deliveries end to end (decisions §13): a real receiver in the test process, the real
- * dispatcher of the app, signatures checked with the `standardwebhooks` package. Retries and
- * polls are shortened through configuration; everything else is as in production.
+ * dispatcher of the app, signatures checked with the `standardwebhooks` package. Retries, polls
+ * and the breaker's cool-downs are shortened through configuration; everything else is as in
+ * production.
  */
 
 const FAST = {
@@ -27,6 +28,7 @@ const FAST = {
   TCMS_WEBHOOK_TIMEOUT_MS: '400',
   TCMS_WEBHOOK_RETRY_BASE_MS: '1',
   TCMS_WEBHOOK_POLL_MS: '20',
+  TCMS_WEBHOOK_COOLDOWN_MS: '1',
 };
 
 const t = useTestApp(FAST);
@@ -239,6 +241,7 @@ describe('webhook deliveries', () => {
 
     await fast.until((received) => received.length === 12);
     expect(slow.maxOpen()).toBeLessThanOrEqual(4);
+    expect(slow.maxOpen()).toBeLessThanOrEqual(WEBHOOK_CONCURRENCY);
     slow.release();
   });
 });

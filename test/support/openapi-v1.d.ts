@@ -4120,7 +4120,7 @@ export interface components {
             createdAt: number;
             updatedAt: number;
         };
-        /** @description At least one field; description takes null to clear; active: true also resets consecutiveFailures */
+        /** @description At least one field; description takes null to clear; active: true also resets consecutiveFailures and sends one delivery at a time until one succeeds */
         UpdateWebhookRequest: {
             /**
              * @description Where deliveries are POSTed: http or https, no credentials, at most 2048 characters

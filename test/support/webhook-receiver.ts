@@ -3,7 +3,15 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
 
 /** One request a receiver heard. */
-export type Received = { id: string; timestamp: string; signature: string; body: string; headers: IncomingHttpHeaders };
+export type Received = {
+  id: string;
+  timestamp: string;
+  signature: string;
+  body: string;
+  headers: IncomingHttpHeaders;
+  /** When it was heard (epoch ms). */
+  at: number;
+};
 
 /** How the receiver answers a request: a status code, or never (the request hangs until released). */
 export type Answer = number | 'hang';
@@ -46,6 +54,7 @@ export async function startReceiver(): Promise<Receiver> {
         signature: String(req.headers['webhook-signature']),
         body: Buffer.concat(chunks).toString('utf8'),
         headers: req.headers,
+        at: Date.now(),
       };
       const decision = answer(request, received.length);
       received.push(request);

@@ -1,6 +1,13 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
-import { expect } from 'vitest';
-import type { Caller } from './app.ts';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { createApp } from '../../app/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { TEST_DEFAULTS, type Caller, type TestApp } from './app.ts';
+import { freshServerDatabase } from './databases.ts';
 
 export type WebhookBody = { ulid: string; url: string; events: string[]; active: boolean; consecutiveFailures: number; secret?: string };
 
@@ -52,4 +59,29 @@ export async function untilDeliveries(
     if (Date.now() > deadline) throw new Error(`deliveries did not reach the awaited state: ${JSON.stringify(deliveries)}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/**
+ * The real app once per test file, sending webhook deliveries with the settings of `env`, on a
+ * database no other file's dispatcher works on: on the PostgreSQL server named by DATABASE_URL a
+ * fresh one (every dispatching app there would otherwise send this file's deliveries with its
+ * own settings), else the file's own embedded one.
+ */
+export function useDispatchingApp(env: NodeJS.ProcessEnv): TestApp {
+  const handle = {} as TestApp;
+  let isolated: Awaited<ReturnType<typeof freshServerDatabase>> | undefined;
+  beforeAll(async () => {
+    handle.dataDir = await mkdtemp(path.join(os.tmpdir(), 'tcms-test-'));
+    if (process.env.DATABASE_URL) isolated = await freshServerDatabase(process.env.DATABASE_URL);
+    const database = isolated ? { DATABASE_URL: isolated.url } : {};
+    const config = loadConfig({ ...process.env, TCMS_DATA_DIR: handle.dataDir, NODE_ENV: 'test', ...TEST_DEFAULTS, TCMS_WEBHOOK_DISPATCH: 'true', ...env, ...database });
+    handle.app = await createApp(config);
+    handle.http = request(handle.app.express);
+  });
+  afterAll(async () => {
+    await handle.app?.close();
+    await isolated?.drop();
+    await rm(handle.dataDir, { recursive: true, force: true });
+  });
+  return handle;
 }

@@ -30,6 +30,7 @@ import { configureEmailVerification } from '../src/auth/email-verification.ts';
 import { AppError } from '../src/errors.ts';
 import { startProgressFanOut } from '../src/live/progress-fanout.ts';
 import { endAllStreams, refreshAllStreams } from '../src/live/progress-streams.service.ts';
+import { configureStreamPlaces } from '../src/live/stream-places.ts';
 import { logger } from '../src/logger.ts';
 import { startMailOutbox } from '../src/mail/mail-outbox.service.ts';
 import { startMaintenance } from '../src/maintenance.ts';
@@ -80,6 +81,7 @@ export async function createApp(config: Config): Promise<App> {
   // Across server processes through LISTEN/NOTIFY; the embedded database has one server process, which hears its own changes.
   const progressFanOut = database.engine === 'postgres' && config.databaseUrl ? await startProgressFanOut(config.databaseUrl, refreshAllStreams) : undefined;
   configureEventStreams({ keepAliveMs: config.sseKeepAliveMs });
+  configureStreamPlaces(config.sseStreamLimits);
 
   const yoga = createYoga<{ req: express.Request; res: express.Response }>({
     schema,
@@ -95,8 +97,8 @@ export async function createApp(config: Config): Promise<App> {
     // As for REST JSON bodies; GraphQL takes no file uploads.
     maxRequestBodySize: JSON_BODY_BYTES,
     multipart: false,
-    context: async ({ request, res }) => {
-      const context = await createGraphQLContext(request, (cookie) => readSessionCookie(cookie, settings));
+    context: async ({ request, req, res }) => {
+      const context = await createGraphQLContext(request, (cookie) => readSessionCookie(cookie, settings), req.ip ?? req.socket.remoteAddress ?? 'unknown');
       if (context.caller) res.locals.orgId = context.caller.org.id;
       return context;
     },

@@ -73,7 +73,7 @@ import { createProject, listPage, pgliteSql, pgPoolSql, runOps, type Actor, type
 import { rawCaseList, rawCreateCases, rawPatchCases, rawReadTree, type CaseActor } from './raw-test-design.ts';
 import { ISSUE_STATEMENTS, rawBulk, rawMarks, rawPlanDetail, rawProgress, type RunsActor } from './raw-runs.ts';
 import { TODAY_STATEMENTS } from './raw-runs-today.ts';
-import { livePlan, liveReport, liveShortfall, seedLive, serviceProgressLatency, serviceWebhooks, startReceiver, type LiveRow } from './live.ts';
+import { LIVE_STREAMS, livePlan, liveReport, liveShortfall, seedLive, serviceProgressLatency, serviceWebhooks, startReceiver, type LiveRow } from './live.ts';
 import { pgListen, pgliteListen, rawProgressLatency, rawWebhooks } from './raw-live.ts';
 import {
   DETAIL_RUNS,
@@ -755,7 +755,9 @@ async function runCreationPostgres(): Promise<RunCreationRow> {
 async function liveServiceSide(env: NodeJS.ProcessEnv, plan: (typeof LIVE_PLANS)['pglite']) {
   const receiver = await startReceiver();
   const closeReceiver = onCleanup('webhook receiver', () => receiver.close());
-  const service = await timed('service started', () => startService({ ...env, TCMS_WEBHOOKS_ALLOW_PRIVATE: 'true' }));
+  // Every stream is the same token's, from the same address: the per-process stream caps must take them all.
+  const streamCaps = { TCMS_SSE_STREAMS_PER_CREDENTIAL: String(LIVE_STREAMS), TCMS_SSE_STREAMS_PER_ADDRESS: String(LIVE_STREAMS) };
+  const service = await timed('service started', () => startService({ ...env, TCMS_WEBHOOKS_ALLOW_PRIVATE: 'true', ...streamCaps }));
   const stopService = onCleanup('live service', () => service.stop());
   const fixture = await timed('project, runs and webhook', async () => seedLive(service, await newIntegrator(service, 'live'), nextCode(), receiver.url));
   const webhooks = await timed('service webhooks', () => serviceWebhooks(service, fixture, receiver, plan.webhookCalls, RUN_BOUND_MS));

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { ProgressEvent } from '../src/live/progress-streams.service.ts';
+import { heldStream, type ClosableStream, type StreamHolder } from '../src/live/stream-places.ts';
 import { Reply } from './route.ts';
 
 /** How often an open stream sends a comment line, so that proxies do not close it as idle. */
@@ -10,16 +11,19 @@ export function configureEventStreams(settings: { keepAliveMs: number }): void {
 }
 
 /** A stream of progress events; `return()` ends it at once, even while a `next()` waits. */
-export type EventSource<T> = AsyncIterator<ProgressEvent<T>> & { return(): Promise<unknown> };
+export type EventSource<T> = ClosableStream<ProgressEvent<T>>;
 
 const frameOf = (event: { id: string; data: unknown }) => `id: ${event.id}\nevent: progress\ndata: ${JSON.stringify(event.data)}\n\n`;
 
 /**
- * A progress stream as Server-Sent Events: each event a `progress` frame, a comment line every
- * `keepAliveMs`. The route pipeline destroys the body when the client goes away, which ends the
- * stream (and with it its place in the topic) and the keep-alive timer.
+ * The progress stream `open` answers, as Server-Sent Events: each event a `progress` frame, a
+ * comment line every `keepAliveMs`. It holds one of `holder`'s places (src/live/stream-places.ts):
+ * none left is 429 before anything opens. The route pipeline destroys the body when the client
+ * goes away, which ends the stream (and with it its place in the topic, its holder's place) and
+ * the keep-alive timer.
  */
-export function eventStreamReply<T>(stream: EventSource<T>): Reply {
+export async function eventStreamReply<T>(holder: StreamHolder, open: () => Promise<EventSource<T>>): Promise<Reply> {
+  const stream = await heldStream(holder, open);
   const body = new Readable({
     read() {},
     destroy(error, callback) {
@@ -39,4 +43,5 @@ export function eventStreamReply<T>(stream: EventSource<T>): Reply {
 export const EVENTS_DESCRIPTION = (what: string, payload: string) =>
   `Server-Sent Events: at once one \`progress\` event with the ${what}'s current ${payload}, then one after each change ` +
   '(at most one per 250 ms); a comment line every 15 seconds keeps the connection open. `Last-Event-ID` is accepted: ' +
-  'a stream always starts with the current state.';
+  'a stream always starts with the current state. Each server process keeps at most 20 streams open per credential and 50 ' +
+  'per client address by default (TCMS_SSE_STREAMS_PER_CREDENTIAL, TCMS_SSE_STREAMS_PER_ADDRESS); one more answers 429 with Retry-After.';

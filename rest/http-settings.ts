@@ -8,11 +8,16 @@ export const JSON_BODY_BYTES = 10 * 1024 * 1024;
 
 export type HttpSettings = { sessionCookieName: string; secureCookies: boolean };
 
-/** Decisions §1: `tcms_session`, or `__Host-tcms_session` with Secure in production. */
-export const httpSettings = (config: Config): HttpSettings => ({
-  sessionCookieName: config.production ? '__Host-tcms_session' : 'tcms_session',
-  secureCookies: config.production,
-});
+/**
+ * Decisions §1: `__Host-tcms_session` with Secure whenever people reach the service over https
+ * (TCMS_PUBLIC_URL), and always in production; `tcms_session` otherwise. The scheme decides, not
+ * NODE_ENV alone: a staging server run with NODE_ENV=development behind https keeps its cookie off
+ * plain http too.
+ */
+export function httpSettings(config: Pick<Config, 'production' | 'publicUrl'>): HttpSettings {
+  const secureCookies = config.production || new URL(config.publicUrl).protocol === 'https:';
+  return { sessionCookieName: secureCookies ? '__Host-tcms_session' : 'tcms_session', secureCookies };
+}
 
 export const readSessionCookie = (header: string | undefined, settings: HttpSettings) =>
   header ? parse(header)[settings.sessionCookieName] : undefined;

@@ -3,14 +3,14 @@ import { metadataHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/
 import { clientRegistrationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/register.js';
 import { revocationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/revoke.js';
 import { tokenHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/token.js';
-import { AccessDeniedError, InvalidTargetError, TooManyRequestsError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { AccessDeniedError, InvalidRequestError, InvalidTargetError, TooManyRequestsError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import { createOAuthMetadata } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { AppError } from '../src/errors.ts';
 import { logger } from '../src/logger.ts';
-import { clientName, clientsStore } from '../src/oauth/oauth-clients.ts';
+import { clientName, clientsStore, isRegisteredRedirectUri } from '../src/oauth/oauth-clients.ts';
 import {
   challengeFor,
   consentChoices,
@@ -156,6 +156,19 @@ const registrationLimit: RequestHandler = async (req, res, next) => {
     .json(new TooManyRequestsError('Too many client registrations from this address; try again later').toResponseObject());
 };
 
+/**
+ * Ahead of the SDK's /authorize handler, whose comparison of redirect URIs parses them (so that a
+ * loopback URI with a fragment or user information passes): a redirect_uri that is not exactly a
+ * registered one (`isRegisteredRedirectUri`) gets the SDK's own direct 400, never a redirect.
+ */
+const exactRedirectUri: RequestHandler = async (req, res, next) => {
+  const { client_id: clientId, redirect_uri: redirectUri } = (req.method === 'POST' ? req.body : req.query) as Record<string, unknown>;
+  if (typeof clientId !== 'string' || typeof redirectUri !== 'string') return next();
+  const client = await clientsStore.getClient(clientId);
+  if (!client || isRegisteredRedirectUri(client, redirectUri)) return next();
+  res.status(400).set('Cache-Control', 'no-store').json(new InvalidRequestError('Unregistered redirect_uri').toResponseObject());
+};
+
 /** The issuer must be https, or http on a loopback host (the SDK refuses anything else). */
 const acceptableIssuer = (url: URL) => url.protocol === 'https:' || LOOPBACK_HOSTS.has(url.hostname);
 
@@ -192,7 +205,7 @@ export function oauthRouter(settings: OAuthSettings): Router | null {
   // At the root path (decisions §16) and at the resource's own path (RFC 9728 §3.1, where MCP clients look first).
   router.use('/.well-known/oauth-protected-resource', metadataHandler(protectedResource));
   router.use(`/.well-known/oauth-protected-resource${RESOURCE_PATH}`, metadataHandler(protectedResource));
-  router.use('/authorize', authorizationHandler({ provider, rateLimit: false }));
+  router.use('/authorize', express.urlencoded({ extended: false }), exactRedirectUri, authorizationHandler({ provider, rateLimit: false }));
   router.use('/token', tokenHandler({ provider, rateLimit: false }));
   router.post('/register', registrationLimit);
   router.use('/register', clientRegistrationHandler({ clientsStore, rateLimit: false, clientIdGeneration: false }));

@@ -9,9 +9,13 @@ import { openRequest, organizationSuspended } from '../src/request.ts';
  * In a staff-suspended organization `suspendedCaller` still reads the organization and its
  * subscription (decisions §18), like their REST routes.
  */
-export type GraphQLContext =
+export type GraphQLContext = (
   | { caller: RequestContext; authError: null; suspendedCaller?: undefined }
-  | { caller: null; authError: AppError; suspendedCaller?: RequestContext };
+  | { caller: null; authError: AppError; suspendedCaller?: RequestContext }
+) & {
+  /** The client's address (behind a proxy, as TCMS_TRUST_PROXY lets Express read it). */
+  clientAddress: string;
+};
 
 /**
  * Opens a GraphQL request through the core's request pipeline, exactly like a REST one (bearer
@@ -21,6 +25,7 @@ export type GraphQLContext =
 export async function createGraphQLContext(
   request: Request,
   readSessionToken: (cookieHeader: string | undefined) => string | undefined,
+  clientAddress: string,
 ): Promise<GraphQLContext> {
   const header = (name: string) => request.headers.get(name) ?? undefined;
   const outcome = await openRequest(
@@ -35,10 +40,10 @@ export async function createGraphQLContext(
       acceptLanguage: header('accept-language'),
     },
   );
-  if (outcome.kind === 'refused') return { caller: null, authError: outcome.error };
+  if (outcome.kind === 'refused') return { caller: null, authError: outcome.error, clientAddress };
   const caller = outcome.ctx as RequestContext;
-  if (caller.org.suspended) return { caller: null, authError: organizationSuspended(), suspendedCaller: caller };
-  return { caller, authError: null };
+  if (caller.org.suspended) return { caller: null, authError: organizationSuspended(), suspendedCaller: caller, clientAddress };
+  return { caller, authError: null, clientAddress };
 }
 
 /** The authenticated context of a resolver guarded by `authScopes: { member: true }`. */

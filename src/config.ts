@@ -98,6 +98,9 @@ const environmentSchema = z.object({
   TCMS_WEBHOOK_COOLDOWN_MS: milliseconds(30_000, 1),
   // Live progress streams (decisions §14) send a comment line this often to keep idle connections open.
   TCMS_SSE_KEEPALIVE_MS: milliseconds(15_000, 10),
+  // Event streams (REST and GraphQL) one process keeps open at once per credential and per client address; more answer 429.
+  TCMS_SSE_STREAMS_PER_CREDENTIAL: z.coerce.number().int().min(1).default(20),
+  TCMS_SSE_STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).default(50),
   // Each import reads its files in a worker thread of this much heap and time; a file that needs more answers 422.
   TCMS_IMPORT_MEMORY_MB: z.coerce.number().int().min(16, 'must be at least 16 (MiB)').default(256),
   TCMS_IMPORT_TIMEOUT_MS: milliseconds(120_000, 100),
@@ -143,6 +146,7 @@ export type Config = {
   mailPollMs: number;
   webhooks: WebhookSettings;
   sseKeepAliveMs: number;
+  sseStreamLimits: StreamLimits;
   imports: ImportSettings;
   /** The bot check of signup; none without TCMS_CHALLENGE_VERIFY_URL. */
   challenge: ChallengeSettings | undefined;
@@ -155,6 +159,9 @@ export type ImportSettings = { memoryMb: number; timeoutMs: number };
 export type ChallengeSettings = { verifyUrl: string; secret: string; timeoutMs: number };
 
 export type WebhookSettings = { dispatch: boolean; allowPrivate: boolean; timeoutMs: number; retryBaseMs: number; pollMs: number; cooldownMs: number };
+
+/** Open event streams per credential and per client address, in one process. */
+export type StreamLimits = { perCredential: number; perAddress: number };
 
 export type S3Settings = {
   bucket: string;
@@ -219,6 +226,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       cooldownMs: parsed.TCMS_WEBHOOK_COOLDOWN_MS,
     },
     sseKeepAliveMs: parsed.TCMS_SSE_KEEPALIVE_MS,
+    sseStreamLimits: { perCredential: parsed.TCMS_SSE_STREAMS_PER_CREDENTIAL, perAddress: parsed.TCMS_SSE_STREAMS_PER_ADDRESS },
     imports: { memoryMb: parsed.TCMS_IMPORT_MEMORY_MB, timeoutMs: parsed.TCMS_IMPORT_TIMEOUT_MS },
     challenge:
       parsed.TCMS_CHALLENGE_VERIFY_URL && parsed.TCMS_CHALLENGE_SECRET

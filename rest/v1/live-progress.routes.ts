@@ -20,7 +20,7 @@ export const liveProgressRoutes = [
       media: { 'text/event-stream': z.string() },
     },
     errors: [403, 404],
-    handle: async ({ ctx, params }) => eventStreamReply(await subscribeToRunProgress(ctx, params.runUlid)),
+    handle: ({ ctx, ip, params }) => eventStreamReply({ identity: ctx.identity, address: ip }, () => subscribeToRunProgress(ctx, params.runUlid)),
   }),
   defineRoute({
     method: 'get',
@@ -32,6 +32,6 @@ export const liveProgressRoutes = [
     params: planPathSchema,
     success: { status: 200, description: EVENTS('plan', '`progress` object (as the plan detail shows it)'), media: { 'text/event-stream': z.string() } },
     errors: [403, 404],
-    handle: async ({ ctx, params }) => eventStreamReply(await subscribeToPlanProgress(ctx, params.planUlid)),
+    handle: ({ ctx, ip, params }) => eventStreamReply({ identity: ctx.identity, address: ip }, () => subscribeToPlanProgress(ctx, params.planUlid)),
   }),
 ];

@@ -85,6 +85,6 @@ export const shareLinkRoutes = [
       media: { 'text/event-stream': z.string() },
     },
     errors: [404, 429],
-    handle: async ({ params, ip }) => eventStreamReply(await subscribeToSharedRun(params.token, ip)),
+    handle: ({ params, ip }) => eventStreamReply({ identity: undefined, address: ip }, () => subscribeToSharedRun(params.token, ip)),
   }),
 ];

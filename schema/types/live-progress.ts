@@ -1,11 +1,15 @@
+import { createGraphQLError } from 'graphql-yoga';
+import type { RequestContext } from '../../src/context.ts';
+import { AppError } from '../../src/errors.ts';
 import {
   subscribeToPlanProgress,
   subscribeToRunProgress,
   type ProgressEvent,
   type RunProgress,
 } from '../../src/live/progress-streams.service.ts';
+import { heldStream, type ClosableStream } from '../../src/live/stream-places.ts';
 import { builder } from '../builder.ts';
-import { requestOf } from '../context.ts';
+import { requestOf, type GraphQLContext } from '../context.ts';
 import { PlanProgressRef } from './plan.ts';
 import { StatusCounts } from './run.ts';
 
@@ -27,6 +31,23 @@ const RunProgressRef = builder.objectRef<RunProgress>('RunProgress').implement({
 
 const dataOf = <T>(event: ProgressEvent<T>) => event.data;
 
+/**
+ * The caller's stream from `open`, holding one of their places (src/live/stream-places.ts). None
+ * left is refused as on REST, before the stream starts: HTTP 429 with Retry-After, the error
+ * (too_many_requests) in the body.
+ */
+async function placedStream<T>(context: GraphQLContext, open: (ctx: RequestContext) => Promise<ClosableStream<ProgressEvent<T>>>) {
+  const ctx = requestOf(context);
+  try {
+    return await heldStream({ identity: ctx.identity, address: context.clientAddress }, () => open(ctx));
+  } catch (error) {
+    if (!(error instanceof AppError) || error.details?.code !== 'too_many_streams') throw error;
+    throw createGraphQLError(error.message, {
+      extensions: { code: error.code, details: error.details, http: { status: 429, headers: { 'Retry-After': String(error.details.retryAfterSeconds) } } },
+    });
+  }
+}
+
 builder.subscriptionType({});
 
 builder.subscriptionFields((t) => ({
@@ -35,7 +56,7 @@ builder.subscriptionFields((t) => ({
     description: "The run's progress now, then after each change (at most one event per 250 ms); a run the caller cannot read is not_found",
     authScopes: { member: true },
     args: { runUlid: t.arg.string({ required: true }) },
-    subscribe: (_root, args, context) => subscribeToRunProgress(requestOf(context), args.runUlid),
+    subscribe: (_root, args, context) => placedStream(context, (ctx) => subscribeToRunProgress(ctx, args.runUlid)),
     resolve: dataOf,
   }),
   planProgress: t.field({
@@ -43,7 +64,7 @@ builder.subscriptionFields((t) => ({
     description: "The plan's progress now, then after each change of its runs (at most one event per 250 ms)",
     authScopes: { member: true },
     args: { planUlid: t.arg.string({ required: true }) },
-    subscribe: (_root, args, context) => subscribeToPlanProgress(requestOf(context), args.planUlid),
+    subscribe: (_root, args, context) => placedStream(context, (ctx) => subscribeToPlanProgress(ctx, args.planUlid)),
     resolve: dataOf,
   }),
 }));

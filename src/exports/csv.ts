@@ -1,9 +1,14 @@
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 
-const FORMULA_START = /^[=+\-@]/;
+/** What a spreadsheet would run as a formula (OWASP: `=`, `+`, `-`, `@`, TAB, CR), also behind apostrophes. */
+const FORMULA_START = /^'*[=+\-@\t\r]/;
 
-/** A cell a spreadsheet would run as a formula gets a leading `'` (before the writer quotes it). */
+/**
+ * Such a cell gets a leading `'` (before the writer quotes it). One already starting with `'` and
+ * a formula character gets one more, so that taking one `'` off every cell matching
+ * /^'+[=+\-@\t\r]/ (the test case import) reads back exactly what was exported.
+ */
 export const defused = (cell: string) => (FORMULA_START.test(cell) ? `'${cell}` : cell);
 
 /** One batch of rows as CSV text, every cell defused; the first batch carries the header. */

@@ -32,6 +32,25 @@ function assertRedirectUris(uris: string[]): void {
   }
 }
 
+/** An http loopback URI: its scheme and host, the port, then the rest (without a fragment). */
+const LOOPBACK_URI = /^(http:\/\/(?:localhost|127\.0\.0\.1|\[::1\]))(?::\d{1,5})?((?:[/?][^#]*)?)$/;
+
+const withoutLoopbackPort = (uri: string) => {
+  const match = LOOPBACK_URI.exec(uri);
+  return match ? `${match[1]}${match[2]}` : undefined;
+};
+
+/**
+ * Whether `requested` is one of the client's registered redirect URIs: the very same string
+ * (simple string comparison, RFC 6749 §3.1.2.3, OAuth 2.1), except that an http loopback URI may
+ * name another port (RFC 8252 §7.3: a native app listens on whatever port it is given). Nothing is
+ * normalized: a fragment, user information, another spelling of the host or the path is another URI.
+ */
+export function isRegisteredRedirectUri(client: Pick<OAuthClientInformationFull, 'redirect_uris'>, requested: string): boolean {
+  const portless = withoutLoopbackPort(requested);
+  return client.redirect_uris.some((registered) => registered === requested || (portless !== undefined && withoutLoopbackPort(registered) === portless));
+}
+
 /**
  * Dynamically registered clients (RFC 7591) in the database. Every client is public: the secret
  * the SDK generates for a client that asks for one is dropped and `token_endpoint_auth_method` is

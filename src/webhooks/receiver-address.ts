@@ -5,16 +5,35 @@ import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /**
+ * IPv6 prefixes whose last 32 bits are the IPv4 address a packet ends up at: IPv4-mapped
+ * (`::ffff:0:0/96`), IPv4-compatible (`::/96`, deprecated but still routed by some stacks),
+ * IPv4-translated (`::ffff:0:0:0/96`, RFC 6145) and the NAT64 well-known prefix (`64:ff9b::/96`,
+ * RFC 6052), which a NAT64 gateway turns into a connection to that IPv4 address.
+ */
+const IPV4_EMBEDDING_PREFIXES = ['::ffff:0:0', '::', '::ffff:0:0:0', '64:ff9b::'].map((prefix) => [ipaddr.IPv6.parse(prefix), 96] as [ipaddr.IPv6, number]);
+
+/**
+ * The address a connection to `address` ends up at: for the prefixes above, the IPv4 address in
+ * its last 32 bits. Read from the bits, not the text: ipaddr.js parses `::127.0.0.1` as mapped
+ * (`::ffff:7f00:1`) but `::7f00:1`, the same address as a URL writes it, as public unicast.
+ */
+function destinationOf(address: ipaddr.IPv4 | ipaddr.IPv6): ipaddr.IPv4 | ipaddr.IPv6 {
+  if (address.kind() === 'ipv4') return address;
+  const ipv6 = address as ipaddr.IPv6;
+  if (!IPV4_EMBEDDING_PREFIXES.some((prefix) => ipv6.match(prefix))) return ipv6;
+  return ipaddr.fromByteArray(ipv6.toByteArray().slice(12));
+}
+
+/**
  * Whether a receiver may be reached at `address`: only public unicast addresses, unless private
  * ones are allowed (TCMS_WEBHOOKS_ALLOW_PRIVATE). Loopback, link-local, private, unique-local,
- * carrier-grade NAT, multicast and reserved ranges all point inside somebody's network.
+ * carrier-grade NAT, multicast and reserved ranges all point inside somebody's network; an IPv6
+ * address that carries an IPv4 address is judged by that IPv4 address.
  */
 export function isReachableAddress(address: string, allowPrivate: boolean): boolean {
   if (allowPrivate) return true;
   if (!ipaddr.isValid(address)) return false;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  return parsed.range() === 'unicast';
+  return destinationOf(ipaddr.parse(address)).range() === 'unicast';
 }
 
 /** Why a receiver's address is refused, as a delivery's `lastError` and a 422's message say it. */

@@ -210,6 +210,48 @@ describe('GET /authorize: the consent page', () => {
     expect(elsewhere.body.error).toBe('invalid_request');
   });
 
+  it('takes a redirect_uri only exactly as registered (a loopback one on any port), else a direct 400 on GET and POST', async () => {
+    const owner = await signUp(t.http);
+    const loopback = await register();
+    const web = await register({ redirect_uris: ['https://agent.example/cb?app=1'] });
+    const refused: Array<[Client, string]> = [
+      [loopback, `${REDIRECT_URI}#fragment`],
+      [loopback, 'http://127.0.0.1:1/callback#fragment'],
+      [loopback, 'http://user@127.0.0.1:33418/callback'],
+      [loopback, 'HTTP://127.0.0.1:33418/callback'],
+      [loopback, 'http://127.1:33418/callback'],
+      [loopback, 'http://127.0.0.1:33418/./callback'],
+      [loopback, 'http://127.0.0.1:33418/callback?'],
+      [loopback, 'http://127.0.0.1:33418/callback/'],
+      [loopback, 'http://localhost:33418/callback'],
+      [web, 'https://agent.example/cb?app=1#fragment'],
+      [web, 'https://agent.example:443/cb?app=1'],
+      [web, 'https://AGENT.example/cb?app=1'],
+      [web, 'https://agent.example/cb?app=2'],
+    ];
+    for (const [client, redirectUri] of refused) {
+      const params = { ...authorizationParams(client, pkce().challenge), redirect_uri: redirectUri };
+      const page = await t.http.get('/authorize').set('Cookie', owner.headers.Cookie!).query(params);
+      const decision = await consent(owner, client, pkce().challenge, { redirect_uri: redirectUri });
+      for (const response of [page, decision]) {
+        expect(response.status, redirectUri).toBe(400);
+        expect(response.headers.location, redirectUri).toBeUndefined();
+        expect(response.body).toMatchObject({ error: 'invalid_request', error_description: 'Unregistered redirect_uri' });
+      }
+    }
+    expect(await prisma().oAuthGrant.count({ where: { clientId: { in: [loopback.client_id, web.client_id] } } })).toBe(0);
+
+    for (const [client, redirectUri] of [
+      [loopback, REDIRECT_URI],
+      [loopback, 'http://127.0.0.1:5555/callback'],
+      [web, 'https://agent.example/cb?app=1'],
+    ] as const) {
+      const response = await consent(owner, client, pkce().challenge, { redirect_uri: redirectUri });
+      expect(response.status, redirectUri).toBe(302);
+      expect(response.headers.location!.startsWith(`${redirectUri}${redirectUri.includes('?') ? '&' : '?'}code=`), response.headers.location).toBe(true);
+    }
+  });
+
   it('redirects a request for another resource with invalid_target', async () => {
     const owner = await signUp(t.http);
     const client = await register();

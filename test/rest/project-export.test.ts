@@ -184,3 +184,45 @@ describe('GET /api/v1/projects/{projectId}/exports', () => {
     expect(rows.map((row) => row[0])).toEqual(Array.from({ length: count }, (_, i) => `${project.id}-${i + 1}`));
   });
 });
+
+describe('CSV cells a spreadsheet would run (OWASP CSV injection)', () => {
+  /** Each description as the CSV export writes its cell. */
+  const DEFUSED: Array<[string, string]> = [
+    ['\tTAB first', "'\tTAB first"],
+    ['\rCR first', "'\rCR first"],
+    ['=1+1', "'=1+1"],
+    ["'=already quoted", "''=already quoted"],
+    ["''@twice", "'''@twice"],
+    ["it's plain", "it's plain"],
+    ["'plain after an apostrophe", "'plain after an apostrophe"],
+  ];
+
+  async function projectWithDescriptions(owner: Caller) {
+    const project = await createProject(t.http, owner, { name: 'Injection' });
+    for (const [index, [description]] of DEFUSED.entries()) await createCase(t.http, owner, project.id, { title: `Case ${index}`, description });
+    return project;
+  }
+
+  const casesOf = async (owner: Caller, code: string) => {
+    const body = JSON.parse((await exportOf(owner, code)).text) as ProjectExport;
+    return body.cases.map(({ title, description }) => ({ title, description }));
+  };
+
+  it('prefixes a cell starting with =, +, -, @, TAB or CR with an apostrophe, and one more before an apostrophe already there', async () => {
+    const owner = await signUp(t.http);
+    const project = await projectWithDescriptions(owner);
+    const [header, ...rows] = parse((await exportOf(owner, project.id, 'csv')).text) as string[][];
+    const description = header!.indexOf('description');
+    expect(rows.map((row) => row[description])).toEqual(DEFUSED.map(([, cell]) => cell));
+  });
+
+  it('imports back unchanged: the test case import takes exactly that apostrophe off again', async () => {
+    const owner = await signUp(t.http);
+    const source = await projectWithDescriptions(owner);
+    const copy = await createProject(t.http, owner, { name: 'Copy' });
+    const exported = await exportOf(owner, source.id, 'csv');
+    const imported = await t.http.post(`/api/v1/projects/${copy.id}/test-case-imports`).set(owner.headers).set('Content-Type', 'text/csv').send(exported.text);
+    expect(imported.status, JSON.stringify(imported.body)).toBe(201);
+    expect(await casesOf(owner, copy.id)).toEqual(await casesOf(owner, source.id));
+  });
+});

@@ -464,6 +464,12 @@ describe('webhooks without TCMS_WEBHOOKS_ALLOW_PRIVATE', () => {
     ['link-local (cloud metadata)', 'http://169.254.169.254/latest', '169.254.169.254'],
     ['IPv6 loopback', 'http://[::1]/hook', '::1'],
     ['an IPv4-mapped IPv6 private address', 'http://[::ffff:192.168.0.1]/hook', '::ffff:c0a8:1'],
+    ['IPv4-mapped loopback in hex', 'http://[::ffff:7f00:1]/hook', '::ffff:7f00:1'],
+    ['IPv4-compatible loopback', 'http://[::127.0.0.1]/hook', '::7f00:1'],
+    ['IPv4-compatible loopback in hex', 'http://[::7f00:1]/hook', '::7f00:1'],
+    ['IPv4-translated link-local', 'http://[::ffff:0:169.254.169.254]/latest', '::ffff:0:a9fe:a9fe'],
+    ['NAT64 of loopback', 'http://[64:ff9b::127.0.0.1]/hook', '64:ff9b::7f00:1'],
+    ['NAT64 of a private range', 'http://[64:ff9b::10.0.0.1]/hook', '64:ff9b::a00:1'],
     ['a name resolving to loopback', 'http://localhost:3000/hook', 'localhost resolves to'],
   ])('refuses a receiver on %s with 422 naming the address', async (_label, url, named) => {
     const owner = await signUp(t.http);
@@ -472,6 +478,14 @@ describe('webhooks without TCMS_WEBHOOKS_ALLOW_PRIVATE', () => {
     expect(response.body.error.details.path).toEqual(['url']);
     expect(response.body.error.message).toContain(named);
     expect((await t.http.get(webhooksPath(owner)).set(owner.headers)).body.total).toBe(0);
+  });
+
+  it('takes an IPv6 address that carries a public IPv4 address (NAT64, as DNS64 answers on IPv6-only networks)', async () => {
+    const owner = await signUp(t.http);
+    for (const url of ['https://[64:ff9b::93.184.215.14]/hook', 'https://[::ffff:93.184.215.14]/hook']) {
+      const created = await t.http.post(webhooksPath(owner)).set(owner.headers).send({ url, events: ['*'], active: false });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+    }
   });
 
   it('refuses a host that does not resolve', async () => {

@@ -9851,7 +9851,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Server-Sent Events: at once one `progress` event with the run's current `{ runUlid, state, counts, total, passRate, lastResultAt }`, then one after each change (at most one per 250 ms); a comment line every 15 seconds keeps the connection open. `Last-Event-ID` is accepted: a stream always starts with the current state. */
+            /** @description Server-Sent Events: at once one `progress` event with the run's current `{ runUlid, state, counts, total, passRate, lastResultAt }`, then one after each change (at most one per 250 ms); a comment line every 15 seconds keeps the connection open. `Last-Event-ID` is accepted: a stream always starts with the current state. Each server process keeps at most 20 streams open per credential and 50 per client address by default (TCMS_SSE_STREAMS_PER_CREDENTIAL, TCMS_SSE_STREAMS_PER_ADDRESS); one more answers 429 with Retry-After. */
             200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -9884,7 +9884,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Server-Sent Events: at once one `progress` event with the plan's current `progress` object (as the plan detail shows it), then one after each change (at most one per 250 ms); a comment line every 15 seconds keeps the connection open. `Last-Event-ID` is accepted: a stream always starts with the current state. */
+            /** @description Server-Sent Events: at once one `progress` event with the plan's current `progress` object (as the plan detail shows it), then one after each change (at most one per 250 ms); a comment line every 15 seconds keeps the connection open. `Last-Event-ID` is accepted: a stream always starts with the current state. Each server process keeps at most 20 streams open per credential and 50 per client address by default (TCMS_SSE_STREAMS_PER_CREDENTIAL, TCMS_SSE_STREAMS_PER_ADDRESS); one more answers 429 with Retry-After. */
             200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -10055,7 +10055,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Server-Sent Events: at once one `progress` event with the run's current `{ runUlid, state, counts, total, passRate, lastResultAt }`, then one after each change (at most one per 250 ms); a comment line every 15 seconds keeps the connection open. `Last-Event-ID` is accepted: a stream always starts with the current state. The stream ends once the link stops working. No credentials. An unknown, revoked or expired token, and any token of a locked project, answer the same 404; at most 120 requests per minute per client address to the public share routes (429 with Retry-After). */
+            /** @description Server-Sent Events: at once one `progress` event with the run's current `{ runUlid, state, counts, total, passRate, lastResultAt }`, then one after each change (at most one per 250 ms); a comment line every 15 seconds keeps the connection open. `Last-Event-ID` is accepted: a stream always starts with the current state. Each server process keeps at most 20 streams open per credential and 50 per client address by default (TCMS_SSE_STREAMS_PER_CREDENTIAL, TCMS_SSE_STREAMS_PER_ADDRESS); one more answers 429 with Retry-After. The stream ends once the link stops working. No credentials. An unknown, revoked or expired token, and any token of a locked project, answer the same 404; at most 120 requests per minute per client address to the public share routes (429 with Retry-After). */
             200: {
                 headers: {
                     [name: string]: unknown;

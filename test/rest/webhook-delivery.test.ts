@@ -191,7 +191,8 @@ describe('webhook deliveries', () => {
     expect(hook.received).toHaveLength(2);
   });
 
-  it('sends one delivery for a bulk mark of 500 cases and one for a result import', async () => {
+  // Its 500 cases are created one request each: about 13 s on the embedded database on a quiet machine.
+  it('sends one delivery for a bulk mark of 500 cases and one for a result import', { timeout: 90_000 }, async () => {
     const hook = await receiver();
     const { owner, code } = await ownerWithProject(t.http);
     const cases = await createCases(t.http, owner, code, 500);

@@ -125,7 +125,7 @@ export async function importResults(ctx: RequestContext, projectCode: string, qu
     const caseIds = [...new Set(boundTests.map((entry) => entry.caseId))];
     let runUlid = query.runUlid;
     if (runUlid) {
-      const run = await lockRun(tx, txCtx, runUlid);
+      const run = await lockRun(tx, txCtx, runUlid, 'result.execute');
       if (run.projectId !== project.id) throw notFound('Run');
     } else {
       const name = query.runName ?? `${format} import ${new Date().toISOString()}`;
@@ -135,7 +135,7 @@ export async function importResults(ctx: RequestContext, projectCode: string, qu
     const present = await findRunCasesByUlid(tx, txCtx, runUlid, caseIds);
     const missing = caseIds.filter((caseId) => !present.has(caseId));
     if (missing.length > 0) await addRunCases(txCtx, runUlid, { caseUlids: missing });
-    const run = await lockRun(tx, txCtx, runUlid);
+    const run = await lockRun(tx, txCtx, runUlid, 'result.execute');
     const runCases = missing.length > 0 ? await findRunCasesByUlid(tx, txCtx, runUlid, caseIds) : present;
 
     const order = new Map(caseIds.map((caseId, index) => [caseId, index]));

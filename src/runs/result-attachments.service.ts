@@ -39,7 +39,7 @@ async function findResult(db: Db, runCase: { id: string; runId: string }, result
 
 /** The gate of a result attachment write: the case gate (lockRunCase: role, aborted and closed runs, the case), then the result. */
 async function lockResult(tx: Db, ctx: RequestContext, ref: ResultRef) {
-  const { run, runCase } = await lockRunCase(tx, ctx, ref);
+  const { run, runCase } = await lockRunCase(tx, ctx, ref, 'result.execute');
   return { run, runCase, result: await findResult(tx, runCase, ref.resultUlid) };
 }
 

@@ -70,7 +70,7 @@ async function recordBulkEvent(
 /** POST /runs/{runUlid}/cases/bulk-mark: one result per case whose status changes. */
 export function bulkMarkRunCases(ctx: RequestContext, runUlid: string, input: BulkMarkInput): Promise<BulkResult> {
   return inTransaction(ctx.db, async (tx) => {
-    const run = await lockRun(tx, ctx, runUlid);
+    const run = await lockRun(tx, ctx, runUlid, 'result.execute');
     const { cases, skipped } = await selectCases(tx, ctx, run, input.caseUlids);
     const marked: RunCaseRow[] = [];
     for (const runCase of cases) {
@@ -94,7 +94,7 @@ export function bulkMarkRunCases(ctx: RequestContext, runUlid: string, input: Bu
 /** POST /runs/{runUlid}/cases/bulk-assign: `assigneeUlid` must be a member (404), null unassigns. */
 export function bulkAssignRunCases(ctx: RequestContext, runUlid: string, input: BulkAssignInput): Promise<BulkResult> {
   return inTransaction(ctx.db, async (tx) => {
-    const run = await lockRun(tx, ctx, runUlid);
+    const run = await lockRun(tx, ctx, runUlid, 'result.execute');
     if (input.assigneeUlid) await assertMembers(tx, [input.assigneeUlid]);
     const { cases, skipped } = await selectCases(tx, ctx, run, input.caseUlids);
     const reassigned: RunCaseRow[] = [];
@@ -126,7 +126,7 @@ export function bulkAssignRunCases(ctx: RequestContext, runUlid: string, input: 
  */
 export function bulkRetryRunCases(ctx: RequestContext, runUlid: string, input: BulkCasesInput): Promise<BulkResult> {
   return inTransaction(ctx.db, async (tx) => {
-    const run = await lockRun(tx, ctx, runUlid);
+    const run = await lockRun(tx, ctx, runUlid, 'result.execute');
     const { cases, skipped } = await selectCases(tx, ctx, run, input.caseUlids);
     const retried: RunCaseRow[] = [];
     for (const runCase of cases) {
@@ -168,7 +168,7 @@ export async function removeRunCases(tx: Db, ctx: RequestContext, run: LockedRun
 /** POST /runs/{runUlid}/cases/bulk-remove: the event keeps a snapshot of each case and its status. */
 export function bulkRemoveRunCases(ctx: RequestContext, runUlid: string, input: BulkCasesInput): Promise<BulkResult> {
   return inTransaction(ctx.db, async (tx) => {
-    const run = await lockRun(tx, ctx, runUlid);
+    const run = await lockRun(tx, ctx, runUlid, 'result.execute');
     const { cases, skipped } = await selectCases(tx, ctx, run, input.caseUlids);
     const changed = cases.map((runCase) => caseEntry(run, runCase, { statusAtRemoval: runCase.status }));
     const result = await recordBulkEvent(tx, ctx, run, 'run.cases_bulk_removed', changed, skipped);
@@ -185,7 +185,7 @@ export function bulkRemoveRunCases(ctx: RequestContext, runUlid: string, input: 
  */
 export function submitRunResults(ctx: RequestContext, runUlid: string, input: SubmitResultsInput) {
   return inTransaction(ctx.db, async (tx) => {
-    const run = await lockRun(tx, ctx, runUlid);
+    const run = await lockRun(tx, ctx, runUlid, 'result.execute');
     const found = await findRunCasesByUlid(tx, ctx, run.id, input.results.map((entry) => entry.runCaseUlid ?? entry.caseUlid!));
     const entries = input.results.map((entry, index) => {
       const runCase = found.get(entry.runCaseUlid ?? entry.caseUlid!);

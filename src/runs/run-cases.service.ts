@@ -112,7 +112,7 @@ async function assign(tx: Db, ctx: RequestContext, run: RunRef, runCase: RunCase
 export async function updateRunCase(ctx: RequestContext, ref: RunCaseRef, input: UpdateRunCaseInput) {
   authorize(ctx, 'result.execute');
   return inTransaction(ctx.db, async (tx) => {
-    const { run, runCase } = await lockRunCase(tx, ctx, ref);
+    const { run, runCase } = await lockRunCase(tx, ctx, ref, 'result.execute');
     if (input.status !== undefined || input.elapsedMs !== undefined) assertMayRecord(ctx, run, runCase);
     if (input.status !== undefined) assertElapsedGiven(run, input.status, input.elapsedMs);
     const reassigned = input.assigneeUlid !== undefined && input.assigneeUlid !== runCase.assigneeId;
@@ -159,7 +159,7 @@ export async function updateRunCase(ctx: RequestContext, ref: RunCaseRef, input:
 export async function markRunCaseStep(ctx: RequestContext, ref: RunCaseRef, stepUlid: string, input: MarkRunCaseStepInput) {
   authorize(ctx, 'result.execute');
   return inTransaction(ctx.db, async (tx) => {
-    const { run, runCase } = await lockRunCase(tx, ctx, ref);
+    const { run, runCase } = await lockRunCase(tx, ctx, ref, 'result.execute');
     const step = runCase.steps.find((each) => each.id === stepUlid);
     if (!step) throw notFound('Step');
     assertMayRecord(ctx, run, runCase);
@@ -199,7 +199,7 @@ export async function markRunCaseStep(ctx: RequestContext, ref: RunCaseRef, step
 export async function openRunCase(ctx: RequestContext, ref: RunCaseRef) {
   authorize(ctx, 'result.execute');
   return inTransaction(ctx.db, async (tx) => {
-    const { run, runCase } = await lockRunCase(tx, ctx, ref);
+    const { run, runCase } = await lockRunCase(tx, ctx, ref, 'result.execute');
     if (runCase.assigneeId !== null) return { runCase, projectCode: run.project.code };
     await assign(tx, ctx, run, runCase, ctx.identity.user.id, 'open');
     return { runCase: await findRunCase(tx, run, runCase.id), projectCode: run.project.code };

@@ -63,7 +63,7 @@ async function appendCases(tx: Db, ctx: RequestContext, run: LockedRun, seeds: C
  */
 export function addRunCases(ctx: RequestContext, runUlid: string, input: AddRunCasesInput): Promise<{ items: RunCaseRecord[]; added: number; projectCode: string }> {
   return inTransaction(ctx.db, async (tx) => {
-    const run = await lockRun(tx, ctx, runUlid);
+    const run = await lockRun(tx, ctx, runUlid, 'result.execute');
     if (input.assigneeUlid) await assertMembers(tx, [input.assigneeUlid]);
     const present = await tx.testRunCase.findMany({ where: { runId: run.id, caseId: { in: input.caseUlids } }, select: { caseId: true } });
     const inRun = new Set(present.map((row) => row.caseId));
@@ -89,7 +89,7 @@ export function addRunCases(ctx: RequestContext, runUlid: string, input: AddRunC
  */
 export function reconcileRun(ctx: RequestContext, runUlid: string): Promise<{ added: number; removed: number; reassigned: number; run: RunRecord }> {
   return inTransaction(ctx.db, async (tx) => {
-    const run = await lockRun(tx, ctx, runUlid);
+    const run = await lockRun(tx, ctx, runUlid, 'result.execute');
     if (!run.planId) throw conflict('Only runs generated from a plan can be reconciled');
     const plan = await tx.testPlan.findFirst({
       where: { id: run.planId, ...LIVE },

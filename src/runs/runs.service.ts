@@ -346,7 +346,7 @@ const configurationLabel = (snapshots: ConfigurationSnapshot[]) =>
  */
 export async function updateRun(ctx: RequestContext, runUlid: string, input: UpdateRunInput): Promise<RunRecord> {
   return inTransaction(ctx.db, async (tx) => {
-    const run = await lockRun(tx, ctx, runUlid);
+    const run = await lockRun(tx, ctx, runUlid, 'result.execute');
     const data: Prisma.TestRunUncheckedUpdateInput = {};
     const changes: Array<Change | ReturnType<typeof referenceChange>> = changesBetween(
       { name: run.name, description: run.description },
@@ -391,7 +391,7 @@ export async function updateRun(ctx: RequestContext, runUlid: string, input: Upd
 /** Ends an open run early: closed (run.closed) or aborted (run.aborted); 409 unless open. */
 async function endRun(ctx: RequestContext, runUlid: string, outcome: 'closed' | 'aborted'): Promise<RunRecord> {
   return inTransaction(ctx.db, async (tx) => {
-    const run = await lockRun(tx, ctx, runUlid, { allowClosed: 'always' });
+    const run = await lockRun(tx, ctx, runUlid, 'result.execute', { allowClosed: 'always' });
     if (run.state !== 'open') throw conflict(outcome === 'closed' ? 'The run is already closed' : 'Only an open run can be aborted');
     const now = new Date();
     const ended = await tx.testRun.update({
@@ -416,7 +416,7 @@ export const abortRun = (ctx: RequestContext, runUlid: string) => endRun(ctx, ru
  */
 export async function deleteRun(ctx: RequestContext, runUlid: string): Promise<void> {
   await inTransaction(ctx.db, async (tx) => {
-    const run = await lockRun(tx, ctx, runUlid, { capability: 'run.delete', allowClosed: 'always', allowAborted: true });
+    const run = await lockRun(tx, ctx, runUlid, 'run.delete', { allowClosed: 'always', allowAborted: true });
     await emitAudit(tx, ctx, {
       action: 'run.deleted',
       ...runEvent(run),
@@ -433,7 +433,7 @@ export async function deleteRun(ctx: RequestContext, runUlid: string): Promise<v
  */
 export async function setRunFieldValues(ctx: RequestContext, runUlid: string, values: FieldValueInput[]) {
   return inTransaction(ctx.db, async (tx) => {
-    const run = await lockRun(tx, ctx, runUlid);
+    const run = await lockRun(tx, ctx, runUlid, 'result.execute');
     const customFieldChanges = await writeValues(tx, ctx, { entity: 'test_run', id: run.id, projectId: run.projectId }, values, {
       mode: 'replace',
       pathOf: (index) => ['values', index],

@@ -2,7 +2,7 @@ import { emitAudit } from '../audit/audit.service.ts';
 import { organizationSnapshot } from '../auth/authenticate.ts';
 import { authorize } from '../auth/policy.ts';
 import { newSecret, sha256 } from '../auth/secrets.ts';
-import type { Config } from '../config.ts';
+import { settings } from '../config.ts';
 import type { RequestContext } from '../context.ts';
 import { prisma, type Db } from '../database/client.ts';
 import { tenantClient } from '../database/tenant.ts';
@@ -24,13 +24,6 @@ import {
   type PublicRun,
 } from './share-links.schemas.ts';
 
-let publicUrl = 'http://localhost:3000';
-
-/** The base of the links' pages: TCMS_PUBLIC_URL (the composition root sets it at start-up). */
-export function configureShareLinks(config: Pick<Config, 'publicUrl'>): void {
-  publicUrl = config.publicUrl.replace(/\/+$/, '');
-}
-
 export type ShareLinkRow = Awaited<ReturnType<Db['shareLink']['findFirstOrThrow']>>;
 
 /** A share link as listed: never its token (only its hash is stored). */
@@ -41,7 +34,7 @@ const toShareLink = (row: ShareLinkRow) => ({
   expiresAt: epochMsOrNull(row.expiresAt),
 });
 
-const shareUrlOf = (token: string) => `${publicUrl}/share/runs/${token}`;
+const shareUrlOf = (token: string) => `${settings().publicUrl}/share/runs/${token}`;
 
 /** The answer of a create, the only one with the token: `{ ulid, token, url, createdAt, expiresAt }`. */
 export const toCreatedShareLink = ({ link, token, url }: { link: ShareLinkRow; token: string; url: string }) => {
@@ -70,7 +63,7 @@ function expiryOf(input: CreateShareLinkInput, now: number): Date | null {
 export async function createShareLink(ctx: RequestContext, runUlid: string, input: CreateShareLinkInput, now = Date.now()) {
   const expiresAt = expiryOf(input, now);
   return inTransaction(ctx.db, async (tx) => {
-    const run = await lockRun(tx, ctx, runUlid, { allowClosed: 'always', allowAborted: true });
+    const run = await lockRun(tx, ctx, runUlid, 'result.execute', { allowClosed: 'always', allowAborted: true });
     if ((await tx.shareLink.count({ where: { runId: run.id } })) >= SHARE_LINKS_PER_RUN) {
       throw validationFailed(`A run has at most ${SHARE_LINKS_PER_RUN} share links; revoke one first`, { limit: SHARE_LINKS_PER_RUN });
     }
@@ -96,7 +89,7 @@ export async function listShareLinks(ctx: RequestContext, runUlid: string) {
 /** DELETE /runs/{runUlid}/share-links/{shareLinkUlid} (result execute permission): the link stops working at once. */
 export async function revokeShareLink(ctx: RequestContext, runUlid: string, shareLinkUlid: string): Promise<void> {
   await inTransaction(ctx.db, async (tx) => {
-    const run = await lockRun(tx, ctx, runUlid, { allowClosed: 'always', allowAborted: true });
+    const run = await lockRun(tx, ctx, runUlid, 'result.execute', { allowClosed: 'always', allowAborted: true });
     const link = await tx.shareLink.findFirst({ where: { id: shareLinkUlid, runId: run.id } });
     if (!link) throw notFound('Share link');
     await tx.shareLink.delete({ where: { id: link.id } });

@@ -30,7 +30,7 @@ export type RunOfCaseMutation = {
   settings: RunSettings;
 };
 
-type RunOptions = { capability?: Capability; allowClosed?: 'by-setting' | 'always'; allowAborted?: boolean };
+type RunOptions = { allowClosed?: 'by-setting' | 'always'; allowAborted?: boolean };
 
 /** A run of the active organization by ULID, for reading; a locked project answers 403 project_locked. */
 export async function resolveRun(ctx: RequestContext, runUlid: string, options: { db?: Db } = {}): Promise<AccessedRun> {
@@ -51,14 +51,14 @@ function assertAccepts(run: Pick<RunOfCaseMutation, 'state' | 'abortedAt' | 'set
 
 /**
  * The gate of every run-wide mutation, called first inside its transaction: checks the
- * capability, takes the run's row lock FOR UPDATE (so that run-wide mutations of one run apply
+ * `capability` the operation needs, takes the run's row lock FOR UPDATE (so that run-wide mutations of one run apply
  * one after another, and none overlaps a mutation of one of its cases: see lockRunCase), and
  * refuses an aborted run (409) and a closed run while the setting allowResultsInClosedRuns is
  * off (409). `allowClosed: 'always'` lets close-independent operations through (delete),
  * `allowAborted` even an aborted run.
  */
-export async function lockRun(tx: Db, ctx: RequestContext, runUlid: string, options: RunOptions = {}): Promise<LockedRun> {
-  authorize(ctx, options.capability ?? 'result.execute');
+export async function lockRun(tx: Db, ctx: RequestContext, runUlid: string, capability: Capability, options: RunOptions = {}): Promise<LockedRun> {
+  authorize(ctx, capability);
   if (!(await lockRow(tx, 'test_runs', runUlid, { orgId: ctx.org.id, strength: 'update' }))) throw notFound('Run');
   const run = await resolveRun(ctx, runUlid, { db: tx });
   const settings = settingValues(resolveRunSettings(run.project.org.runSettings, run.project.runSettings));
@@ -84,7 +84,7 @@ type StepRow = Omit<RunCaseRecord['steps'][number], 'updatedAt'> & { updatedAt: 
 
 /**
  * The gate of a mutation of one run case (a mark, a step mark, an assignment, an attachment), in
- * one statement: the capability; the run (with its project and run settings) under FOR KEY SHARE,
+ * one statement: the `capability` the operation needs; the run (with its project and run settings) under FOR KEY SHARE,
  * so that marks of different cases of one run overlap while run-wide mutations (lockRun's FOR
  * UPDATE) wait for them; then the case with its steps under FOR UPDATE, so that mutations of one
  * case apply one after another. The lock order is always run, then case. The run's counters are
@@ -96,9 +96,10 @@ export async function lockRunCase(
   tx: Db,
   ctx: RequestContext,
   ref: { runCaseUlid: string; runUlid?: string | undefined },
+  capability: Capability,
   options: RunOptions = {},
 ): Promise<{ run: RunOfCaseMutation; runCase: RunCaseRecord }> {
-  authorize(ctx, options.capability ?? 'result.execute');
+  authorize(ctx, capability);
   const orgId = ctx.org.id;
   const runUlid =
     ref.runUlid === undefined ? sql`(SELECT run_id FROM test_run_cases WHERE id = ${ref.runCaseUlid} AND org_id = ${orgId})` : sql`${ref.runUlid}`;

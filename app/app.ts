@@ -10,7 +10,6 @@ import { httpSettings, JSON_BODY_BYTES, readSessionCookie } from '../rest/http-s
 import { buildOpenApiDocument } from '../rest/openapi.ts';
 import { requestLog } from '../rest/request-log.ts';
 import { sharePage } from '../rest/share-page.ts';
-import { configureEventStreams } from '../rest/event-stream.ts';
 import { OAUTH_PATHS, oauthRouter } from '../rest/oauth.ts';
 import { restRouter } from '../rest/router.ts';
 import { v1Routes } from '../rest/v1/index.ts';
@@ -20,25 +19,18 @@ import { contractCodesForRequestErrors, maskGraphQLError } from '../schema/error
 import { schema } from '../schema/index.ts';
 import { graphqlLimits } from '../schema/limits.ts';
 import { graphqlOutcomeLog } from '../schema/request-log.ts';
-import type { Config } from '../src/config.ts';
+import { applySettings, type Config } from '../src/config.ts';
 import { openBillingProvider } from '../src/billing/billing.service.ts';
 import { seedMissingSystemFields } from '../src/custom-fields/system-fields.service.ts';
 import { openDatabase, type OpenDatabase } from '../src/database/client.ts';
-import { configureInvitationLinks } from '../src/invitations/invitations.service.ts';
-import { configureSignupChallenge } from '../src/auth/signup-challenge.ts';
-import { configureEmailVerification } from '../src/auth/email-verification.ts';
 import { AppError } from '../src/errors.ts';
 import { startProgressFanOut } from '../src/live/progress-fanout.ts';
 import { endAllStreams, refreshAllStreams } from '../src/live/progress-streams.service.ts';
-import { configureStreamPlaces } from '../src/live/stream-places.ts';
 import { logger } from '../src/logger.ts';
 import { startMailOutbox } from '../src/mail/mail-outbox.service.ts';
 import { startMaintenance } from '../src/maintenance.ts';
 import { openFileStorage } from '../src/storage/storage.service.ts';
 import { startWebhookDispatcher } from '../src/webhooks/webhook-dispatcher.ts';
-import { configureWebhookReceivers } from '../src/webhooks/webhooks.service.ts';
-import { configureShareLinks } from '../src/share-links/share-links.service.ts';
-import { configureParsing } from '../src/uploads/parse-pool.ts';
 import { createMetrics } from './metrics.ts';
 
 export type App = {
@@ -62,26 +54,19 @@ const routeLabel =
 
 /** The composition root: wires the core to its two front doors, Express (REST) and Yoga (GraphQL). */
 export async function createApp(config: Config): Promise<App> {
+  applySettings(config);
   logger.level = config.logLevel;
   openBillingProvider(config);
-  configureInvitationLinks(config);
-  configureSignupChallenge(config);
-  configureEmailVerification(config);
-  configureWebhookReceivers(config);
-  configureShareLinks(config);
-  configureParsing(config.imports);
   await openFileStorage(config);
   const database = await openDatabase(config);
   await seedMissingSystemFields();
   const stopMaintenance = startMaintenance({ analyze: database.engine === 'pglite', client: database.backgroundClient });
-  const settings = httpSettings(config);
+  const http = httpSettings(config);
   const metrics = createMetrics(database);
   const mailOutbox = await startMailOutbox(config, database.backgroundClient, metrics.countMail);
   const webhookDispatcher = config.webhooks.dispatch ? startWebhookDispatcher(config.webhooks, database.backgroundClient, metrics.countWebhookDelivery) : undefined;
   // Across server processes through LISTEN/NOTIFY; the embedded database has one server process, which hears its own changes.
   const progressFanOut = database.engine === 'postgres' && config.databaseUrl ? await startProgressFanOut(config.databaseUrl, refreshAllStreams) : undefined;
-  configureEventStreams({ keepAliveMs: config.sseKeepAliveMs });
-  configureStreamPlaces(config.sseStreamLimits);
 
   const yoga = createYoga<{ req: express.Request; res: express.Response }>({
     schema,
@@ -98,7 +83,7 @@ export async function createApp(config: Config): Promise<App> {
     maxRequestBodySize: JSON_BODY_BYTES,
     multipart: false,
     context: async ({ request, req, res }) => {
-      const context = await createGraphQLContext(request, (cookie) => readSessionCookie(cookie, settings), req.ip ?? req.socket.remoteAddress ?? 'unknown');
+      const context = await createGraphQLContext(request, (cookie) => readSessionCookie(cookie, http), req.ip ?? req.socket.remoteAddress ?? 'unknown');
       if (context.caller) res.locals.orgId = context.caller.org.id;
       return context;
     },
@@ -118,14 +103,14 @@ export async function createApp(config: Config): Promise<App> {
     }
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
-  app.use('/api/v1', restRouter(v1Routes, settings));
+  app.use('/api/v1', restRouter(v1Routes, http));
   app.get('/openapi/v1.json', routeLabel('/openapi/v1.json'), (_req, res) => {
     res.json(openApiDocument);
   });
   app.use('/docs', routeLabel('/docs'), swaggerUi.serve, swaggerUi.setup(undefined, { swaggerOptions: { url: '/openapi/v1.json' } }));
   app.get('/share/runs/:token', routeLabel('/share/runs/{token}'), sharePage);
   app.get('/__assets/*key', routeLabel('/__assets/{key}'), serveAsset);
-  const oauth = oauthRouter({ publicUrl: config.publicUrl, http: settings });
+  const oauth = oauthRouter({ publicUrl: config.publicUrl, http });
   if (oauth) {
     for (const path of OAUTH_PATHS) app.use(path, routeLabel(path));
     app.use(oauth);

@@ -1,14 +1,9 @@
 import { Readable } from 'node:stream';
 import type { ProgressEvent } from '../src/live/progress-streams.service.ts';
+import { settings } from '../src/config.ts';
 import { heldStream, type ClosableStream, type StreamHolder } from '../src/live/stream-places.ts';
 import { Reply } from './route.ts';
 
-/** How often an open stream sends a comment line, so that proxies do not close it as idle. */
-let keepAliveMs = 15_000;
-
-export function configureEventStreams(settings: { keepAliveMs: number }): void {
-  keepAliveMs = settings.keepAliveMs;
-}
 
 /** A stream of progress events; `return()` ends it at once, even while a `next()` waits. */
 export type EventSource<T> = ClosableStream<ProgressEvent<T>>;
@@ -31,7 +26,7 @@ export async function eventStreamReply<T>(holder: StreamHolder, open: () => Prom
       void stream.return().then(() => callback(error));
     },
   });
-  const keepAlive = setInterval(() => body.push(': keep-alive\n\n'), keepAliveMs);
+  const keepAlive = setInterval(() => body.push(': keep-alive\n\n'), settings().sseKeepAliveMs);
   void (async () => {
     for (let next = await stream.next(); !next.done; next = await stream.next()) body.push(frameOf(next.value));
     clearInterval(keepAlive);

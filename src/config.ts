@@ -235,3 +235,15 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     requireEmailVerification: parsed.TCMS_REQUIRE_EMAIL_VERIFICATION,
   };
 }
+
+let current: Config | undefined;
+
+/**
+ * The configuration of the running service: one object for every module, applied once by
+ * `createApp` (app/app.ts); until then, what an empty environment gives.
+ */
+export const settings = (): Config => (current ??= loadConfig({}));
+
+export function applySettings(config: Config): void {
+  current = config;
+}

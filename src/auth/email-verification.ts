@@ -1,4 +1,4 @@
-import type { Config } from '../config.ts';
+import { settings } from '../config.ts';
 import { prisma, type Db } from '../database/client.ts';
 import { inTransaction } from '../database/transactions.ts';
 import { AppError, conflict, notFound } from '../errors.ts';
@@ -11,13 +11,6 @@ import { newSecret, sha256 } from './secrets.ts';
  * new mail replaces it, so the earlier token stops working. With TCMS_REQUIRE_EMAIL_VERIFICATION
  * an unverified user cannot invite, create API tokens or accept invitations.
  */
-let publicUrl = 'http://localhost:3000';
-let verificationRequired = false;
-
-export function configureEmailVerification(config: Pick<Config, 'publicUrl' | 'requireEmailVerification'>): void {
-  publicUrl = config.publicUrl;
-  verificationRequired = config.requireEmailVerification;
-}
 
 /** A verification token works for 7 days after its mail was queued. */
 export const VERIFICATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
@@ -39,7 +32,7 @@ export async function queueVerificationMail(tx: Db, user: { id: string; email: s
       `Hello ${oneLine(user.firstName)},`,
       '',
       'Confirm that this address is yours:',
-      `${publicUrl}/verify-email?token=${encodeURIComponent(secret)}`,
+      `${settings().publicUrl}/verify-email?token=${encodeURIComponent(secret)}`,
       '',
       `Verification token: ${secret}`,
       '',
@@ -88,7 +81,7 @@ export async function resendVerification(userId: string, db: Db = prisma()): Pro
 
 /** The gate of inviting, creating API tokens and accepting invitations when verification is required. */
 export function assertEmailVerified(user: { emailVerified: boolean }): void {
-  if (verificationRequired && !user.emailVerified) {
+  if (settings().requireEmailVerification && !user.emailVerified) {
     throw new AppError('email_not_verified', 'Verify your email address first: use the token of the verification mail, or have it sent again');
   }
 }

@@ -1,4 +1,4 @@
-import type { ChallengeSettings, Config } from '../config.ts';
+import { settings } from '../config.ts';
 import { AppError } from '../errors.ts';
 import { logger } from '../logger.ts';
 
@@ -7,11 +7,6 @@ import { logger } from '../logger.ts';
  * `challengeToken` is sent to a verifier speaking the siteverify protocol (a form POST of
  * `secret`, `response` and `remoteip`; it answers JSON `{ success }`). Without it there is none.
  */
-let settings: ChallengeSettings | undefined;
-
-export function configureSignupChallenge(config: Pick<Config, 'challenge'>): void {
-  settings = config.challenge;
-}
 
 const challengeFailed = (message: string, reason: string) => new AppError('challenge_failed', message, { code: reason });
 
@@ -21,15 +16,16 @@ const challengeFailed = (message: string, reason: string) => new AppError('chall
  * closed: an outage must not open signup to bots, and it is logged for the operator.
  */
 export async function assertChallengePassed(challengeToken: string | undefined, client: { ip: string }): Promise<void> {
-  if (!settings) return;
+  const challenge = settings().challenge;
+  if (!challenge) return;
   if (!challengeToken) throw challengeFailed('Signup needs a challengeToken from the bot check', 'challenge_missing');
-  const form = new URLSearchParams({ secret: settings.secret, response: challengeToken, remoteip: client.ip });
+  const form = new URLSearchParams({ secret: challenge.secret, response: challengeToken, remoteip: client.ip });
   let success: unknown;
   try {
-    const response = await fetch(settings.verifyUrl, {
+    const response = await fetch(challenge.verifyUrl, {
       method: 'POST',
       body: form,
-      signal: AbortSignal.timeout(settings.timeoutMs),
+      signal: AbortSignal.timeout(challenge.timeoutMs),
       redirect: 'error',
     });
     if (!response.ok) throw new Error(`the verifier answered ${response.status}`);

@@ -5,7 +5,7 @@ import { unauthorized } from '../auth/authenticate.ts';
 import { assertEmailVerified } from '../auth/email-verification.ts';
 import { authorize } from '../auth/policy.ts';
 import { newSecret, sha256 } from '../auth/secrets.ts';
-import type { Config } from '../config.ts';
+import { settings } from '../config.ts';
 import { displayName, type Identity, type RequestContext, type Role, type UserSnapshot } from '../context.ts';
 import { prisma, type Db, type Prisma } from '../database/client.ts';
 import { uniqueOrConflict } from '../database/constraints.ts';
@@ -34,13 +34,6 @@ const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 export const PENDING_INVITATION_CEILING = 100;
 /** What the invitation mail's outbox rows are about, for `emailDeliveryStatus`. */
 const MAIL_SUBJECT = 'invitation';
-
-let publicUrl = 'http://localhost:3000';
-
-/** Where accept links point: TCMS_PUBLIC_URL (the composition root sets it at start-up). */
-export function configureInvitationLinks(config: Pick<Config, 'publicUrl'>): void {
-  publicUrl = config.publicUrl;
-}
 
 export type InvitationRow = Awaited<ReturnType<Db['invitation']['findFirstOrThrow']>>;
 type InvitationRole = 'admin' | 'member' | 'viewer';
@@ -89,7 +82,7 @@ async function queueInvitationMail(tx: Db, org: { id: string; name: string }, ro
     organizationName: org.name,
     inviterName: row.invitedByName,
     role: row.role as InvitationRole,
-    acceptUrl: `${publicUrl}/invitations/accept?token=${encodeURIComponent(token)}`,
+    acceptUrl: `${settings().publicUrl}/invitations/accept?token=${encodeURIComponent(token)}`,
     token,
     expiresAt: row.expiresAt,
   });

@@ -1,4 +1,4 @@
-import type { StreamLimits } from '../config.ts';
+import { settings } from '../config.ts';
 import type { Identity } from '../context.ts';
 import { AppError } from '../errors.ts';
 
@@ -14,8 +14,6 @@ export type StreamHolder = { identity: Identity | undefined; address: string };
 /** An event stream as the transports read it: `return()` when the client goes away. */
 export type ClosableStream<T> = AsyncIterator<T> & { return(): Promise<IteratorResult<T>> };
 
-let limits: StreamLimits = { perCredential: 20, perAddress: 50 };
-
 /**
  * Open streams per credential and per address, of this process only: what the limits protect is a
  * process's sockets and memory, and a count shared through the database would be a statement per
@@ -24,10 +22,6 @@ let limits: StreamLimits = { perCredential: 20, perAddress: 50 };
  */
 const openStreams = new Map<string, number>();
 
-export function configureStreamPlaces(settings: StreamLimits): void {
-  limits = settings;
-}
-
 /**
  * The credential a stream counts against: an API token, an OAuth grant (every token of one
  * consent, so that refreshing gains nothing), a signed-in user (all their sessions).
@@ -35,6 +29,7 @@ export function configureStreamPlaces(settings: StreamLimits): void {
 const credentialOf = (identity: Identity) => (identity.kind === 'session' ? `user:${identity.user.id}` : `${identity.kind}:${identity.token.id}`);
 
 function countedKeys(holder: StreamHolder): Array<{ key: string; limit: number; what: string }> {
+  const limits = settings().sseStreamLimits;
   const address = { key: `address:${holder.address}`, limit: limits.perAddress, what: 'client address' };
   if (!holder.identity) return [address];
   return [{ key: `credential:${credentialOf(holder.identity)}`, limit: limits.perCredential, what: 'credential' }, address];

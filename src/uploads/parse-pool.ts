@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import type { ImportSettings } from '../config.ts';
+import { settings } from '../config.ts';
 import { AppError } from '../errors.ts';
 import type { UploadedFile } from '../storage/storage.service.ts';
 import type { ParseMessage } from './parse-task.ts';
@@ -17,32 +17,23 @@ export const PARSE_THREADS = Math.max(2, Math.min(4, os.availableParallelism() -
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
 const TYPESCRIPT_WORKER = new URL('./typescript-worker.mjs', import.meta.url).href;
 
+let pool: { memoryMb: number; workers: Piscina } | undefined;
+
 /**
- * The old-generation heap of one parse worker (a file that needs more fails alone, with 422) and
- * the longest one parse may take (a parse still running then is ended, with 422).
+ * The process's parse workers, started when first needed, each with an old generation of
+ * TCMS_IMPORT_MEMORY_MB; idle ones end after 30 s and never keep the process alive. Another
+ * setting starts a new pool: the old one's parses finish, then its workers idle out.
  */
-let limits: ImportSettings = { memoryMb: 256, timeoutMs: 120_000 };
-let pool: Piscina | undefined;
-
-/** TCMS_IMPORT_MEMORY_MB and TCMS_IMPORT_TIMEOUT_MS. Other limits start a new pool; the old one's parses finish, then its workers idle out. */
-export function configureParsing(settings: ImportSettings): void {
-  if (settings.memoryMb !== limits.memoryMb) pool = undefined;
-  limits = settings;
-}
-
-/** The process's parse workers, started when first needed; idle ones end after 30 s and never keep the process alive. */
-function parsePool(): Piscina {
-  pool ??= new Piscina({
-    maxThreads: PARSE_THREADS,
-    minThreads: 0,
-    idleTimeout: 30_000,
-    resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb, maxYoungGenerationSizeMb: Math.min(32, limits.memoryMb / 4) },
-  });
-  return pool;
+function parsePool(memoryMb: number): Piscina {
+  if (pool?.memoryMb !== memoryMb) {
+    const resourceLimits = { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: Math.min(32, memoryMb / 4) };
+    pool = { memoryMb, workers: new Piscina({ maxThreads: PARSE_THREADS, minThreads: 0, idleTimeout: 30_000, resourceLimits }) };
+  }
+  return pool.workers;
 }
 
 /** Why a worker did not finish: the limit it hit, as the client reads it; anything else as it is. */
-function workerFailure(error: unknown): unknown {
+function workerFailure(error: unknown, limits: { memoryMb: number; timeoutMs: number }): unknown {
   const outOfMemory = error instanceof Error && 'code' in error && error.code === 'ERR_WORKER_OUT_OF_MEMORY';
   if (outOfMemory) {
     return new AppError('parse_failed', `The file needs more than ${limits.memoryMb} MiB of memory to read`, { limit: 'memory', memoryMb: limits.memoryMb });
@@ -80,10 +71,11 @@ export async function parseInWorker<Options, Item, Summary>(
   });
   const filename = FROM_SOURCE ? TYPESCRIPT_WORKER : worker.href.replace(/\.ts$/, '.mjs');
   const task = { files, options, port, module: worker.href };
-  const run = parsePool().run(task, { filename, transferList: [port], signal: AbortSignal.timeout(limits.timeoutMs) });
+  const limits = settings().imports;
+  const run = parsePool(limits.memoryMb).run(task, { filename, transferList: [port], signal: AbortSignal.timeout(limits.timeoutMs) });
   try {
     // The task settles after its last message was posted, but on another port: wait for both.
-    const [, summary] = await Promise.all([run.catch((error: unknown) => Promise.reject(workerFailure(error))), ended]);
+    const [, summary] = await Promise.all([run.catch((error: unknown) => Promise.reject(workerFailure(error, limits))), ended]);
     return summary;
   } finally {
     answers.close();

@@ -1,7 +1,7 @@
 import { emitAudit } from '../audit/audit.service.ts';
 import { change, changesBetween, type Change } from '../audit/clip.ts';
 import { authorize } from '../auth/policy.ts';
-import type { Config } from '../config.ts';
+import { settings } from '../config.ts';
 import type { RequestContext } from '../context.ts';
 import type { Db, Prisma } from '../database/client.ts';
 import { lockRow } from '../database/locks.ts';
@@ -22,13 +22,6 @@ import {
 
 /** How long a rotated-out secret keeps signing next to the new one. */
 const PREVIOUS_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
-
-let allowPrivateReceivers = false;
-
-/** Whether receivers may have private addresses: TCMS_WEBHOOKS_ALLOW_PRIVATE (the composition root sets it at start-up). */
-export function configureWebhookReceivers(config: Pick<Config, 'webhooks'>): void {
-  allowPrivateReceivers = config.webhooks.allowPrivate;
-}
 
 export type WebhookRow = Awaited<ReturnType<Db['webhook']['findFirstOrThrow']>>;
 type DeliveryRow = Awaited<ReturnType<Db['webhookDelivery']['findFirstOrThrow']>>;
@@ -73,7 +66,7 @@ const webhookEvent = (webhook: { id: string; url: string }) => ({ entityType: 'w
  */
 async function assertReachableReceiver(url: string): Promise<void> {
   const parsed = new URL(url);
-  const refused = await refusedAddressOf(parsed, allowPrivateReceivers).catch(() => {
+  const refused = await refusedAddressOf(parsed, settings().webhooks.allowPrivate).catch(() => {
     throw fromValidationIssues([{ path: ['url'], message: `${parsed.hostname} does not resolve to an address` }]);
   });
   if (refused) throw fromValidationIssues([{ path: ['url'], message: refusedAddressMessage(parsed.hostname, refused) }]);

@@ -8,7 +8,7 @@ const onPostgresServer = Boolean(process.env.DATABASE_URL);
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/build.ts'],
+    globalSetup: ['test/support/global-setup.ts'],
     exclude: onPostgresServer ? ['test/embedded/**'] : ['test/postgres/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -1,6 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../app/app.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -9,6 +7,7 @@ import { newId } from '../../src/ids.ts';
 import { TEST_DEFAULTS, uniqueEmail } from '../support/app.ts';
 import { aMail, outboxRowOf, queue, statusOf } from '../support/mail-outbox.ts';
 import { startSmtpServer } from '../support/smtp.ts';
+import { newDataDir } from '../support/data-directories.ts';
 
 /**
  * Mail whose process stopped is taken over by another: what it left queued, and what it left
@@ -25,7 +24,7 @@ const openApp = (smtpUrl: string) =>
   createApp(loadConfig({ ...process.env, TCMS_DATA_DIR: dataDir, NODE_ENV: 'test', ...TEST_DEFAULTS, TCMS_SMTP_URL: smtpUrl, TCMS_MAIL_POLL_MS: '100' }));
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'tcms-mail-'));
+  dataDir = await newDataDir('tcms-mail-');
   app = await openApp(first.url);
 });
 

@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../app/app.ts';
 import { oneMonthAfter } from '../../src/billing/local-provider.ts';
@@ -12,6 +10,7 @@ import { newId } from '../../src/ids.ts';
 import { reserveSeats, seatUsage } from '../../src/seats/seats.service.ts';
 import { applyDueSubscriptions } from '../../src/subscription/subscription.service.ts';
 import { auditEvents, expectError, joinAs, signUp, uniqueEmail, useTestApp, type Caller } from '../support/app.ts';
+import { newDataDir } from '../support/data-directories.ts';
 
 const t = useTestApp();
 
@@ -84,7 +83,7 @@ describe('local provider periods', () => {
   });
 
   it('refuses to start with a billing provider this build does not know', async () => {
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tcms-billing-'));
+    const dataDir = await newDataDir('tcms-billing-');
     try {
       const starting = createApp(loadConfig({ ...process.env, TCMS_DATA_DIR: dataDir, NODE_ENV: 'test', TCMS_BILLING_PROVIDER: 'stripe' }));
       await expect(starting).rejects.toBeInstanceOf(ConfigurationError);

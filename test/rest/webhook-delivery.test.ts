@@ -12,9 +12,8 @@ import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 import { freshServerDatabase } from '../support/databases.ts';
 import { createWebhook, deliveriesOf, untilDeliveries, webhookOf } from '../support/webhooks.ts';
 import request from 'supertest';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { readFile, rm } from 'node:fs/promises';
+import { newDataDir } from '../support/data-directories.ts';
 
 /**
  * Webhook deliveries end to end (decisions §13): a real receiver in the test process, the real
@@ -256,7 +255,7 @@ describe('receivers on private addresses', () => {
   let isolated: Awaited<ReturnType<typeof freshServerDatabase>> | undefined;
   let apps: App[] = [];
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'tcms-test-'));
+    dataDir = await newDataDir('tcms-test-');
     if (process.env.DATABASE_URL) isolated = await freshServerDatabase(process.env.DATABASE_URL);
   });
   afterAll(async () => {

@@ -1,7 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +7,7 @@ import { newId } from '../../src/ids.ts';
 import { tokenFor } from '../support/app.ts';
 import { killNow, startServer, type ServerProcess } from '../support/processes.ts';
 import { runWithCases } from '../support/runs.ts';
+import { newDataDir } from '../support/data-directories.ts';
 
 /**
  * Idempotency-Key across a crash: a server process is killed (SIGKILL) while it handles a bulk
@@ -26,7 +25,7 @@ let server: ServerProcess | undefined;
 let database: pg.Client | undefined;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'tcms-crash-'));
+  dataDir = await newDataDir('tcms-crash-');
 });
 
 afterAll(async () => {

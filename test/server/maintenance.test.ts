@@ -1,12 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../app/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { onQuery, prisma } from '../../src/database/client.ts';
 import { newId } from '../../src/ids.ts';
 import { TEST_DEFAULTS } from '../support/app.ts';
+import { newDataDir } from '../support/data-directories.ts';
 
 /**
  * The periodic jobs every server process starts (the sweep, subscription renewals) run on the
@@ -18,7 +17,7 @@ let dataDir: string;
 const openApp = () => createApp(loadConfig({ ...process.env, TCMS_DATA_DIR: dataDir, NODE_ENV: 'test', ...TEST_DEFAULTS }));
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'tcms-maintenance-'));
+  dataDir = await newDataDir('tcms-maintenance-');
 });
 
 afterAll(async () => {

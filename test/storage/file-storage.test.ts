@@ -11,6 +11,7 @@ import { loadConfig } from '../../src/config.ts';
 import { LocalDirectoryStorage, type FileStorage } from '../../src/storage/file-storage.ts';
 import { S3Storage } from '../../src/storage/s3-storage.ts';
 import { createProject, signUp } from '../support/app.ts';
+import { newDataDir } from '../support/data-directories.ts';
 
 /** The FileStorage contract, run against the local directory and an S3-compatible server (s3rver). */
 type Backend = { storage: FileStorage; close(): Promise<void> };
@@ -131,7 +132,7 @@ describe('the app configured for an S3-compatible store', () => {
         await rm(directory, { recursive: true, force: true });
       },
     };
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'tcms-test-'));
+    dataDir = await newDataDir('tcms-test-');
     app = await createApp(
       loadConfig({
         ...process.env,

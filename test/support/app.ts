@@ -1,6 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -8,6 +6,7 @@ import { createApp, type App } from '../../app/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { prisma } from '../../src/database/client.ts';
 import { newId } from '../../src/ids.ts';
+import { newDataDir } from './data-directories.ts';
 
 export type TestApp = { app: App; http: TestAgent; dataDir: string };
 
@@ -20,14 +19,14 @@ export const TEST_DEFAULTS = { TCMS_WEBHOOK_DISPATCH: 'false' };
 
 /**
  * Starts the real app once per test file: on the PostgreSQL server named by DATABASE_URL, or
- * else on a fresh embedded database in a temporary directory. Files never share state except
+ * else on an embedded database of its own in a temporary directory (a copy of the migrated one). Files never share state except
  * the server database, where every test works in organizations of its own. `env` adds to (or
  * overrides) the environment the app is configured from.
  */
 export function useTestApp(env: NodeJS.ProcessEnv = {}): TestApp {
   const handle = {} as TestApp;
   beforeAll(async () => {
-    handle.dataDir = await mkdtemp(path.join(os.tmpdir(), 'tcms-test-'));
+    handle.dataDir = await newDataDir();
     handle.app = await createApp(loadConfig({ ...process.env, TCMS_DATA_DIR: handle.dataDir, NODE_ENV: 'test', ...TEST_DEFAULTS, ...env }));
     handle.http = request(handle.app.express);
   });

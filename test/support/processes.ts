@@ -1,10 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { TEST_DEFAULTS } from './app.ts';
+import { newDataDir } from './data-directories.ts';
 
 /**
  * Child processes for tests: spawn one, collect what it prints, wait for a line, and make sure
@@ -224,7 +223,7 @@ export async function stopServer(server: WatchedProcess): Promise<void> {
 export function useServerProcess(env: NodeJS.ProcessEnv = {}): { readonly current: ServerProcess } {
   const handle = {} as { current: ServerProcess; dataDir: string };
   beforeAll(async () => {
-    handle.dataDir = await mkdtemp(path.join(os.tmpdir(), 'tcms-server-'));
+    handle.dataDir = await newDataDir('tcms-server-');
     handle.current = await startServer({ dataDir: handle.dataDir, env, limitMs: 240_000, listenTimeoutMs: 120_000 });
   }, 180_000);
   afterAll(async () => {

@@ -1,12 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { createApp } from '../../app/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { TEST_DEFAULTS, type Caller, type TestApp } from './app.ts';
+import { newDataDir } from './data-directories.ts';
 import { freshServerDatabase } from './databases.ts';
 
 export type WebhookBody = { ulid: string; url: string; events: string[]; active: boolean; consecutiveFailures: number; secret?: string };
@@ -71,7 +70,7 @@ export function useDispatchingApp(env: NodeJS.ProcessEnv): TestApp {
   const handle = {} as TestApp;
   let isolated: Awaited<ReturnType<typeof freshServerDatabase>> | undefined;
   beforeAll(async () => {
-    handle.dataDir = await mkdtemp(path.join(os.tmpdir(), 'tcms-test-'));
+    handle.dataDir = await newDataDir();
     if (process.env.DATABASE_URL) isolated = await freshServerDatabase(process.env.DATABASE_URL);
     const database = isolated ? { DATABASE_URL: isolated.url } : {};
     const config = loadConfig({ ...process.env, TCMS_DATA_DIR: handle.dataDir, NODE_ENV: 'test', ...TEST_DEFAULTS, TCMS_WEBHOOK_DISPATCH: 'true', ...env, ...database });

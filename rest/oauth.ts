@@ -10,7 +10,8 @@ import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/share
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { AppError } from '../src/errors.ts';
 import { logger } from '../src/logger.ts';
-import { clientName, clientsStore, isRegisteredRedirectUri } from '../src/oauth/oauth-clients.ts';
+import { clientName } from '../src/auth/authenticate.ts';
+import { clientsStore, isRegisteredRedirectUri } from '../src/oauth/oauth-clients.ts';
 import {
   challengeFor,
   consentChoices,
@@ -162,11 +163,29 @@ const registrationLimit: RequestHandler = async (req, res, next) => {
  * registered one (`isRegisteredRedirectUri`) gets the SDK's own direct 400, never a redirect.
  */
 const exactRedirectUri: RequestHandler = async (req, res, next) => {
-  const { client_id: clientId, redirect_uri: redirectUri } = (req.method === 'POST' ? req.body : req.query) as Record<string, unknown>;
+  // A POST that is not a form has no parsed body: the SDK's handler answers it.
+  const { client_id: clientId, redirect_uri: redirectUri } = ((req.method === 'POST' ? req.body : req.query) ?? {}) as Record<string, unknown>;
   if (typeof clientId !== 'string' || typeof redirectUri !== 'string') return next();
   const client = await clientsStore.getClient(clientId);
   if (!client || isRegisteredRedirectUri(client, redirectUri)) return next();
   res.status(400).set('Cache-Control', 'no-store').json(new InvalidRequestError('Unregistered redirect_uri').toResponseObject());
+};
+
+/** The most characters of an OAuth error's `error_description`. */
+const ERROR_DESCRIPTION_MAX = 500;
+
+/**
+ * The SDK's `error_description` of a registration that does not validate lists every issue of
+ * it (5,000 bad redirect URIs answered 1 MB): clipped, as our own 422s are.
+ */
+const clippedErrorDescriptions: RequestHandler = (_req, res, next) => {
+  const json = res.json.bind(res);
+  res.json = (body: unknown) => {
+    const description = (body as { error_description?: unknown } | null)?.error_description;
+    if (typeof description !== 'string' || description.length <= ERROR_DESCRIPTION_MAX) return json(body);
+    return json({ ...(body as object), error_description: `${description.slice(0, ERROR_DESCRIPTION_MAX)}…` });
+  };
+  next();
 };
 
 /** The issuer must be https, or http on a loopback host (the SDK refuses anything else). */
@@ -201,6 +220,7 @@ export function oauthRouter(settings: OAuthSettings): Router | null {
     resource_name: 'tcms',
   };
   const router = express.Router();
+  router.use(clippedErrorDescriptions);
   router.use('/.well-known/oauth-authorization-server', metadataHandler(metadata));
   // At the root path (decisions §16) and at the resource's own path (RFC 9728 §3.1, where MCP clients look first).
   router.use('/.well-known/oauth-protected-resource', metadataHandler(protectedResource));

@@ -11,13 +11,20 @@ const isQuery = (args: ExecutionArgs) => getOperationAST(args.document, args.ope
 const asRequestError = (error: GraphQLError) =>
   createGraphQLError(error.message, { nodes: error.nodes, extensions: { ...error.extensions, http: { status: 400 } } });
 
+/**
+ * The errors of variables that do not coerce a request answers at most: the reference executor
+ * stops at 50, graphql-jit reports every item of a list (a list of 10,000 objects for strings
+ * answered 2 MB).
+ */
+const MAX_VARIABLE_ERRORS = 50;
+
 const requestErrorsAnswer400: Plugin = {
   onExecute: ({ args }) =>
     isQuery(args)
       ? {
           onExecuteDone: ({ result, setResult }) => {
             if (Array.isArray(result) || Symbol.asyncIterator in result || 'data' in result || !result.errors) return;
-            setResult({ ...result, errors: result.errors.map(asRequestError) });
+            setResult({ ...result, errors: result.errors.slice(0, MAX_VARIABLE_ERRORS).map(asRequestError) });
           },
         }
       : undefined,

@@ -11,6 +11,7 @@ import {
   type GraphQLField,
   type GraphQLNamedType,
   type GraphQLOutputType,
+  type SelectionNode,
   type SelectionSetNode,
   type ValidationContext,
   type ValidationRule,
@@ -53,41 +54,56 @@ const fieldsOf = (type: GraphQLNamedType | null | undefined): Record<string, Gra
 /** Selections the walk below visits at most (fragments expand where they are spread). */
 const MAX_VISITED_SELECTIONS = 10_000;
 
+/** A selection still to visit, with what encloses it: the lists above it and the fragments it was spread through. */
+type PendingSelection = {
+  selection: SelectionNode;
+  parentType: GraphQLNamedType | undefined | null;
+  listsAbove: readonly string[];
+  fragmentsAbove: readonly string[];
+};
+
 /**
  * A list (or connection) field may not be selected again below itself. Back-references make
  * cycles (`suite { cases { suite { cases … } } }`) whose result grows as a power of the data
  * size however shallow the query; no legitimate read needs to re-enter the list it is in.
  * Fragments count where they are spread, so a cycle cannot hide in one.
+ *
+ * The walk keeps its own stack: it runs before graphql-js's NoFragmentCyclesRule has refused a
+ * fragment spread inside itself, and however long a chain of fragments, it cannot overflow the
+ * call stack. A fragment already spread above is not entered again; that rule reports it.
  */
 const noNestedRepeatOfAList: ValidationRule = (context: ValidationContext) => ({
   OperationDefinition(operation) {
     const schema = context.getSchema();
+    const pending: PendingSelection[] = [];
+    const enter = (selectionSet: SelectionSetNode, enclosing: Omit<PendingSelection, 'selection'>) => {
+      // Reversed onto the stack, so that selections are visited in document order.
+      for (let index = selectionSet.selections.length - 1; index >= 0; index--) pending.push({ selection: selectionSet.selections[index]!, ...enclosing });
+    };
+    const refuse = (message: string, node: ASTNode) => context.reportError(new GraphQLError(message, { nodes: [node] }));
+    enter(operation.selectionSet, { parentType: schema.getRootType(operation.operation), listsAbove: [], fragmentsAbove: [] });
     let visited = 0;
-    const refuse = (message: string, node: ASTNode) => {
-      context.reportError(new GraphQLError(message, { nodes: [node] }));
-      return false;
-    };
-    const walk = (selectionSet: SelectionSetNode, parentType: GraphQLNamedType | undefined | null, listsAbove: string[]): boolean => {
-      for (const selection of selectionSet.selections) {
-        if (++visited > MAX_VISITED_SELECTIONS) return refuse('The query selects too many fields', selection);
-        if (selection.kind === Kind.FIELD) {
-          const field = fieldsOf(parentType)[selection.name.value];
-          if (!field || !selection.selectionSet) continue;
-          const coordinate = isListField(field.type) ? `${parentType!.name}.${field.name}` : null;
-          if (coordinate && listsAbove.includes(coordinate)) {
-            return refuse(`${coordinate} may not be selected inside itself: query it at one level and follow references by ULID`, selection);
-          }
-          if (!walk(selection.selectionSet, namedTypeOf(field.type), coordinate ? [...listsAbove, coordinate] : listsAbove)) return false;
-        } else {
-          const fragment = selection.kind === Kind.FRAGMENT_SPREAD ? context.getFragment(selection.name.value) : selection;
-          if (!fragment) continue;
-          const type = fragment.typeCondition ? schema.getType(fragment.typeCondition.name.value) : parentType;
-          if (!walk(fragment.selectionSet, type, listsAbove)) return false;
+    for (let next = pending.pop(); next; next = pending.pop()) {
+      const { selection, parentType, listsAbove, fragmentsAbove } = next;
+      if (++visited > MAX_VISITED_SELECTIONS) return refuse('The query selects too many fields', selection);
+      if (selection.kind === Kind.FIELD) {
+        const field = fieldsOf(parentType)[selection.name.value];
+        if (!field || !selection.selectionSet) continue;
+        const coordinate = isListField(field.type) ? `${parentType!.name}.${field.name}` : null;
+        if (coordinate && listsAbove.includes(coordinate)) {
+          return refuse(`${coordinate} may not be selected inside itself: query it at one level and follow references by ULID`, selection);
         }
+        enter(selection.selectionSet, { parentType: namedTypeOf(field.type), listsAbove: coordinate ? [...listsAbove, coordinate] : listsAbove, fragmentsAbove });
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        const type = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parentType;
+        enter(selection.selectionSet, { parentType: type, listsAbove, fragmentsAbove });
+      } else {
+        const name = selection.name.value;
+        const fragment = context.getFragment(name);
+        if (!fragment || fragmentsAbove.includes(name)) continue;
+        enter(fragment.selectionSet, { parentType: schema.getType(fragment.typeCondition.name.value), listsAbove, fragmentsAbove: [...fragmentsAbove, name] });
       }
-      return true;
-    };
-    walk(operation.selectionSet, schema.getRootType(operation.operation), []);
+    }
   },
 });
 
@@ -99,6 +115,16 @@ const noIntrospection: ValidationRule = (context: ValidationContext) => ({
     }
   },
 });
+
+/**
+ * graphql-armor's refusals are reported like graphql-js's own validation errors rather than
+ * thrown out of the validation: they answer the same status (400 to a client accepting
+ * `application/graphql-response+json`), beside the document's other errors.
+ */
+const reportedAsValidationErrors = {
+  propagateOnRejection: false,
+  onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(error)],
+};
 
 /** A plugin adding validation rules to every operation. */
 const validationRules = (rules: ValidationRule[]): Plugin => ({
@@ -114,10 +140,10 @@ const validationRules = (rules: ValidationRule[]): Plugin => ({
 export function graphqlLimits(options: { production: boolean }): Plugin[] {
   return [
     maxTokensPlugin({ n: GRAPHQL_LIMITS.tokens }),
-    maxDepthPlugin({ n: GRAPHQL_LIMITS.depth, ignoreIntrospection: true, flattenFragments: true }),
-    maxAliasesPlugin({ n: GRAPHQL_LIMITS.aliases }),
-    maxDirectivesPlugin({ n: GRAPHQL_LIMITS.directives }),
-    costLimitPlugin({ maxCost: GRAPHQL_LIMITS.cost, ignoreIntrospection: true, flattenFragments: true }),
+    maxDepthPlugin({ n: GRAPHQL_LIMITS.depth, ignoreIntrospection: true, flattenFragments: true, ...reportedAsValidationErrors }),
+    maxAliasesPlugin({ n: GRAPHQL_LIMITS.aliases, ...reportedAsValidationErrors }),
+    maxDirectivesPlugin({ n: GRAPHQL_LIMITS.directives, ...reportedAsValidationErrors }),
+    costLimitPlugin({ maxCost: GRAPHQL_LIMITS.cost, ignoreIntrospection: true, flattenFragments: true, ...reportedAsValidationErrors }),
     validationRules([noNestedRepeatOfAList, ...(options.production ? [noIntrospection] : [])]),
     ...(options.production ? [blockFieldSuggestionsPlugin()] : []),
   ] as Plugin[];

@@ -45,7 +45,7 @@ export const nestedTooDeeply = (path: PropertyKey[], location?: 'query' | 'param
 
 /**
  * Parses with a zod schema; a failure is the contract's 422 validation_failed. What the schema
- * accepts must also be storable and shallow, which `findUnstorable` checks.
+ * accepts must also be storable and shallow, which `unstorableIn` checks.
  */
 export function validate<S extends z.ZodType>(
   schema: S,
@@ -54,7 +54,7 @@ export function validate<S extends z.ZodType>(
 ): z.output<S> {
   const result = schema.safeParse(value);
   if (!result.success) throw fromValidationIssues(result.error.issues.map(clipped), location);
-  const unstorable = findUnstorable(result.data);
+  const unstorable = unstorableIn(result.data);
   if (unstorable) throw fromValidationIssues([unstorable], location);
   return result.data;
 }
@@ -100,7 +100,7 @@ function pathOf(visit: Visit): PropertyKey[] {
  * The first string or key (in document order) that the database cannot store, or the first value
  * nested too deeply. Iterative on purpose: the value may be untrusted and arbitrarily deep.
  */
-function findUnstorable(root: unknown): { path: PropertyKey[]; message: string } | null {
+export function unstorableIn(root: unknown): { path: PropertyKey[]; message: string } | null {
   const pending: Visit[] = [{ value: root, parent: null, key: '', depth: 0 }];
   for (let visit = pending.pop(); visit; visit = pending.pop()) {
     const { value, depth } = visit;
@@ -124,6 +124,20 @@ function findUnstorable(root: unknown): { path: PropertyKey[]; message: string }
     for (let index = children.length - 1; index >= 0; index--) pending.push(children[index]!);
   }
   return null;
+}
+
+const UNSTORABLE_CHARACTERS = /\u0000|\p{Surrogate}/gu;
+
+/**
+ * `value` with every string and key made storable: U+0000 and lone surrogates replaced by U+FFFD.
+ * For text that arrives inside files (imported reports and spreadsheets), where refusing a whole
+ * file for one such character would help nobody; the files' readers bound how deep it nests.
+ */
+export function storableCopy<T>(value: T): T {
+  if (typeof value === 'string') return value.replace(UNSTORABLE_CHARACTERS, '\uFFFD') as T;
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(storableCopy) as T;
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [storableCopy(key), storableCopy(inner)])) as T;
 }
 
 /**

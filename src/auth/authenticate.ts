@@ -1,12 +1,10 @@
 import type { Locale } from '../i18n.ts';
 import type { Identity, OrganizationSnapshot, RequestContext, Role, UserSnapshot } from '../context.ts';
 import { prisma } from '../database/client.ts';
-import type { OrganizationRow } from '../orgs/orgs.service.ts';
 import { tenantClient } from '../database/tenant.ts';
 import { AppError, forbidden, notFound } from '../errors.ts';
 import { ULID_PATTERN } from '../ids.ts';
 import { effectiveLimits, type OrganizationPlanRow } from '../orgs/billing-tiers.ts';
-import { clientName } from '../oauth/oauth-clients.ts';
 import { lowerRole } from './policy.ts';
 import { bypassesAllowlist, hiddenProjectIds } from './project-visibility.ts';
 import { SESSION_IDLE_MS } from './auth.schemas.ts';
@@ -221,7 +219,13 @@ export async function enterOrganization(
   return context(identity, organizationSnapshot(membership.org), role, false, locale, hidden);
 }
 
-export const organizationSnapshot = (org: Pick<OrganizationRow, 'id' | 'name' | 'suspendedAt'> & OrganizationPlanRow): OrganizationSnapshot => ({
+/** The name of an OAuth client that people see (consent page, audit events, an OAuth identity's token name): the registered client_name, else the client id. */
+export const clientName = (client: { id: string; metadata: unknown }) => {
+  const name = (client.metadata as { client_name?: unknown }).client_name;
+  return typeof name === 'string' && name.trim() !== '' ? name : client.id;
+};
+
+export const organizationSnapshot = (org: { id: string; name: string; suspendedAt: Date | null } & OrganizationPlanRow): OrganizationSnapshot => ({
   id: org.id,
   name: org.name,
   plan: org.plan,

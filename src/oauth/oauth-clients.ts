@@ -3,19 +3,13 @@ import { CustomOAuthError, InvalidClientMetadataError } from '@modelcontextproto
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { prisma } from '../database/client.ts';
 import { newId, ULID_PATTERN } from '../ids.ts';
+import { unstorableIn } from '../validation.ts';
 
 /** Abuse ceilings of a registration (the SDK's schema checks the shapes). */
 const MAX_REDIRECT_URIS = 10;
 const MAX_CLIENT_NAME = 200;
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-type ClientRow = { id: string; metadata: unknown };
-
-/** The name people see on the consent page and in audit events: the registered client_name, else the client id. */
-export const clientName = (client: ClientRow) => {
-  const name = (client.metadata as { client_name?: unknown }).client_name;
-  return typeof name === 'string' && name.trim() !== '' ? name : client.id;
-};
 
 /**
  * Redirect URIs of OAuth 2.1: https, http only to a loopback host (native apps), or a private
@@ -68,6 +62,7 @@ export const clientsStore: OAuthRegisteredClientsStore = {
   async registerClient(client) {
     if ((client.client_name?.length ?? 0) > MAX_CLIENT_NAME) throw new InvalidClientMetadataError(`client_name has at most ${MAX_CLIENT_NAME} characters`);
     assertRedirectUris(client.redirect_uris);
+    if (unstorableIn(client)) throw new InvalidClientMetadataError('Client metadata must not hold the NUL character or a lone surrogate');
     const { client_secret: _secret, client_secret_expires_at: _expiry, ...metadata } = client;
     const registered = { ...metadata, token_endpoint_auth_method: 'none' };
     const row = await prisma().oAuthClient.create({ data: { id: newId(), metadata: registered } });

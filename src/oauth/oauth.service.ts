@@ -2,7 +2,7 @@ import { InvalidGrantError, InvalidTokenError } from '@modelcontextprotocol/sdk/
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { emitAudit } from '../audit/audit.service.ts';
-import { enterOrganization, identify, unauthorized } from '../auth/authenticate.ts';
+import { clientName, enterOrganization, identify, unauthorized } from '../auth/authenticate.ts';
 import { lowerRole } from '../auth/policy.ts';
 import { newSecret, OAUTH_ACCESS_TOKEN_PREFIX, OAUTH_REFRESH_TOKEN_PREFIX, sha256 } from '../auth/secrets.ts';
 import type { Identity, RequestContext, Role, UserSnapshot } from '../context.ts';
@@ -11,7 +11,6 @@ import { inTransaction } from '../database/transactions.ts';
 import { AppError, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { organizationSuspended } from '../request.ts';
-import { clientName } from './oauth-clients.ts';
 
 /** Lifetimes (decisions §16): a code is redeemed at once, an access token lives an hour, a refresh token a month. */
 const AUTHORIZATION_CODE_TTL_MS = 60_000;

@@ -1,4 +1,5 @@
 import { AppError } from '../errors.ts';
+import { storableCopy } from '../validation.ts';
 import type { CaseStatus } from '../runs/internal/run-status.ts';
 
 /** Decisions §12: more tests than this in one import answer 422 too_many_cases. */
@@ -41,13 +42,13 @@ export const parseFailed = (message: string, line: number, column: number) =>
 export const tooManyTests = () =>
   new AppError('too_many_cases', `An import holds at most ${IMPORT_TESTS_MAX} tests`, { limit: IMPORT_TESTS_MAX });
 
-/** Passes on the tests a parser meets, and stops it at the first one over the limit. */
+/** Passes on the tests a parser meets, their text made storable, and stops it at the first one over the limit. */
 export class TestSink {
   private count = 0;
   constructor(private readonly emit: (test: ReportedTest) => void) {}
   add(test: ReportedTest): void {
     if (++this.count > IMPORT_TESTS_MAX) throw tooManyTests();
-    this.emit(test);
+    this.emit(storableCopy(test));
   }
 }
 

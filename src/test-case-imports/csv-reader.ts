@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { parse, type CsvError } from 'csv-parse';
+import { CsvError, parse } from 'csv-parse';
 import { AppError } from '../errors.ts';
 import { CsvScanner } from '../uploads/csv-scanner.ts';
 import { CaseSink, lineFailed, rowFailed, type ImportedCase } from './imported-case.ts';
@@ -111,9 +111,10 @@ export async function readCsv(chunks: AsyncIterable<Uint8Array>, sink: CaseSink)
     }
   } catch (error) {
     if (error instanceof AppError) throw error;
-    const csvError = error as Partial<CsvError> & { lines?: number; column?: number | string };
-    if (typeof csvError.code === 'string' && csvError.code.startsWith('CSV_')) {
-      throw lineFailed(csvError.lines ?? row + 1, typeof csvError.column === 'number' ? csvError.column + 1 : 1, csvError.message ?? 'unreadable CSV');
+    // Not every code of csv-parse starts with CSV_ (INVALID_OPENING_QUOTE does not): its class tells.
+    if (error instanceof CsvError) {
+      const at = error as CsvError & { lines?: number; column?: number | string };
+      throw lineFailed(at.lines ?? row + 1, typeof at.column === 'number' ? at.column + 1 : 1, at.message);
     }
     throw error;
   }

@@ -1,4 +1,5 @@
 import { AppError } from '../errors.ts';
+import { storableCopy } from '../validation.ts';
 import { IMPORT_CASES_MAX, type ImportWarning } from './test-case-imports.schemas.ts';
 
 /** A custom field value as the file spells it: the column (system key or title) and its text. */
@@ -39,7 +40,7 @@ export function listedWarnings(warnings: ImportWarning[], leftOut = 0): ImportWa
   return [...warnings.slice(0, IMPORT_WARNINGS_MAX), { row: 0, message: `${unlisted} more warnings are not listed` }];
 }
 
-/** Passes on the cases a reader finds, stops it at the first case over the limit, and keeps its warnings (the listed ones). */
+/** Passes on the cases a reader finds, their text made storable; stops it at the first case over the limit, and keeps its warnings (the listed ones). */
 export class CaseSink {
   private count = 0;
   readonly warnings: ImportWarning[] = [];
@@ -49,7 +50,7 @@ export class CaseSink {
     if (++this.count > IMPORT_CASES_MAX) {
       throw new AppError('too_many_cases', `An import holds at most ${IMPORT_CASES_MAX} cases`, { limit: IMPORT_CASES_MAX });
     }
-    this.emit(testCase);
+    this.emit(storableCopy(testCase));
   }
   warn(row: number, message: string): void {
     if (this.warnings.length < IMPORT_WARNINGS_MAX) this.warnings.push({ row, message });

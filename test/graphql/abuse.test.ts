@@ -2,7 +2,8 @@ import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { onQuery, prisma } from '../../src/database/client.ts';
 import { GRAPHQL_LIMITS } from '../../schema/limits.ts';
-import { createProject, createSuite, graphql, signUp, tokenFor, useTestApp } from '../support/app.ts';
+import type { Response } from 'supertest';
+import { createProject, createSuite, graphql, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
 import type { GraphQLErrorBody } from '../support/graphql.ts';
 
 /**
@@ -16,22 +17,33 @@ const t = useTestApp();
 /** A refusal must come back this fast (the abusive originals ran for minutes). */
 const REFUSAL_BOUND_MS = 2_000;
 
-async function refused(query: string, caller?: Parameters<typeof graphql>[1]) {
+/** The GraphQL-over-HTTP media type, to which a refused request answers 400 (to application/json, 200). */
+const GRAPHQL_RESPONSE = 'application/graphql-response+json';
+
+/** A request, the SQL statements it ran and how long it took. */
+async function measured(send: () => PromiseLike<Response>) {
   const statements: string[] = [];
   const stop = onQuery((event) => statements.push(event.query));
   const startedAt = performance.now();
-  const response = await graphql(t.http, caller, query);
+  const response = await send();
   const elapsedMs = performance.now() - startedAt;
   stop();
-  expect(response.status, JSON.stringify(response.body)).toBeLessThan(500);
-  const errors = response.body.errors as GraphQLErrorBody[];
-  expect(errors?.length, JSON.stringify(response.body)).toBeGreaterThan(0);
+  return { response, elapsedMs, statements };
+}
+
+/** The errors of a refusal: each validation_failed, no data, fast, no SQL, and its status (400 but on an event stream). */
+function refusal({ response, elapsedMs, statements }: Awaited<ReturnType<typeof measured>>, errors = response.body.errors as GraphQLErrorBody[], status = 400) {
+  expect(response.status, response.text).toBe(status);
+  expect(errors?.length, response.text).toBeGreaterThan(0);
   for (const error of errors) expect(error.extensions?.code, error.message).toBe('validation_failed');
   expect(response.body.data ?? null).toBeNull();
   expect(elapsedMs).toBeLessThan(REFUSAL_BOUND_MS);
   expect(statements, 'a refused query runs no SQL').toEqual([]);
   return errors;
 }
+
+const refused = async (query: string, caller?: Caller) =>
+  refusal(await measured(() => t.http.post('/graphql').set(caller?.headers ?? {}).set('Accept', GRAPHQL_RESPONSE).send({ query })));
 
 describe('GraphQL limits', () => {
   it('refuses a thousand aliases of one field', async () => {
@@ -93,6 +105,55 @@ describe('GraphQL limits', () => {
     const response = await t.http.post('/graphql').send([{ query: '{ __typename }' }, { query: '{ __typename }' }]);
     expect(response.status).toBeLessThan(500);
     expect(response.body.errors?.[0]?.extensions?.code, JSON.stringify(response.body)).toBe('validation_failed');
+  });
+});
+
+describe('GraphQL fragment cycles', () => {
+  const CYCLES = {
+    'a fragment spread inside itself': '{ ...A } fragment A on Query { ...A }',
+    'two fragments spread inside each other': '{ ...A } fragment A on Query { ...B } fragment B on Query { ...A }',
+    'a cycle in a nested selection, through an inline fragment': '{ viewer { ...V } } fragment V on Viewer { ... on Viewer { ...W } } fragment W on Viewer { __typename ...V }',
+    'a cycle under an inline fragment of the operation': '{ ... on Query { organization { ...O } } } fragment O on Organization { name ... on Organization { ...O } }',
+  };
+
+  for (const [name, query] of Object.entries(CYCLES)) {
+    it(`refuses ${name} as validation_failed, without and with a token`, async () => {
+      const token = await tokenFor(t.http, await signUp(t.http));
+      for (const caller of [undefined, token]) {
+        const [error, ...others] = await refused(query, caller);
+        expect(error!.message).toMatch(/^Cannot spread fragment "\w+" within itself/);
+        expect(others).toEqual([]);
+      }
+    });
+  }
+
+  it('refuses a cycle sent by GET, and one of a subscription asked for as an event stream', async () => {
+    const token = await tokenFor(t.http, await signUp(t.http));
+    for (const caller of [undefined, token]) {
+      const headers = caller?.headers ?? {};
+      const [viaGet] = refusal(await measured(() => t.http.get('/graphql').query({ query: CYCLES['a fragment spread inside itself'] }).set(headers).set('Accept', GRAPHQL_RESPONSE)));
+      expect(viaGet!.message).toMatch(/within itself/);
+
+      const subscription = 'subscription { ...A } fragment A on Subscription { ...B } fragment B on Subscription { ...A }';
+      const stream = await measured(() => t.http.post('/graphql').set(headers).set('Accept', 'text/event-stream').send({ query: subscription }));
+      expect(stream.response.headers['content-type']).toMatch(/^text\/event-stream/);
+      // An event stream opens (200) and carries the refusal as its one event, as graphql-sse has it for validation errors.
+      const [event] = refusal(stream, JSON.parse(/^data: (.*)$/m.exec(stream.response.text)![1]!).errors, 200);
+      expect(event!.message).toMatch(/within itself via/);
+    }
+  });
+
+  it('answers a chain of fragments as long as the token limit allows, and refuses one that doubles at each link', async () => {
+    const token = await tokenFor(t.http, await signUp(t.http));
+    const chain = (links: number, spreads: number) =>
+      `{ ...F0 } ${Array.from({ length: links }, (_, index) => `fragment F${index} on Query { ${`...F${index + 1} `.repeat(spreads)}}`).join(' ')} fragment F${links} on Query { __typename }`;
+    const longest = chain(Math.floor((GRAPHQL_LIMITS.tokens - 20) / 8), 1);
+    const { response, elapsedMs } = await measured(() => graphql(t.http, token, longest));
+    expect(response.body, response.text).toEqual({ data: { __typename: 'Query' } });
+    expect(elapsedMs).toBeLessThan(REFUSAL_BOUND_MS);
+
+    const [error] = await refused(chain(40, 2), token);
+    expect(error!.message).toMatch(/cost|too many fields/i);
   });
 });
 

@@ -137,6 +137,9 @@ describe('POST /register (RFC 7591)', () => {
       [{ redirect_uris: ['http://attacker.example/callback'] }, 'invalid_redirect_uri'],
       [{ redirect_uris: ['https://app.example/callback#fragment'] }, 'invalid_redirect_uri'],
       [{ client_name: 'x'.repeat(201) }, 'invalid_client_metadata'],
+      // Text the database cannot store.
+      [{ client_name: 'A\u0000gent' }, 'invalid_client_metadata'],
+      [{ client_name: 'Agent \udbff' }, 'invalid_client_metadata'],
     ];
     for (const [fields, error] of cases) {
       const response = await t.http
@@ -147,6 +150,16 @@ describe('POST /register (RFC 7591)', () => {
       expect(response.body.error).toBe(error);
       expect(typeof response.body.error_description).toBe('string');
     }
+  });
+
+  it('clips an error_description that would echo every issue of the metadata', async () => {
+    const response = await t.http
+      .post('/register')
+      .set('X-Forwarded-For', newAddress())
+      .send({ client_name: 'Agent', redirect_uris: new Array(5_000).fill(null) });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toBe('invalid_client_metadata');
+    expect(response.body.error_description.length).toBeLessThanOrEqual(501);
   });
 
   it("answers a body over the registration parser's limit with 413 naming that limit", async () => {
@@ -288,6 +301,13 @@ describe('POST /authorize: the decision', () => {
     expect(location.searchParams.get('error')).toBe('access_denied');
     expect(location.searchParams.get('state')).toBe('state-1');
     expect(location.searchParams.has('code')).toBe(false);
+  });
+
+  it('answers a POST that is not a form with a 400 of its own, never a 500', async () => {
+    for (const [type, body] of [['text/plain', 'x'], ['application/json', '{"client_id":"x"}']]) {
+      const response = await t.http.post('/authorize').set('Content-Type', type!).send(body);
+      expect(response.status, type).toBe(400);
+    }
   });
 
   it('refuses a cross-origin POST, or one without Origin and Referer, and grants nothing', async () => {

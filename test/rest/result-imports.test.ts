@@ -246,6 +246,16 @@ describe('POST /api/v1/projects/{projectId}/result-imports', () => {
     expect(await prisma().testCase.count({ where: { orgId: owner.orgId } })).toBe(0);
   });
 
+  it('imports text the database cannot store (NUL, a lone surrogate) as U+FFFD', async () => {
+    const { owner, code } = await ownerWithProject(t.http);
+    const report = { results: { tests: [{ name: 'prints\u0000binary', suite: ['io'], status: 'failed', message: 'got \ud800 and \u0000' }] } };
+    const response = await importRaw(owner, code, JSON.stringify(report), 'application/json');
+    expect(response.status, JSON.stringify(response.body)).toBe(201);
+    const [result] = await resultsOfRun(response.body.runUlid);
+    expect(result!.testCase).toMatchObject({ title: 'prints\uFFFDbinary', automationKey: 'io.prints\uFFFDbinary' });
+    expect(result!.comment).toBe('got \uFFFD and \uFFFD');
+  });
+
   it('replays the same report with the same Idempotency-Key and counts against the monthly ceiling', async () => {
     const { owner, code } = await ownerWithProject(t.http);
     const token = await tokenFor(t.http, owner);

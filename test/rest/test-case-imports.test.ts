@@ -215,7 +215,20 @@ describe('POST /api/v1/projects/{projectId}/test-case-imports (CSV)', () => {
 
     const noTitle = await importCsv(owner, code, csv('name,description', 'A,B'));
     expectError(noTitle, 422, 'parse_failed');
+    // csv-parse's INVALID_OPENING_QUOTE, whose code alone does not start with CSV_.
+    const quoteInField = await importCsv(owner, code, '<?xml version="1.0"?><testsuite name="w"/>', { format: 'csv' });
+    expectError(quoteInField, 422, 'parse_failed');
+    expect(quoteInField.body.error.details).toEqual({ line: 1, column: expect.any(Number) });
     expect(await writtenIn(owner.orgId)).toMatchObject({ cases: 0, suites: 0, imported: 0 });
+  });
+
+  it('text the database cannot store (NUL, a lone surrogate) is imported as U+FFFD', async () => {
+    const { owner, code } = await ownerWithProject(t.http);
+    const response = await importCsv(owner, code, csv('title,suite_path,description', 'Pay\u0000by card,Check\u0000out,Lone \ud800 half'));
+    expect(response.status, JSON.stringify(response.body)).toBe(201);
+    const [imported] = await casesOf(owner, code);
+    expect(imported).toMatchObject({ title: 'Pay\uFFFDby card', description: 'Lone \uFFFD half' });
+    expect([...(await suitePaths(owner, code)).values()]).toEqual(['Check\uFFFDout']);
   });
 
   it('a user picker cell takes a member\'s ULID; anyone else is parse_failed naming the row', async () => {

@@ -24,12 +24,15 @@ import { openBillingProvider } from '../src/billing/billing.service.ts';
 import { seedMissingSystemFields } from '../src/custom-fields/system-fields.service.ts';
 import { openDatabase, type OpenDatabase } from '../src/database/client.ts';
 import { AppError } from '../src/errors.ts';
+import { onAuditCommitted } from '../src/audit/audit.service.ts';
 import { startProgressFanOut } from '../src/live/progress-fanout.ts';
+import { publishRunChange } from '../src/live/progress-signals.ts';
 import { endAllStreams, refreshAllStreams } from '../src/live/progress-streams.service.ts';
 import { logger } from '../src/logger.ts';
 import { startMailOutbox } from '../src/mail/mail-outbox.service.ts';
 import { startMaintenance } from '../src/maintenance.ts';
 import { openFileStorage } from '../src/storage/storage.service.ts';
+import { wakeWebhookDispatchers } from '../src/webhooks/dispatch-signal.ts';
 import { startWebhookDispatcher } from '../src/webhooks/webhook-dispatcher.ts';
 import { createMetrics } from './metrics.ts';
 
@@ -65,6 +68,11 @@ export async function createApp(config: Config): Promise<App> {
   const metrics = createMetrics(database);
   const mailOutbox = await startMailOutbox(config, database.backgroundClient, metrics.countMail);
   const webhookDispatcher = config.webhooks.dispatch ? startWebhookDispatcher(config.webhooks, database.backgroundClient, metrics.countWebhookDelivery) : undefined;
+  // The audit hub's listeners: live progress hears the runs that changed, the webhook dispatchers the deliveries queued.
+  const stopHearingAudit = onAuditCommitted((event) => {
+    if (event.runId) publishRunChange({ orgId: event.orgId, runId: event.runId, planId: event.planId });
+    if (event.deliveries > 0) wakeWebhookDispatchers();
+  });
   // Across server processes through LISTEN/NOTIFY; the embedded database has one server process, which hears its own changes.
   const progressFanOut = database.engine === 'postgres' && config.databaseUrl ? await startProgressFanOut(config.databaseUrl, refreshAllStreams) : undefined;
 
@@ -125,6 +133,7 @@ export async function createApp(config: Config): Promise<App> {
     database,
     endStreams: endAllStreams,
     close: async () => {
+      stopHearingAudit();
       endAllStreams();
       await progressFanOut?.stop();
       await stopMaintenance();

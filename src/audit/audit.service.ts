@@ -4,8 +4,6 @@ import { displayName } from '../context.ts';
 import type { Db } from '../database/client.ts';
 import { Prisma } from '../../prisma/generated/client/client.ts';
 import { afterCommit } from '../database/transactions.ts';
-import { publishRunChange } from '../live/progress-signals.ts';
-import { wakeWebhookDispatchers } from '../webhooks/dispatch-signal.ts';
 import { newId } from '../ids.ts';
 import { cursorPageOf } from '../pagination.ts';
 import { clipSnapshot } from './clip.ts';
@@ -42,10 +40,27 @@ export async function emitAudit(tx: Db, ctx: AuditContext, entry: AuditEntry): P
   writes.settle(tx, written);
 }
 
+/** What the commit of an audit event tells the rest of the process: its run (and the run's plan), and the webhook deliveries it queued. */
+export type CommittedAuditEvent = { orgId: string; runId: string | null; planId: string | null; deliveries: number };
+
+const committedListeners = new Set<(event: CommittedAuditEvent) => void>();
+
+/**
+ * The audit hub: `listener` hears every audit event of this process once its transaction has
+ * committed (live progress and the webhook dispatchers subscribe from the composition root).
+ * Returns the function that stops listening.
+ */
+export function onAuditCommitted(listener: (event: CommittedAuditEvent) => void): () => void {
+  committedListeners.add(listener);
+  return () => {
+    committedListeners.delete(listener);
+  };
+}
+
 /**
  * emitAudit's writes as CTEs (audit_event, audit_deliveries) for a statement of the caller's,
  * which saves a hot path a round trip: `deliveries` counts the deliveries written, and `settle`,
- * given that count and the plan of the event's run, registers what follows the commit.
+ * given that count and the plan of the event's run, tells the audit hub after the commit.
  */
 export function auditWrites(ctx: AuditContext, entry: AuditEntry) {
   const label = clipSnapshot(entry.entityLabel);
@@ -75,8 +90,9 @@ export function auditWrites(ctx: AuditContext, entry: AuditEntry) {
       )`,
     deliveries: sql`(SELECT count(*) FROM audit_deliveries)::int`,
     settle(tx: Db, written: { deliveries: number; planId: string | null }) {
-      if (written.deliveries > 0) afterCommit(tx, wakeWebhookDispatchers);
-      if (runId) afterCommit(tx, () => publishRunChange({ orgId, runId, planId: written.planId }));
+      afterCommit(tx, () => {
+        for (const listener of committedListeners) listener({ orgId, runId, planId: written.planId, deliveries: written.deliveries });
+      });
     },
   };
 }

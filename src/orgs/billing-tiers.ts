@@ -1,4 +1,6 @@
-import type { PlanName } from './orgs.schemas.ts';
+/** The billing plans an operator can put an organization on (decisions §2). */
+export const PLAN_NAMES = ['free', 'team', 'enterprise'] as const;
+export type PlanName = (typeof PLAN_NAMES)[number];
 
 const GIB = 1024 ** 3;
 

@@ -7,6 +7,3 @@ export type CreateOrganizationInput = z.output<typeof createOrganizationBodySche
 
 export const orgPathSchema = z.object({ orgUlid: z.string() });
 
-/** The billing plans an operator can put an organization on (decisions §2). */
-export const PLAN_NAMES = ['free', 'team', 'enterprise'] as const;
-export type PlanName = (typeof PLAN_NAMES)[number];

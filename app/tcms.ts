@@ -5,7 +5,7 @@ import { AppError } from '../src/errors.ts';
 import { ULID_PATTERN } from '../src/ids.ts';
 import { RESULTS_USAGE, uploadResults, UploadUsageError, type UploadOutput } from './results-upload.ts';
 import { setMemberSuspension } from '../src/members/members.service.ts';
-import { PLAN_NAMES, type PlanName } from '../src/orgs/billing-tiers.ts';
+import { PLAN_NAMES, type PlanName } from '../src/billing-tiers.ts';
 import { eraseUser } from '../src/users/users.service.ts';
 import {
   describeOrganization,

@@ -1,5 +1,5 @@
 import type { Locale } from './i18n.ts';
-import type { OrganizationLimits } from './orgs/billing-tiers.ts';
+import type { OrganizationLimits } from './billing-tiers.ts';
 import type { Db } from './database/client.ts';
 
 export const ROLES = ['owner', 'admin', 'member', 'viewer'] as const;

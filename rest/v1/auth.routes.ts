@@ -1,14 +1,13 @@
 import {
   loginBodySchema,
-  organizationSchema,
   sessionSchema,
   signupBodySchema,
   signupResponseSchema,
   verifiedUserSchema,
   verifyEmailBodySchema,
-} from '../../src/auth/auth.schemas.ts';
-import { currentSession, login, logout, resendVerificationMail, signup, verifyEmail } from '../../src/auth/auth.service.ts';
-import { createOrganizationBodySchema, orgPathSchema } from '../../src/orgs/orgs.schemas.ts';
+} from '../../src/accounts/accounts.schemas.ts';
+import { currentSession, login, logout, resendVerificationMail, signup, verifyEmail } from '../../src/accounts/accounts.service.ts';
+import { createOrganizationBodySchema, organizationSchema, orgPathSchema } from '../../src/orgs/orgs.schemas.ts';
 import { createOrganization, getOrganization, toOrganization } from '../../src/orgs/orgs.service.ts';
 import { defineRoute, Reply } from '../route.ts';
 

@@ -26,9 +26,9 @@ import {
   setPlanConfigurationsBodySchema,
   updatePlanBodySchema,
 } from '../../src/plans/plans.schemas.ts';
-import { createPlan, deletePlan, listPlans, planDetail, readPlanDetail, toPlan, updatePlan } from '../../src/plans/plans.service.ts';
+import { createPlan, deletePlan, listPlanRuns, listPlans, planDetail, readPlanDetail, toPlan, updatePlan } from '../../src/plans/plans.service.ts';
 import { projectPathSchema } from '../../src/projects/projects.schemas.ts';
-import { listPlanRuns, toRunResponse } from '../../src/runs/runs.service.ts';
+import { toRunResponse } from '../../src/runs/runs.service.ts';
 import { defineRoute, Reply } from '../route.ts';
 
 const TAG = 'Test plans';

@@ -1,7 +1,8 @@
 import { toAuthor } from '../../src/actors.ts';
 import { countComments, findComments } from '../../src/comments/comments.service.ts';
 import { defectComments } from '../../src/defects/defect-comments.ts';
-import { createDefectBodySchema, DEFECT_STATUSES, defectFilterSchema, updateDefectBodySchema } from '../../src/defects/defects.schemas.ts';
+import { createDefectBodySchema, defectFilterSchema, updateDefectBodySchema } from '../../src/defects/defects.schemas.ts';
+import { DEFECT_STATUSES } from '../../src/statuses.ts';
 import {
   countDefects,
   countRunDefects,

@@ -1,4 +1,4 @@
-import { currentSession } from '../../src/auth/auth.service.ts';
+import { currentSession } from '../../src/accounts/accounts.service.ts';
 import { displayName } from '../../src/context.ts';
 import { getOrganization } from '../../src/orgs/orgs.service.ts';
 import { builder } from '../builder.ts';

@@ -4,12 +4,12 @@ import { prisma } from '../database/client.ts';
 import { tenantClient } from '../database/tenant.ts';
 import { AppError, forbidden, notFound } from '../errors.ts';
 import { ULID_PATTERN } from '../ids.ts';
-import { effectiveLimits, type OrganizationPlanRow } from '../orgs/billing-tiers.ts';
+import { effectiveLimits, type OrganizationPlanRow } from '../billing-tiers.ts';
 import { lowerRole } from './policy.ts';
 import { bypassesAllowlist, hiddenProjectIds } from './project-visibility.ts';
 import { SESSION_IDLE_MS } from './auth.schemas.ts';
 import { countCallStatement } from '../rate-limit/rate-limit.service.ts';
-import { API_TOKEN_PREFIX, OAUTH_ACCESS_TOKEN_PREFIX, sha256 } from './secrets.ts';
+import { API_TOKEN_PREFIX, OAUTH_ACCESS_TOKEN_PREFIX, sha256 } from '../secrets.ts';
 import { queryRaw, sql } from '../database/raw-sql.ts';
 
 // lastSeenAt / lastUsedAt are refreshed at most this often, not on every request.

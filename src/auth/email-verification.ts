@@ -4,7 +4,7 @@ import { inTransaction } from '../database/transactions.ts';
 import { AppError, conflict, notFound } from '../errors.ts';
 import { budgetSpent, consumeCall } from '../rate-limit/rate-limit.service.ts';
 import { queueMail } from '../mail/mail.service.ts';
-import { newSecret, sha256 } from './secrets.ts';
+import { newSecret, sha256 } from '../secrets.ts';
 
 /**
  * Email verification (decisions §18): one live token per user, stored hashed on the user row; a

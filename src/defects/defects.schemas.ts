@@ -1,13 +1,10 @@
 import { z } from 'zod';
 import { authorSchema } from '../actors.ts';
+import { DEFECT_STATUSES } from '../statuses.ts';
 import { customFieldValueSchema, fieldValueInputSchema } from '../custom-fields/field-values.service.ts';
 import { pageQuerySchema, pageSchema } from '../pagination.ts';
 import { distinctArray, searchQuerySchema, someFieldOf, ulidSchema } from '../validation.ts';
 
-export const DEFECT_STATUSES = ['open', 'in_progress', 'resolved', 'closed'] as const;
-export type DefectStatus = (typeof DEFECT_STATUSES)[number];
-/** Open and in-progress defects are unresolved: they count in stats and in the `defects=has` filter. */
-export const UNRESOLVED_STATUSES: DefectStatus[] = ['open', 'in_progress'];
 
 export const DEFECT_TITLE_MAX = 500;
 export const DEFECT_DESCRIPTION_MAX = 20000;

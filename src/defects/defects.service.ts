@@ -14,13 +14,8 @@ import { allocateNumber } from '../projects/numbering.service.ts';
 import { caseDisplayId } from '../projects/projects.schemas.ts';
 import { assertProjectUnlocked, resolveProject, type ProjectRow } from '../projects/projects.service.ts';
 import { likeLiteral } from '../validation.ts';
-import {
-  type CreateDefectInput,
-  type DefectFilter,
-  type DefectListQuery,
-  type DefectStatus,
-  type UpdateDefectInput,
-} from './defects.schemas.ts';
+import { type CreateDefectInput, type DefectFilter, type DefectListQuery, type UpdateDefectInput } from './defects.schemas.ts';
+import { type DefectStatus } from '../statuses.ts';
 
 type DefectRow = Awaited<ReturnType<Db['defect']['findFirstOrThrow']>>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { EMAIL_MAX, organizationSchema } from '../auth/auth.schemas.ts';
+import { EMAIL_MAX } from '../auth/auth.schemas.ts';
+import { organizationSchema } from '../orgs/orgs.schemas.ts';
 import { ROLES } from '../context.ts';
 import { LOCALES } from '../i18n.ts';
 import { pageQuerySchema, pageSchema } from '../pagination.ts';

@@ -4,7 +4,7 @@ import { EMAIL_MAX, normalizeEmail } from '../auth/auth.schemas.ts';
 import { unauthorized } from '../auth/authenticate.ts';
 import { assertEmailVerified } from '../auth/email-verification.ts';
 import { authorize } from '../auth/policy.ts';
-import { newSecret, sha256 } from '../auth/secrets.ts';
+import { newSecret, sha256 } from '../secrets.ts';
 import { settings } from '../config.ts';
 import { displayName, type Identity, type RequestContext, type Role, type UserSnapshot } from '../context.ts';
 import { prisma, type Db, type Prisma } from '../database/client.ts';

@@ -4,7 +4,7 @@ import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { emitAudit } from '../audit/audit.service.ts';
 import { clientName, enterOrganization, identify, unauthorized } from '../auth/authenticate.ts';
 import { lowerRole } from '../auth/policy.ts';
-import { newSecret, OAUTH_ACCESS_TOKEN_PREFIX, OAUTH_REFRESH_TOKEN_PREFIX, sha256 } from '../auth/secrets.ts';
+import { newSecret, OAUTH_ACCESS_TOKEN_PREFIX, OAUTH_REFRESH_TOKEN_PREFIX, sha256 } from '../secrets.ts';
 import type { Identity, RequestContext, Role, UserSnapshot } from '../context.ts';
 import { prisma, type Db } from '../database/client.ts';
 import { inTransaction } from '../database/transactions.ts';

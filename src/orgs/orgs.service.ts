@@ -6,7 +6,7 @@ import { prisma, type Db } from '../database/client.ts';
 import { lockRow } from '../database/locks.ts';
 import { notFound, validationFailed } from '../errors.ts';
 import { newId } from '../ids.ts';
-import { effectiveLimits, PLAN_NAMES, type PlanName } from './billing-tiers.ts';
+import { effectiveLimits, PLAN_NAMES, type PlanName } from '../billing-tiers.ts';
 import type { CreateOrganizationInput } from './orgs.schemas.ts';
 import { inTransaction } from '../database/transactions.ts';
 

@@ -13,7 +13,8 @@ import { assertProjectUnlocked, resolveProject, type ProjectRow } from '../proje
 import { likeLiteral } from '../validation.ts';
 import { pageOf, pageWindow } from '../pagination.ts';
 import { BUCKET_ORDER, progressBuckets, progressOf, readPlanProgress, type BucketRow } from './plan-progress.service.ts';
-import type { CreatePlanInput, PlanListQuery, PlanStatus, UpdatePlanInput } from './plans.schemas.ts';
+import type { CreatePlanInput, PlanListQuery, PlanRunsQuery, PlanStatus, UpdatePlanInput } from './plans.schemas.ts';
+import { pageOfRuns } from '../runs/runs.service.ts';
 import { inTransaction } from '../database/transactions.ts';
 import { lockRow } from '../database/locks.ts';
 import { uniqueOrConflict } from '../database/constraints.ts';
@@ -106,6 +107,12 @@ export const planEvent = (plan: { id: string; name: string }) => ({
 export async function resolvePlan(ctx: RequestContext, planUlid: string, options: { db?: Db } = {}) {
   authorize(ctx, 'project.read');
   return findLivePlan(options.db ?? ctx.db, planUlid);
+}
+
+/** GET /plans/{planUlid}/runs: the runs generated from a live plan, most recent first. */
+export async function listPlanRuns(ctx: RequestContext, planUlid: string, query: PlanRunsQuery) {
+  const plan = await resolvePlan(ctx, planUlid);
+  return pageOfRuns(ctx, { planId: plan.id }, query);
 }
 
 async function findLivePlan(db: Db, planUlid: string) {

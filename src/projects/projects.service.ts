@@ -9,7 +9,7 @@ import { applyProjectLocks } from '../orgs/orgs.service.ts';
 import { fileStorage } from '../storage/file-storage.ts';
 import { chargeStorage, releaseObjects, releaseStorage, type UploadedFile } from '../storage/storage.service.ts';
 import { likeLiteral } from '../validation.ts';
-import { UNRESOLVED_STATUSES } from '../defects/defects.schemas.ts';
+import { UNRESOLVED_DEFECT_STATUSES } from '../statuses.ts';
 import { pageOf, pageWindow } from '../pagination.ts';
 import { normalizeAvatar } from './avatar-image.ts';
 import {
@@ -128,7 +128,7 @@ const presence = (tokens: Array<'has' | 'without'>, has: Prisma.ProjectWhereInpu
   OR: tokens.map((token) => (token === 'has' ? has : without)),
 });
 
-const unresolvedDefects = { status: { in: UNRESOLVED_STATUSES } };
+const unresolvedDefects = { status: { in: UNRESOLVED_DEFECT_STATUSES } };
 
 /** The list filters of "Project list query parameters", AND-ed (`memberUlid` comes from `teamFilter`). */
 function projectListWhere(query: ProjectListQuery, team: Prisma.ProjectWhereInput | undefined): Prisma.ProjectWhereInput {

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../context.ts';
-import { sha256 } from '../auth/secrets.ts';
+import { sha256 } from '../secrets.ts';
 import { prisma, type Db } from '../database/client.ts';
 import { AppError } from '../errors.ts';
 import { Prisma } from '../../prisma/generated/client/client.ts';

@@ -1,6 +1,6 @@
 import { AppError } from '../errors.ts';
 import { storableCopy } from '../validation.ts';
-import type { CaseStatus } from '../runs/internal/run-status.ts';
+import type { CaseStatus } from '../statuses.ts';
 
 /** Decisions §12: more tests than this in one import answer 422 too_many_cases. */
 export const IMPORT_TESTS_MAX = 50_000;

@@ -3,7 +3,7 @@ import { distinctArray, ulidSchema } from '../validation.ts';
 import { runCaseSchema } from './run-cases.schemas.ts';
 import { ELAPSED_MS_MAX } from './run-cases.schemas.ts';
 import { runResponseSchema } from './runs.schemas.ts';
-import { OUTCOME_STATUSES } from './internal/run-status.ts';
+import { OUTCOME_STATUSES } from '../statuses.ts';
 
 /** "bulk run operations: caseUlids 1..500" (Limits of api-v1.md); also the entries of a bulk submit-result. */
 export const BULK_CASES_MAX = 500;

@@ -9,7 +9,8 @@ import type { BulkAssignInput, BulkCasesInput, BulkMarkInput, BulkResult, Submit
 import { findRunCasesByUlid, type RunCaseRow } from './internal/run-case-record.ts';
 import { applyRunChange } from './internal/run-counters.ts';
 import { isAssigneeLocked, recordResults, type MarkEntry, type ResultSource } from './internal/run-marking.ts';
-import { addTransition, type CaseStatus, type StatusDelta } from './internal/run-status.ts';
+import { addTransition, type StatusDelta } from './internal/run-status.ts';
+import { type CaseStatus } from '../statuses.ts';
 import { inTransaction } from '../database/transactions.ts';
 
 /** The one value all of `values` share, or undefined when they differ (or there are none). */

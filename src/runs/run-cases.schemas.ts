@@ -3,7 +3,7 @@ import { authorSchema } from '../actors.ts';
 import { searchQuerySchema, someFieldOf, ulidSchema } from '../validation.ts';
 import { cursorPageSchema, cursorQuerySchema, pageQuerySchema, pageSchema } from '../pagination.ts';
 import { ATTACHMENTS_PER_STEP, stagedKeySchema } from '../test-cases/attachments.schemas.ts';
-import { CASE_STATUSES } from './internal/run-status.ts';
+import { CASE_STATUSES } from '../statuses.ts';
 import { linkedDefectSchema } from '../defects/defects.schemas.ts';
 
 export const runCaseSchema = z

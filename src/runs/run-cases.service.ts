@@ -14,7 +14,8 @@ import { caseSnapshot, runCaseEvent, runCaseStepLabel } from './internal/run-eve
 import { RUN_CASE_INCLUDE, type RunCaseRecord } from './internal/run-case-record.ts';
 import type { MarkRunCaseStepInput, RunCaseFilter, RunCaseListQuery, RunResultListQuery, UpdateRunCaseInput } from './run-cases.schemas.ts';
 import { isAssigneeLocked, markedRunCase, recordResults, singleSource } from './internal/run-marking.ts';
-import { aggregateOfSteps, isOutcome, type CaseStatus } from './internal/run-status.ts';
+import { aggregateOfSteps } from './internal/run-status.ts';
+import { isOutcome, type CaseStatus } from '../statuses.ts';
 import { inTransaction } from '../database/transactions.ts';
 import { queryRaw, sql } from '../database/raw-sql.ts';
 

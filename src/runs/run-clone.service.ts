@@ -11,7 +11,7 @@ import { resolveRun } from './internal/run-access.ts';
 import { runEvent } from './internal/run-events.ts';
 import { RUN_INCLUDE, type RunRecord } from './internal/run-record.ts';
 import { copyRunCases } from './internal/run-snapshot.ts';
-import type { CaseStatus } from './internal/run-status.ts';
+import type { CaseStatus } from '../statuses.ts';
 import type { CloneRunInput } from './runs.schemas.ts';
 import { writeRunConfigurations } from './runs.service.ts';
 import { inTransaction } from '../database/transactions.ts';

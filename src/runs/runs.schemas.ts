@@ -4,7 +4,7 @@ import { customFieldValueSchema, fieldValueInputSchema } from '../custom-fields/
 import { ULID_PATTERN } from '../ids.ts';
 import { distinctArray, searchQuerySchema, someFieldOf, ulidSchema } from '../validation.ts';
 import { pageQuerySchema, pageSchema } from '../pagination.ts';
-import { CASE_STATUSES } from './internal/run-status.ts';
+import { CASE_STATUSES } from '../statuses.ts';
 
 /** The per-status case counters kept on every run row. */
 export type RunCounters = {

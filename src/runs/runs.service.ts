@@ -7,13 +7,11 @@ import {readFieldValues, writeValues, type CustomFieldValue, type FieldValueInpu
 import type { Db, Prisma } from '../database/client.ts';
 import { environmentForLegacyText, findLiveEnvironmentInProject } from '../environments/environments.service.ts';
 import { findLiveMilestoneInProject } from '../milestones/milestones.service.ts';
-import type { PlanRunsQuery } from '../plans/plans.schemas.ts';
-import { resolvePlan } from '../plans/plans.service.ts';
 import { conflict, fromValidationIssues, notFound, validationFailed } from '../errors.ts';
 import { epochMsOrNull, newId, ULID_PATTERN } from '../ids.ts';
 import { assertProjectUnlocked, resolveProject, type ProjectRow } from '../projects/projects.service.ts';
 import { likeLiteral } from '../validation.ts';
-import { pageOf, pageWindow } from '../pagination.ts';
+import { pageOf, pageWindow, type PageQuery } from '../pagination.ts';
 import { lockRun, resolveRun } from './internal/run-access.ts';
 import { runAggregates, runEvent } from './internal/run-events.ts';
 import { projectedStatusWhere, RUN_INCLUDE, type RunRecord } from './internal/run-record.ts';
@@ -276,10 +274,8 @@ async function runListWhere(db: Db, projectId: string, filter: RunFilter): Promi
   return { AND: filters };
 }
 
-/** GET /projects/{code}/runs: runs most recent first, filtered; never with custom field values. */
-export async function listRuns(ctx: RequestContext, projectCode: string, query: RunListQuery) {
-  const project = await resolveProject(ctx, projectCode);
-  const where = await runListWhere(ctx.db, project.id, query);
+/** A page of the runs `where` selects (the caller has authorized reading them), most recent first. */
+export async function pageOfRuns(ctx: RequestContext, where: Prisma.TestRunWhereInput, query: PageQuery) {
   const [items, total] = await Promise.all([
     ctx.db.testRun.findMany({ where, include: RUN_INCLUDE, orderBy: RUN_ORDER, ...pageWindow(query) }),
     ctx.db.testRun.count({ where }),
@@ -287,15 +283,10 @@ export async function listRuns(ctx: RequestContext, projectCode: string, query: 
   return pageOf(items, query, total);
 }
 
-/** GET /plans/{planUlid}/runs: the runs generated from a live plan, most recent first. */
-export async function listPlanRuns(ctx: RequestContext, planUlid: string, query: PlanRunsQuery) {
-  const plan = await resolvePlan(ctx, planUlid);
-  const where = { planId: plan.id };
-  const [items, total] = await Promise.all([
-    ctx.db.testRun.findMany({ where, orderBy: RUN_ORDER, include: RUN_INCLUDE, ...pageWindow(query) }),
-    ctx.db.testRun.count({ where }),
-  ]);
-  return pageOf(items, query, total);
+/** GET /projects/{code}/runs: runs most recent first, filtered; never with custom field values. */
+export async function listRuns(ctx: RequestContext, projectCode: string, query: RunListQuery) {
+  const project = await resolveProject(ctx, projectCode);
+  return pageOfRuns(ctx, await runListWhere(ctx.db, project.id, query), query);
 }
 
 /** Runs for a GraphQL connection: `window` carries Pothos's cursor, take/skip and selection. */

@@ -3,7 +3,7 @@ import type { RequestContext } from '../context.ts';
 import { prisma, type Db } from '../database/client.ts';
 import { lockRow } from '../database/locks.ts';
 import { AppError } from '../errors.ts';
-import { PLAN_TIERS, type PlanName } from '../orgs/billing-tiers.ts';
+import { PLAN_TIERS, type PlanName } from '../billing-tiers.ts';
 
 /** Roles that occupy a seat (decisions §8): everyone but viewers. */
 export const SEAT_ROLES = ['owner', 'admin', 'member'] as const;

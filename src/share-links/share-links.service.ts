@@ -1,7 +1,7 @@
 import { emitAudit } from '../audit/audit.service.ts';
 import { organizationSnapshot } from '../auth/authenticate.ts';
 import { authorize } from '../auth/policy.ts';
-import { newSecret, sha256 } from '../auth/secrets.ts';
+import { newSecret, sha256 } from '../secrets.ts';
 import { settings } from '../config.ts';
 import type { RequestContext } from '../context.ts';
 import { prisma, type Db } from '../database/client.ts';

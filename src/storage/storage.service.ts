@@ -7,7 +7,7 @@ import { ensureDataDirectory, errorCode, notWritable } from '../data-directory.t
 import type { Db } from '../database/client.ts';
 import { afterCommit } from '../database/transactions.ts';
 import { AppError, notFound } from '../errors.ts';
-import type { OrganizationLimits } from '../orgs/billing-tiers.ts';
+import type { OrganizationLimits } from '../billing-tiers.ts';
 import { assertSafeKey, fileStorage, LocalDirectoryStorage, useFileStorage } from './file-storage.ts';
 import { S3Storage } from './s3-storage.ts';
 import { queryRaw, sql } from '../database/raw-sql.ts';

@@ -2,7 +2,7 @@ import { emitAudit } from '../audit/audit.service.ts';
 import { unauthorized } from '../auth/authenticate.ts';
 import { assertEmailVerified } from '../auth/email-verification.ts';
 import { lowerRole, roleAtMost } from '../auth/policy.ts';
-import { API_TOKEN_PREFIX, newSecret } from '../auth/secrets.ts';
+import { API_TOKEN_PREFIX, newSecret } from '../secrets.ts';
 import type { RequestContext, Role } from '../context.ts';
 import { forbidden, notFound, validationFailed } from '../errors.ts';
 import { epochMsOrNull, newId } from '../ids.ts';

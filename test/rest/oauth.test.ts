@@ -14,7 +14,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Response } from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REGISTRATIONS_PER_HOUR } from '../../rest/oauth.ts';
-import { sha256 } from '../../src/auth/secrets.ts';
+import { sha256 } from '../../src/secrets.ts';
 import { prisma } from '../../src/database/client.ts';
 import { newId } from '../../src/ids.ts';
 import { sweepExpired } from '../../src/maintenance.ts';

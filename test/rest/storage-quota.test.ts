@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { prisma } from '../../src/database/client.ts';
 import { sweepExpired } from '../../src/maintenance.ts';
-import { PLAN_TIERS } from '../../src/orgs/billing-tiers.ts';
+import { PLAN_TIERS } from '../../src/billing-tiers.ts';
 import { setOrganizationPlan } from '../../src/orgs/orgs.service.ts';
 import { fileStorage } from '../../src/storage/file-storage.ts';
 import { STAGING_TTL_MS } from '../../src/storage/staged-uploads.ts';

@@ -8,7 +8,7 @@ import { prisma } from '../../src/database/client.ts';
 import { sweepExpired } from '../../src/maintenance.ts';
 import { TEMPORARY_UPLOAD_TTL_MS } from '../../src/storage/temporary-uploads.ts';
 import { ATTACHMENT_MAX_BYTES } from '../../src/test-cases/attachments.schemas.ts';
-import { PLAN_TIERS } from '../../src/orgs/billing-tiers.ts';
+import { PLAN_TIERS } from '../../src/billing-tiers.ts';
 import { expectError, signUp, useTestApp, type Caller } from '../support/app.ts';
 import * as uploads from '../support/uploads.ts';
 

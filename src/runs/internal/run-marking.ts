@@ -6,7 +6,8 @@ import type { RunCaseRecord } from './run-case-record.ts';
 import type { RunSettings } from '../../run-settings/run-settings.service.ts';
 import { Prisma } from '../../../prisma/generated/client/client.ts';
 import { applyRunChange } from './run-counters.ts';
-import { addTransition, type CaseStatus, type StatusDelta } from './run-status.ts';
+import { addTransition, type StatusDelta } from './run-status.ts';
+import { type CaseStatus } from '../../statuses.ts';
 import { executeRaw, sql } from '../../database/raw-sql.ts';
 import type { AuditEntry } from '../../audit/audit.service.ts';
 

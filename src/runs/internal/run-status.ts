@@ -1,12 +1,4 @@
-/** Statuses of a run case and of its steps ("Run case status" of api-v1.md). */
-export const CASE_STATUSES = ['untested', 'retested', 'passed', 'failed', 'skipped', 'blocked'] as const;
-export type CaseStatus = (typeof CASE_STATUSES)[number];
-
-/** Outcomes: the statuses that count as a result for auto-close, bulk-mark and time tracking. */
-export const OUTCOME_STATUSES = ['passed', 'failed', 'skipped', 'blocked'] as const;
-export type OutcomeStatus = (typeof OUTCOME_STATUSES)[number];
-
-export const isOutcome = (status: string): status is OutcomeStatus => (OUTCOME_STATUSES as readonly string[]).includes(status);
+import type { CaseStatus } from '../../statuses.ts';
 
 /**
  * A case's status as the aggregate of its steps: any failed step fails it, else any blocked step

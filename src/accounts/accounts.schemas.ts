@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { emailSchema } from '../auth/auth.schemas.ts';
+import { membershipSchema, organizationSchema } from '../orgs/orgs.schemas.ts';
+
+/** Signing up, signing in and the session (decisions §1, §18). */
+
+export const signupBodySchema = z
+  .strictObject({
+    email: emailSchema,
+    password: z.string().min(8).max(200),
+    firstName: z.string().trim().min(1).max(100),
+    lastName: z.string().trim().min(1).max(100),
+    organizationName: z.string().trim().min(1).max(200).optional(),
+    invitationToken: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .meta({ description: 'The token of an invitation to this email: the new user joins the inviting organization instead of getting one of their own' }),
+    challengeToken: z
+      .string()
+      .min(1)
+      .max(4096)
+      .optional()
+      .meta({ description: "The bot check's answer (a siteverify-compatible widget's token); required when the service is configured with a verifier" }),
+  })
+  .meta({
+    id: 'SignupRequest',
+    example: {
+      email: 'ada@example.com',
+      password: 'correct horse battery staple',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      organizationName: 'Analytical Engines',
+    },
+  });
+export type SignupInput = z.output<typeof signupBodySchema>;
+
+export const loginBodySchema = z
+  .strictObject({ email: emailSchema, password: z.string().min(1).max(200) })
+  .meta({ id: 'LoginRequest' });
+export type LoginInput = z.output<typeof loginBodySchema>;
+
+export const userSchema = z
+  .object({
+    ulid: z.string(),
+    email: z.string(),
+    firstName: z.string(),
+    lastName: z.string(),
+    displayName: z.string(),
+    avatarKey: z.string().nullable(),
+    emailVerified: z.boolean().meta({ description: 'The address is proven: by the verification mail\'s token, or by signing up with an invitation token' }),
+  })
+  .meta({ id: 'User' });
+
+export const verifyEmailBodySchema = z.strictObject({ token: z.string().min(1).max(200) }).meta({ id: 'VerifyEmailRequest' });
+
+export const verifiedUserSchema = z.object({ user: userSchema }).meta({ id: 'VerifiedUser' });
+
+export const sessionSchema = z
+  .object({ user: userSchema, organizations: z.array(membershipSchema) })
+  .meta({ id: 'Session' });
+
+export const signupResponseSchema = sessionSchema
+  .extend({ organization: organizationSchema })
+  .meta({ id: 'SignupResponse' });

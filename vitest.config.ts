@@ -6,6 +6,10 @@ import { defineConfig } from 'vitest/config';
 const onPostgresServer = Boolean(process.env.DATABASE_URL);
 
 export default defineConfig({
+  // graphql ships CommonJS (main) and ESM (module) copies: Vite would take the ESM one for our
+  // sources while the dependencies (Pothos, Yoga) load the CommonJS one, as Node does in production;
+  // two copies of graphql refuse each other's types. One copy, as in production.
+  resolve: { alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }] },
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],

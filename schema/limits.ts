@@ -7,6 +7,7 @@ import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import {
   GraphQLError,
   Kind,
+  NoSchemaIntrospectionCustomRule,
   type ASTNode,
   type GraphQLField,
   type GraphQLNamedType,
@@ -107,15 +108,6 @@ const noNestedRepeatOfAList: ValidationRule = (context: ValidationContext) => ({
   },
 });
 
-/** Introspection (`__schema`, `__type`) is refused; `__typename` stays. */
-const noIntrospection: ValidationRule = (context: ValidationContext) => ({
-  Field(node) {
-    if (node.name.value === '__schema' || node.name.value === '__type') {
-      context.reportError(new GraphQLError('Introspection is disabled on this server', { nodes: [node] }));
-    }
-  },
-});
-
 /**
  * graphql-armor's refusals are reported like graphql-js's own validation errors rather than
  * thrown out of the validation: they answer the same status (400 to a client accepting
@@ -134,7 +126,8 @@ const validationRules = (rules: ValidationRule[]): Plugin => ({
 });
 
 /**
- * The GraphQL limits as Yoga plugins. In production, introspection is refused and "did you mean"
+ * The GraphQL limits as Yoga plugins. In production, introspection (`__schema`, `__type`; not
+ * `__typename`) is refused by graphql-js's own rule and "did you mean"
  * suggestions are masked: the schema is not a map handed to anonymous callers.
  */
 export function graphqlLimits(options: { production: boolean }): Plugin[] {
@@ -144,7 +137,7 @@ export function graphqlLimits(options: { production: boolean }): Plugin[] {
     maxAliasesPlugin({ n: GRAPHQL_LIMITS.aliases, ...reportedAsValidationErrors }),
     maxDirectivesPlugin({ n: GRAPHQL_LIMITS.directives, ...reportedAsValidationErrors }),
     costLimitPlugin({ maxCost: GRAPHQL_LIMITS.cost, ignoreIntrospection: true, flattenFragments: true, ...reportedAsValidationErrors }),
-    validationRules([noNestedRepeatOfAList, ...(options.production ? [noIntrospection] : [])]),
+    validationRules([noNestedRepeatOfAList, ...(options.production ? [NoSchemaIntrospectionCustomRule] : [])]),
     ...(options.production ? [blockFieldSuggestionsPlugin()] : []),
   ] as Plugin[];
 }

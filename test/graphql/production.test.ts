@@ -22,7 +22,7 @@ describe('GraphQL in production', () => {
       expect(response.status).toBeLessThan(500);
       const [error] = errorsOf(response);
       expect(error?.extensions?.code, JSON.stringify(response.body)).toBe('validation_failed');
-      expect(error?.message).toMatch(/introspection is disabled/i);
+      expect(error?.message).toMatch(/introspection has been disabled/i);
       expect(JSON.stringify(response.body)).not.toContain('"fields"');
     }
   });

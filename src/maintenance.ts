@@ -15,8 +15,8 @@ const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 const SUBSCRIPTION_INTERVAL_MS = 60 * 1000;
 
 /**
- * Deletes what has outlived its purpose: idempotency keys, rate-limit windows, sign-in failure
- * counters, idle sessions, expired OAuth codes and tokens, staged uploads nobody committed within a day, the log of webhook
+ * Deletes what has outlived its purpose: idempotency keys, rate-limit windows (sign-in failures
+ * among them), idle sessions, expired OAuth codes and tokens, staged uploads nobody committed within a day, the log of webhook
  * deliveries settled (delivered or failed) more than 30 days ago, and the temporary files of
  * uploads that a killed process left behind.
  */
@@ -25,7 +25,6 @@ export async function sweepExpired(client: Db, now = Date.now()): Promise<void> 
   await client.rateLimitWindow.deleteMany({
     where: { OR: Object.entries(BUCKETS).map(([bucket, { windowMs }]) => ({ bucket, windowStart: { lt: new Date(now - 2 * windowMs) } })) },
   });
-  await client.loginThrottle.deleteMany({ where: { expire: { lt: new Date(now) } } });
   await client.session.deleteMany({ where: { lastSeenAt: { lt: new Date(now - SESSION_IDLE_MS) } } });
   await client.oAuthAuthorizationCode.deleteMany({ where: { expiresAt: { lt: new Date(now) } } });
   await client.oAuthAccessToken.deleteMany({ where: { expiresAt: { lt: new Date(now) } } });

@@ -11,7 +11,8 @@ import { queryRaw, sql } from '../database/raw-sql.ts';
  * per hour (decisions §18); an MCP client's tool calls per second, per token, and OAuth client
  * registrations per address and hour (decisions §16); a client address's requests to the public
  * share routes per minute (decisions §15); invitation mails per hour, from one organization to one
- * address and to one address from every organization (decisions §8).
+ * address and to one address from every organization (decisions §8); failed sign-ins per 15
+ * minutes, per account address and per client address (decisions §1).
  */
 export const BUCKETS = {
   requests: { windowMs: 60_000 },
@@ -22,6 +23,7 @@ export const BUCKETS = {
   oauth_registration: { windowMs: 3_600_000 },
   invitation_mail_from_org: { windowMs: 3_600_000 },
   invitation_mail_to_address: { windowMs: 3_600_000 },
+  sign_in: { windowMs: 15 * 60_000 },
 } as const;
 export type Bucket = keyof typeof BUCKETS;
 
@@ -79,6 +81,17 @@ export async function consumeCalls(
   const rows = await queryRaw<Array<{ owner: string; count: number }>>(db, countCallStatement(inKeyOrder, bucket, now));
   const countOf = new Map(rows.map((row) => [row.owner, Number(row.count)]));
   return owners.map((owner) => budgetState(bucket, limit, countOf.get(owner) ?? 1, now));
+}
+
+/**
+ * Gives back a call `consumeCalls` counted at `now` for each of `owners` (the window of that
+ * moment, so that a refund never reaches the next window), or with `forget` drops their windows'
+ * counts altogether.
+ */
+export async function refundCalls(db: Db, owners: string[], bucket: Bucket, now: number, options: { forget?: boolean } = {}): Promise<void> {
+  const windowStart = new Date(windowStartOf(bucket, now));
+  const where = sql`org_id = ANY(${owners}::text[]) AND bucket = ${bucket} AND window_start = ${windowStart}`;
+  await queryRaw(db, options.forget ? sql`DELETE FROM rate_limit_windows WHERE ${where}` : sql`UPDATE rate_limit_windows SET count = count - 1 WHERE ${where}`);
 }
 
 /** Counts one call against the `limit` of `bucket` for `orgId` (any owner, as for `consumeCalls`). */

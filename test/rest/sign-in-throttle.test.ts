@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { prisma } from '../../src/database/client.ts';
 import { sweepExpired } from '../../src/maintenance.ts';
 import { SIGN_IN_FAILURES, SIGN_IN_WINDOW_SECONDS } from '../../src/auth/sign-in-throttle.ts';
+import { digestKey } from '../../src/rate-limit/rate-limit.service.ts';
 import { expectError, signUp, uniqueEmail, useTestApp } from '../support/app.ts';
 import { windowWithRoom } from '../support/fixed-windows.ts';
 
@@ -33,8 +34,12 @@ async function failTimes(email: string, ip: (attempt: number) => string, times =
   }
 }
 
-/** The address's counter rows (one per 15-minute window). */
-const addressCounter = (email: string) => ({ startsWith: `sign-in:email:${email}:` });
+/** The address's and an IP's counter rows (one per 15-minute window) in the rate limiter's table. */
+const addressCounter = (email: string) => ({ orgId: digestKey('sign_in', 'email', email), bucket: 'sign_in' });
+const ipCounter = (ip: string) => ({ orgId: digestKey('sign_in', 'ip', ip), bucket: 'sign_in' });
+/** Moves a counter's windows `minutes` into the past. */
+const age = (where: ReturnType<typeof addressCounter>, minutes: number) =>
+  prisma().rateLimitWindow.updateMany({ where, data: { windowStart: new Date(Date.now() - minutes * 60_000) } });
 
 function expectThrottled(response: Awaited<ReturnType<typeof login>>) {
   expectError(response, 429, 'too_many_requests');
@@ -84,25 +89,24 @@ describe('sign-in throttling per address', () => {
     const user = await signUp(t.http);
     await failTimes(user.email, () => freshIp());
     expectThrottled(await login(user.email, PASSWORD, freshIp()));
-    await prisma().loginThrottle.updateMany({ where: { key: addressCounter(user.email) }, data: { expire: new Date(Date.now() - 1000) } });
+    await age(addressCounter(user.email), SIGN_IN_WINDOW_SECONDS / 60);
     expect((await login(user.email, PASSWORD, freshIp())).status).toBe(200);
   });
 
   it('has its expired counters removed by the maintenance sweep', async () => {
     const email = uniqueEmail('swept');
     await failTimes(email, () => freshIp(), 1);
-    const key = addressCounter(email);
-    expect(await prisma().loginThrottle.count({ where: { key } })).toBe(1);
-    await prisma().loginThrottle.updateMany({ where: { key }, data: { expire: new Date(Date.now() - 1000) } });
+    const where = addressCounter(email);
+    expect(await prisma().rateLimitWindow.count({ where })).toBe(1);
+    await age(where, (2 * SIGN_IN_WINDOW_SECONDS) / 60 + 1);
     await sweepExpired(prisma());
-    expect(await prisma().loginThrottle.count({ where: { key } })).toBe(0);
+    expect(await prisma().rateLimitWindow.count({ where })).toBe(0);
   });
 });
 
 describe('sign-in throttling per client address', () => {
   /** Failures the IP's counter holds in the current window (none when it has no row). */
-  const ipFailures = async (ip: string) =>
-    (await prisma().loginThrottle.findFirst({ where: { key: { startsWith: `sign-in:ip:${ip}:` } } }))?.points ?? 0;
+  const ipFailures = async (ip: string) => (await prisma().rateLimitWindow.findFirst({ where: ipCounter(ip) }))?.count ?? 0;
 
   it('does not count a success from an IP, nor an attempt refused for its address', async () => {
     const ip = freshIp();

@@ -19,21 +19,21 @@ import { contractCodesForRequestErrors, maskGraphQLError } from '../schema/error
 import { schema } from '../schema/index.ts';
 import { graphqlLimits } from '../schema/limits.ts';
 import { graphqlOutcomeLog } from '../schema/request-log.ts';
-import { applySettings, type Config } from '../src/config.ts';
+import { applySettings, type Config } from '../src/kernel/config.ts';
 import { openBillingProvider } from '../src/billing/billing.service.ts';
 import { seedMissingSystemFields } from '../src/custom-fields/system-fields.service.ts';
-import { openDatabase, type OpenDatabase } from '../src/database/client.ts';
-import { AppError } from '../src/errors.ts';
-import { onAuditCommitted } from '../src/audit/audit.service.ts';
-import { startProgressFanOut } from '../src/live/progress-fanout.ts';
-import { publishRunChange } from '../src/live/progress-signals.ts';
+import { openDatabase, type OpenDatabase } from '../src/kernel/database/client.ts';
+import { AppError } from '../src/kernel/errors.ts';
+import { onAuditCommitted } from '../src/foundation/audit/audit.service.ts';
+import { startProgressFanOut } from '../src/live/progress-fanout.service.ts';
+import { publishRunChange } from '../src/live/progress-signals.service.ts';
 import { endAllStreams, refreshAllStreams } from '../src/live/progress-streams.service.ts';
-import { logger } from '../src/logger.ts';
-import { startMailOutbox } from '../src/mail/mail-outbox.service.ts';
-import { startMaintenance } from '../src/maintenance.ts';
-import { openFileStorage } from '../src/storage/storage.service.ts';
-import { wakeWebhookDispatchers } from '../src/webhooks/dispatch-signal.ts';
-import { startWebhookDispatcher } from '../src/webhooks/webhook-dispatcher.ts';
+import { logger } from '../src/kernel/logger.ts';
+import { startMailOutbox } from '../src/foundation/mail/mail-outbox.service.ts';
+import { startMaintenance } from './maintenance.ts';
+import { openFileStorage } from '../src/foundation/storage/storage.service.ts';
+import { wakeWebhookDispatchers } from '../src/webhooks/dispatch-signal.service.ts';
+import { startWebhookDispatcher } from '../src/webhooks/webhook-dispatcher.service.ts';
 import { createMetrics } from './metrics.ts';
 
 export type App = {

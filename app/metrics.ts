@@ -1,9 +1,9 @@
 import type { RequestHandler } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { OpenDatabase } from '../src/database/client.ts';
+import type { OpenDatabase } from '../src/kernel/database/client.ts';
 import { openStreamCount } from '../src/live/progress-streams.service.ts';
-import type { MailOutcome } from '../src/mail/mail-outbox.service.ts';
-import type { DeliveryOutcome } from '../src/webhooks/webhook-dispatcher.ts';
+import type { MailOutcome } from '../src/foundation/mail/mail-outbox.service.ts';
+import type { DeliveryOutcome } from '../src/webhooks/webhook-dispatcher.service.ts';
 
 /**
  * Prometheus metrics (prom-client) of one process: requests by route and status with their

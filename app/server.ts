@@ -1,6 +1,6 @@
 import type { Server, ServerResponse } from 'node:http';
-import { ConfigurationError, loadConfig, type Config } from '../src/config.ts';
-import { logger } from '../src/logger.ts';
+import { ConfigurationError, loadConfig, type Config } from '../src/kernel/config.ts';
+import { logger } from '../src/kernel/logger.ts';
 import { createApp, type App } from './app.ts';
 import { createHttpServer } from './http-server.ts';
 

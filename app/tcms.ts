@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../src/config.ts';
-import { openDatabase, prisma } from '../src/database/client.ts';
-import { AppError } from '../src/errors.ts';
-import { ULID_PATTERN } from '../src/ids.ts';
+import { loadConfig } from '../src/kernel/config.ts';
+import { openDatabase, prisma } from '../src/kernel/database/client.ts';
+import { AppError } from '../src/kernel/errors.ts';
+import { ULID_PATTERN } from '../src/kernel/ids.ts';
 import { RESULTS_USAGE, uploadResults, UploadUsageError, type UploadOutput } from './results-upload.ts';
 import { setMemberSuspension } from '../src/members/members.service.ts';
-import { PLAN_NAMES, type PlanName } from '../src/billing-tiers.ts';
+import { PLAN_NAMES, type PlanName } from '../src/kernel/billing-tiers.ts';
 import { eraseUser } from '../src/users/users.service.ts';
 import {
   describeOrganization,

@@ -13,7 +13,7 @@
 import { readFileSync } from 'node:fs';
 import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
-import { newId } from '../src/ids.ts';
+import { newId } from '../src/kernel/ids.ts';
 import type { ServiceProcess } from './child.ts';
 import type { Sql } from './raw.ts';
 import { sessionHeaders, signUpPerson, type SessionPerson } from './setup.ts';

@@ -21,7 +21,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { createGzip, gzipSync } from 'node:zlib';
-import { newId } from '../src/ids.ts';
+import { newId } from '../src/kernel/ids.ts';
 import type { ServiceProcess } from './child.ts';
 import type { Sql } from './raw.ts';
 import { bearer, createProjectThroughApi, type Integrator } from './setup.ts';

@@ -11,7 +11,7 @@
  * groups, projects, allowlist rows) is written with direct SQL by seedTeamOrganization, in one
  * transaction, the way the service stores it, and then analyzed.
  */
-import { newId } from '../src/ids.ts';
+import { newId } from '../src/kernel/ids.ts';
 import type { ServiceProcess } from './child.ts';
 import { runHttpLoad } from './load.ts';
 import type { Sql } from './raw.ts';

@@ -19,7 +19,7 @@
  * validation, authorization, Prisma's query building and result mapping, the JSON answers, and the
  * live-progress notification after commit.
  */
-import { newId } from '../src/ids.ts';
+import { newId } from '../src/kernel/ids.ts';
 import { authenticate, type Sql } from './raw.ts';
 import type { Query, RunsActor } from './raw-runs.ts';
 import { repeated, selectionOrder, type RunCreationFixture } from './run-creation.ts';

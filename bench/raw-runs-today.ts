@@ -15,7 +15,7 @@
  * Left out, as the service does it outside the transaction: the NOTIFY of the run's change after
  * the commit (batched, on the listener's connection).
  */
-import { newId } from '../src/ids.ts';
+import { newId } from '../src/kernel/ids.ts';
 import type { Sql } from './raw.ts';
 import { auditRow, type CaseRow, type Mark, type Query, type Rows, type RunsActor, type RunsStatements } from './raw-runs.ts';
 import { elapsedOf, type BenchRun } from './runs.ts';

@@ -32,7 +32,7 @@
  * the audit metadata built in JavaScript, Prisma's query building and result mapping, the JSON
  * answers.
  */
-import { newId } from '../src/ids.ts';
+import { newId } from '../src/kernel/ids.ts';
 import { authenticate, INSERT_AUDIT, measureOps, type Actor, type Sql } from './raw.ts';
 import { elapsedOf, markSequence, PROGRESS_PLANS, roundRobin, RUN_CASES, statusOfPass, type BenchRun } from './runs.ts';
 import type { Measurement } from './stats.ts';

@@ -32,7 +32,7 @@
  * and diffing in JavaScript, Prisma's query building and result mapping, GraphQL execution and
  * the JSON responses.
  */
-import { newId } from '../src/ids.ts';
+import { newId } from '../src/kernel/ids.ts';
 import { authenticate, INSERT_AUDIT, measureOps, runOps, type Actor, type Sql } from './raw.ts';
 import type { SelectField } from './setup.ts';
 import type { Measurement } from './stats.ts';

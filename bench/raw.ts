@@ -7,8 +7,8 @@
  */
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import type pg from 'pg';
-import { worthNaming } from '../src/database/raw-sql.ts';
-import { newId } from '../src/ids.ts';
+import { worthNaming } from '../src/kernel/database/raw-sql.ts';
+import { newId } from '../src/kernel/ids.ts';
 import { machineBusyMeter, summarize, type Measurement } from './stats.ts';
 import type { Counts, Drive } from './test-design.ts';
 

@@ -9,7 +9,7 @@
  */
 import type { Server } from 'node:http';
 import { createApp } from '../app/app.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/kernel/config.ts';
 import { overrideOrganizationLimits } from '../src/orgs/orgs.service.ts';
 
 export type ParentMessage = { type: 'raise-limits'; id: number; orgId: string };

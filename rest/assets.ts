@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { readPublicAsset } from '../src/storage/storage.service.ts';
+import { readPublicAsset } from '../src/foundation/storage/storage.service.ts';
 
 /**
  * `GET /__assets/{avatarKey}?v={avatarVersion}`: public files such as project avatars, served

@@ -9,8 +9,8 @@ import {
   UNREADABLE_REQUEST,
   type ErrorCode,
   type UnreadableRequest,
-} from '../src/errors.ts';
-import { logger } from '../src/logger.ts';
+} from '../src/kernel/errors.ts';
+import { logger } from '../src/kernel/logger.ts';
 import { JSON_BODY_LIMIT } from './http-settings.ts';
 
 /** The HTTP status of each contract code; a code added to ERROR_CODES and not mapped here fails to compile. */

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { ProgressEvent } from '../src/live/progress-streams.service.ts';
-import { settings } from '../src/config.ts';
-import { heldStream, type ClosableStream, type StreamHolder } from '../src/live/stream-places.ts';
+import { settings } from '../src/kernel/config.ts';
+import { heldStream, type ClosableStream, type StreamHolder } from '../src/live/stream-places.service.ts';
 import { Reply } from './route.ts';
 
 

@@ -8,10 +8,10 @@ import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprot
 import { createOAuthMetadata } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
-import { AppError } from '../src/errors.ts';
-import { logger } from '../src/logger.ts';
-import { clientName } from '../src/auth/authenticate.ts';
-import { clientsStore, isRegisteredRedirectUri } from '../src/oauth/oauth-clients.ts';
+import { AppError } from '../src/kernel/errors.ts';
+import { logger } from '../src/kernel/logger.ts';
+import { clientName } from '../src/foundation/auth/authenticate.ts';
+import { clientsStore, isRegisteredRedirectUri } from '../src/oauth/oauth-clients.service.ts';
 import {
   challengeFor,
   consentChoices,
@@ -21,7 +21,7 @@ import {
   revokeToken,
   verifyAccessToken,
 } from '../src/oauth/oauth.service.ts';
-import { consumeAddressCall } from '../src/rate-limit/rate-limit.service.ts';
+import { consumeAddressCall } from '../src/foundation/rate-limit/rate-limit.service.ts';
 import { errorReply } from './errors.ts';
 import { readSessionCookie, type HttpSettings } from './http-settings.ts';
 import { consentPage, errorPage, PAGE_HEADERS, signInPage } from './oauth-pages.ts';

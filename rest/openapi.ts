@@ -1,7 +1,7 @@
 import { OpenApiGeneratorV31, OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { ERROR_CODES } from '../src/errors.ts';
-import { ulidSchema } from '../src/validation.ts';
+import { ERROR_CODES } from '../src/kernel/errors.ts';
+import { ulidSchema } from '../src/kernel/validation.ts';
 import { JSON_BODY_LIMIT } from './http-settings.ts';
 import type { RouteDefinition } from './route.ts';
 

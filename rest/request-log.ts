@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import { pinoHttp } from 'pino-http';
-import { logger } from '../src/logger.ts';
+import { logger } from '../src/kernel/logger.ts';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 

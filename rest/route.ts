@@ -4,18 +4,18 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
-import type { Identity, RequestContext } from '../src/context.ts';
-import type { Db } from '../src/database/client.ts';
-import { executeOnce, parseIdempotencyKey, principalOf, type StoredResponse } from '../src/idempotency/idempotency.service.ts';
-import type { RateLimitState } from '../src/rate-limit/rate-limit.service.ts';
-import { openRequest, type RequestOutcome } from '../src/request.ts';
-import type { UploadedFile } from '../src/storage/storage.service.ts';
-import { withImportSlot } from '../src/uploads/import-slots.ts';
-import { validate } from '../src/validation.ts';
+import type { Identity, RequestContext } from '../src/foundation/context.ts';
+import type { Db } from '../src/kernel/database/client.ts';
+import { executeOnce, parseIdempotencyKey, principalOf, type StoredResponse } from '../src/foundation/idempotency/idempotency.service.ts';
+import type { RateLimitState } from '../src/foundation/rate-limit/rate-limit.service.ts';
+import { openRequest, type RequestOutcome } from '../src/foundation/request.ts';
+import type { UploadedFile } from '../src/foundation/storage/storage.service.ts';
+import { withImportSlot } from '../src/foundation/uploads/import-slots.ts';
+import { validate } from '../src/kernel/validation.ts';
 import { errorReply } from './errors.ts';
 import type { HttpSettings } from './http-settings.ts';
 import { readSessionCookie, sessionCookieHeaders } from './http-settings.ts';
-import { receiveUpload } from './uploads.ts';
+import { receiveUpload, type UploadOptions } from './uploads.ts';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -83,24 +83,7 @@ export type RouteDefinition<P extends Schema | undefined = Schema | undefined, Q
   params?: P;
   query?: Q;
   body?: B;
-  /**
-   * A multipart upload of parts named `file`: one, or up to `maxFiles` (parsing stops at
-   * maxFiles + 1 parts, so the service can answer its own error for one too many).
-   */
-  upload?: {
-    maxBytes: number;
-    /** The most bytes of all parts of one request together; default maxBytes for each part. */
-    maxTotalBytes?: number;
-    description: string;
-    maxFiles?: number;
-    /** Content types also taken as the raw body (one file); such a route runs before the JSON body parser. */
-    rawTypes?: string[];
-    /**
-     * The service reads the files (an import): the request runs in one of the process's import
-     * slots, taken before any transaction opens, so that one waiting holds no connection.
-     */
-    import?: boolean;
-  };
+  upload?: UploadOptions;
   /** `media`: the body's schema per media type, for an answer that is not (only) JSON. */
   success: { status: number; description: string; schema?: Schema; media?: Record<string, Schema> };
   /** Answers that are neither the success nor an error envelope (readiness's 503). */

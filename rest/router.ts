@@ -1,7 +1,7 @@
 import express, { type Request, type Response, type Router } from 'express';
-import { AppError, unreadableRequest } from '../src/errors.ts';
-import { JsonScanner } from '../src/uploads/json-scanner.ts';
-import { MAX_NESTING_DEPTH, nestedTooDeeply } from '../src/validation.ts';
+import { AppError, unreadableRequest } from '../src/kernel/errors.ts';
+import { JsonScanner } from '../src/foundation/uploads/json-scanner.ts';
+import { MAX_NESTING_DEPTH, nestedTooDeeply } from '../src/kernel/validation.ts';
 import { JSON_BODY_LIMIT, type HttpSettings } from './http-settings.ts';
 import { routeHandler, type RouteDefinition } from './route.ts';
 

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import { AppError } from '../src/errors.ts';
+import { AppError } from '../src/kernel/errors.ts';
 import type { PublicRun } from '../src/share-links/share-links.schemas.ts';
 import { readSharedRun } from '../src/share-links/share-links.service.ts';
 

@@ -4,10 +4,28 @@ import { rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import type { Request, Response } from 'express';
 import multer from 'multer';
-import { AppError, fromValidationIssues } from '../src/errors.ts';
-import type { UploadedFile } from '../src/storage/storage.service.ts';
-import { temporaryUploadPath } from '../src/storage/temporary-uploads.ts';
-import type { RouteDefinition } from './route.ts';
+import { AppError, fromValidationIssues } from '../src/kernel/errors.ts';
+import type { UploadedFile } from '../src/foundation/storage/storage.service.ts';
+import { temporaryUploadPath } from '../src/foundation/storage/temporary-uploads.ts';
+
+/**
+ * A route's multipart upload of parts named `file`: one, or up to `maxFiles` (parsing stops at
+ * maxFiles + 1 parts, so the service can answer its own error for one too many).
+ */
+export type UploadOptions = {
+  maxBytes: number;
+  /** The most bytes of all parts of one request together; default maxBytes for each part. */
+  maxTotalBytes?: number;
+  description: string;
+  maxFiles?: number;
+  /** Content types also taken as the raw body (one file); such a route runs before the JSON body parser. */
+  rawTypes?: string[];
+  /**
+   * The service reads the files (an import): the request runs in one of the process's import
+   * slots, taken before any transaction opens, so that one waiting holds no connection.
+   */
+  import?: boolean;
+};
 
 type StoredPart = { path: string; size: number; sha256: string };
 
@@ -79,7 +97,7 @@ function removeWhenClosed(res: Response, files: Array<{ path: string }>): void {
  * The `file` parts of a multipart upload route, streamed to temporary files: one, or with
  * `maxFiles` up to maxFiles + 1 (so that the service answers its own error for one too many).
  */
-export function receiveUpload(req: Request, res: Response, upload: NonNullable<RouteDefinition['upload']>): Promise<UploadedFile[]> {
+export function receiveUpload(req: Request, res: Response, upload: UploadOptions): Promise<UploadedFile[]> {
   if (upload.rawTypes && req.is(upload.rawTypes)) return receiveRawBody(req, res, upload.maxBytes);
   if (!req.is('multipart/form-data')) {
     const raw = upload.rawTypes ? ` or as the body (${upload.rawTypes.join(', ')})` : '';

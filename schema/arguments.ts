@@ -1,4 +1,4 @@
-import { searchQuerySchema, validate } from '../src/validation.ts';
+import { searchQuerySchema, validate } from '../src/kernel/validation.ts';
 
 /** GraphQL's null for "absent" where the REST body has no null (zod then reports what is missing). */
 export const orUndefined = <T>(value: T | null | undefined): T | undefined => value ?? undefined;

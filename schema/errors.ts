@@ -1,7 +1,7 @@
 import type { GraphQLError } from 'graphql';
 import { createGraphQLError, maskError, type Plugin } from 'graphql-yoga';
-import { AppError, ERROR_CODES, type ErrorCode } from '../src/errors.ts';
-import { logger } from '../src/logger.ts';
+import { AppError, ERROR_CODES, type ErrorCode } from '../src/kernel/errors.ts';
+import { logger } from '../src/kernel/logger.ts';
 
 /**
  * Duck-typed on purpose: under vitest the schema (built by Pothos, loaded by Node) and source

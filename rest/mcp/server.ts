@@ -3,10 +3,10 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool as ListedTool } from '@modelcontextprotocol/sdk/types.js';
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { z } from 'zod';
-import type { Identity } from '../../src/context.ts';
-import { AppError } from '../../src/errors.ts';
-import { budgetSpent, consumeToolCall } from '../../src/rate-limit/rate-limit.service.ts';
-import { meterRequest, openRequest, type RequestOutcome } from '../../src/request.ts';
+import type { Identity } from '../../src/foundation/context.ts';
+import { AppError } from '../../src/kernel/errors.ts';
+import { budgetSpent, consumeToolCall } from '../../src/foundation/rate-limit/rate-limit.service.ts';
+import { meterRequest, openRequest, type RequestOutcome } from '../../src/foundation/request.ts';
 import { errorReply } from '../errors.ts';
 import { execute, type RouteDefinition } from '../route.ts';
 import { jsonBody } from '../router.ts';

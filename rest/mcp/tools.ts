@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { validate } from '../../src/validation.ts';
+import { validate } from '../../src/kernel/validation.ts';
 import type { RouteDefinition } from '../route.ts';
 import { v1Routes } from '../v1/index.ts';
 

@@ -1,5 +1,5 @@
-import { auditListQuerySchema, auditPageSchema } from '../../src/audit/audit.schemas.ts';
-import { listOrganizationAuditEvents } from '../../src/audit/audit.service.ts';
+import { auditListQuerySchema, auditPageSchema } from '../../src/foundation/audit/audit.schemas.ts';
+import { listOrganizationAuditEvents } from '../../src/foundation/audit/audit.service.ts';
 import { orgPathSchema } from '../../src/orgs/orgs.schemas.ts';
 import { listRunAuditEvents } from '../../src/runs/run-audit.service.ts';
 import { runPathSchema } from '../../src/runs/runs.schemas.ts';

@@ -16,7 +16,7 @@ import {
   updateComment,
   type Commentable,
 } from '../../src/comments/comments.service.ts';
-import { defectComments } from '../../src/defects/defect-comments.ts';
+import { defectComments } from '../../src/defects/defect-comments.service.ts';
 import { defineRoute, Reply } from '../route.ts';
 
 /** Where the comments of one kind of owner live in the URL space, and how operations are named. */

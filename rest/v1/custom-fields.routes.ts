@@ -24,7 +24,7 @@ import {
   updateCustomField,
   type CustomFieldRow,
 } from '../../src/custom-fields/custom-fields.service.ts';
-import type { RequestContext } from '../../src/context.ts';
+import type { RequestContext } from '../../src/foundation/context.ts';
 import { replaceCaseValues, setCaseValue } from '../../src/test-cases/case-field-values.service.ts';
 import { orgPathSchema } from '../../src/orgs/orgs.schemas.ts';
 import { defineRoute, Reply } from '../route.ts';

@@ -19,7 +19,7 @@ import {
   revokeInvitation,
   type InvitationRow,
 } from '../../src/invitations/invitations.service.ts';
-import type { RequestContext } from '../../src/context.ts';
+import type { RequestContext } from '../../src/foundation/context.ts';
 import { orgPathSchema } from '../../src/orgs/orgs.schemas.ts';
 import { toOrganization } from '../../src/orgs/orgs.service.ts';
 import { defineRoute, Reply } from '../route.ts';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { RequestContext } from '../../src/context.ts';
+import type { RequestContext } from '../../src/foundation/context.ts';
 import {
   addRunCasesBodySchema,
   addRunCasesResponseSchema,

@@ -1,5 +1,5 @@
-import { livenessSchema, readinessSchema } from '../../src/health/health.schemas.ts';
-import { checkReadiness } from '../../src/health/health.service.ts';
+import { livenessSchema, readinessSchema } from '../../src/foundation/health/health.schemas.ts';
+import { checkReadiness } from '../../src/foundation/health/health.service.ts';
 import { defineRoute, Reply } from '../route.ts';
 
 export const systemRoutes = [

@@ -26,7 +26,7 @@ import {
   setTestCaseSteps,
   updateTestCase,
 } from '../../src/test-cases/test-cases.service.ts';
-import { mergeTestCases } from '../../src/test-cases/merge.ts';
+import { mergeTestCases } from '../../src/test-cases/merge.service.ts';
 import { defineRoute, Reply, type RouteDefinition } from '../route.ts';
 
 const tag = 'Test cases';

@@ -1,4 +1,4 @@
-import { auditActorOf, findOrganizationAuditEvents } from '../../src/audit/audit.service.ts';
+import { auditActorOf, findOrganizationAuditEvents } from '../../src/foundation/audit/audit.service.ts';
 import { findRunAuditEvents } from '../../src/runs/run-audit.service.ts';
 import { builder } from '../builder.ts';
 import { requestOf } from '../context.ts';

@@ -1,4 +1,4 @@
-import { toAuthor } from '../../src/actors.ts';
+import { toAuthor } from '../../src/foundation/actors.ts';
 import { createCommentBodySchema, updateCommentBodySchema } from '../../src/comments/comments.schemas.ts';
 import {
   addComment,
@@ -10,9 +10,9 @@ import {
   updateComment,
   type Commentable,
 } from '../../src/comments/comments.service.ts';
-import { defectComments } from '../../src/defects/defect-comments.ts';
-import { validationFailed } from '../../src/errors.ts';
-import { validate } from '../../src/validation.ts';
+import { defectComments } from '../../src/defects/defect-comments.service.ts';
+import { validationFailed } from '../../src/kernel/errors.ts';
+import { validate } from '../../src/kernel/validation.ts';
 import { builder } from '../builder.ts';
 import { requestOf } from '../context.ts';
 

@@ -15,7 +15,7 @@ import {
   updateConfiguration,
   updateConfigurationGroup,
 } from '../../src/configurations/configurations.service.ts';
-import { validate } from '../../src/validation.ts';
+import { validate } from '../../src/kernel/validation.ts';
 import { builder } from '../builder.ts';
 import { requestOf } from '../context.ts';
 import { orUndefined } from '../arguments.ts';

@@ -18,8 +18,8 @@ import {
   updateCustomField,
 } from '../../src/custom-fields/custom-fields.service.ts';
 import { readFieldValues, type CustomFieldValue, type ValueEntity } from '../../src/custom-fields/field-values.service.ts';
-import { localized, type Locale } from '../../src/i18n.ts';
-import { validate } from '../../src/validation.ts';
+import { localized, type Locale } from '../../src/kernel/i18n.ts';
+import { validate } from '../../src/kernel/validation.ts';
 import { builder } from '../builder.ts';
 import { requestOf, type GraphQLContext } from '../context.ts';
 

@@ -7,7 +7,7 @@ import {
   resolveEnvironment,
   updateEnvironment,
 } from '../../src/environments/environments.service.ts';
-import { validate } from '../../src/validation.ts';
+import { validate } from '../../src/kernel/validation.ts';
 import { builder } from '../builder.ts';
 import { requestOf } from '../context.ts';
 import { orUndefined, searchOf } from '../arguments.ts';

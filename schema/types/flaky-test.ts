@@ -1,6 +1,6 @@
 import { flakyTestsQuerySchema, type FlakyTest } from '../../src/flaky-tests/flaky-tests.schemas.ts';
 import { flakyTestsOf } from '../../src/flaky-tests/flaky-tests.service.ts';
-import { validate } from '../../src/validation.ts';
+import { validate } from '../../src/kernel/validation.ts';
 import { orUndefined } from '../arguments.ts';
 import { builder } from '../builder.ts';
 import { requestOf } from '../context.ts';

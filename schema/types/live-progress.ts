@@ -1,13 +1,13 @@
 import { createGraphQLError } from 'graphql-yoga';
-import type { RequestContext } from '../../src/context.ts';
-import { AppError } from '../../src/errors.ts';
+import type { RequestContext } from '../../src/foundation/context.ts';
+import { AppError } from '../../src/kernel/errors.ts';
 import {
   subscribeToPlanProgress,
   subscribeToRunProgress,
   type ProgressEvent,
   type RunProgress,
 } from '../../src/live/progress-streams.service.ts';
-import { heldStream, type ClosableStream } from '../../src/live/stream-places.ts';
+import { heldStream, type ClosableStream } from '../../src/live/stream-places.service.ts';
 import { builder } from '../builder.ts';
 import { requestOf, type GraphQLContext } from '../context.ts';
 import { PlanProgressRef } from './plan.ts';

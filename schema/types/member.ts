@@ -1,4 +1,4 @@
-import { displayName } from '../../src/context.ts';
+import { displayName } from '../../src/foundation/context.ts';
 import {
   bulkInvitationBodySchema,
   BULK_OUTCOMES,
@@ -20,8 +20,8 @@ import {
 import { memberListQuerySchema, updateMemberBodySchema } from '../../src/members/members.schemas.ts';
 import { changeMemberRole, countMembers, findMembers, removeMember } from '../../src/members/members.service.ts';
 import { readSeatUsage } from '../../src/seats/seats.service.ts';
-import { LOCALES } from '../../src/i18n.ts';
-import { validate } from '../../src/validation.ts';
+import { LOCALES } from '../../src/kernel/i18n.ts';
+import { validate } from '../../src/kernel/validation.ts';
 import { orUndefined } from '../arguments.ts';
 import { builder } from '../builder.ts';
 import { requestOf } from '../context.ts';

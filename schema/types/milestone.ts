@@ -7,7 +7,7 @@ import {
   resolveMilestone,
   updateMilestone,
 } from '../../src/milestones/milestones.service.ts';
-import { validate } from '../../src/validation.ts';
+import { validate } from '../../src/kernel/validation.ts';
 import { orUndefined, searchOf } from '../arguments.ts';
 import { builder } from '../builder.ts';
 import { requestOf } from '../context.ts';

@@ -1,5 +1,5 @@
 import { currentSession } from '../../src/accounts/accounts.service.ts';
-import { displayName } from '../../src/context.ts';
+import { displayName } from '../../src/foundation/context.ts';
 import { getOrganization } from '../../src/orgs/orgs.service.ts';
 import { builder } from '../builder.ts';
 import { organizationReaderOf, requestOf } from '../context.ts';

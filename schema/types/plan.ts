@@ -1,4 +1,4 @@
-import { toAuthor } from '../../src/actors.ts';
+import { toAuthor } from '../../src/foundation/actors.ts';
 import {
   combinationsOf,
   CONFIGURATION_SELECTION_QUERY,
@@ -28,7 +28,7 @@ import {
 } from '../../src/plans/plans.service.ts';
 import { RUN_ORDER } from '../../src/runs/runs.service.ts';
 import { caseDisplayId } from '../../src/projects/projects.schemas.ts';
-import { validate } from '../../src/validation.ts';
+import { validate } from '../../src/kernel/validation.ts';
 import { orUndefined, searchOf } from '../arguments.ts';
 import { builder } from '../builder.ts';
 import { requestOf } from '../context.ts';

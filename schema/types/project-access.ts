@@ -15,7 +15,7 @@ import {
   unassignAccessGroup,
   updateProjectAccess,
 } from '../../src/project-access/project-access.service.ts';
-import { validate } from '../../src/validation.ts';
+import { validate } from '../../src/kernel/validation.ts';
 import { orUndefined } from '../arguments.ts';
 import { builder } from '../builder.ts';
 import { requestOf } from '../context.ts';

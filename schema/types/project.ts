@@ -13,7 +13,7 @@ import {
   type ProjectTeam,
 } from '../../src/projects/projects.service.ts';
 import { createProjectBodySchema, projectConnectionFilterSchema, updateProjectBodySchema } from '../../src/projects/projects.schemas.ts';
-import { validate } from '../../src/validation.ts';
+import { validate } from '../../src/kernel/validation.ts';
 import { orUndefined } from '../arguments.ts';
 import { builder } from '../builder.ts';
 import { requestOf, type GraphQLContext } from '../context.ts';

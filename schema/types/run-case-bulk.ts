@@ -10,7 +10,7 @@ import { bulkAssignRunCases, bulkMarkRunCases, bulkRemoveRunCases, bulkRetryRunC
 import type { RunCaseRecord } from '../../src/runs/run-cases.service.ts';
 import { addRunCases, reconcileRun } from '../../src/runs/run-membership.service.ts';
 import type { RunRecord } from '../../src/runs/runs.service.ts';
-import { validate } from '../../src/validation.ts';
+import { validate } from '../../src/kernel/validation.ts';
 import { orUndefined } from '../arguments.ts';
 import { builder } from '../builder.ts';
 import { requestOf } from '../context.ts';

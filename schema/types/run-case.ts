@@ -1,4 +1,4 @@
-import { toAuthor } from '../../src/actors.ts';
+import { toAuthor } from '../../src/foundation/actors.ts';
 import { caseDisplayId } from '../../src/projects/projects.schemas.ts';
 import { readResultUsage } from '../../src/usage/usage.service.ts';
 import type { RunCaseRecord } from '../../src/runs/run-cases.service.ts';
@@ -19,7 +19,7 @@ import {
   openRunCase,
   updateRunCase,
 } from '../../src/runs/run-cases.service.ts';
-import { validate } from '../../src/validation.ts';
+import { validate } from '../../src/kernel/validation.ts';
 import { orUndefined } from '../arguments.ts';
 import { builder } from '../builder.ts';
 import { requestOf } from '../context.ts';

@@ -1,4 +1,4 @@
-import { toAuthor } from '../../src/actors.ts';
+import { toAuthor } from '../../src/foundation/actors.ts';
 import { putCaseValuesBodySchema } from '../../src/custom-fields/custom-fields.schemas.ts';
 import { cloneRun } from '../../src/runs/run-clone.service.ts';
 import { projectedStatus, runCounts, runProgress } from '../../src/runs/runs.schemas.ts';
@@ -22,7 +22,7 @@ import {
   setRunFieldValues,
   updateRun,
 } from '../../src/runs/runs.service.ts';
-import { validate } from '../../src/validation.ts';
+import { validate } from '../../src/kernel/validation.ts';
 import { builder } from '../builder.ts';
 import { requestOf } from '../context.ts';
 import { Author } from './comment.ts';

@@ -5,7 +5,7 @@ import {
   checkoutSubscription,
   getSubscription,
 } from '../../src/subscription/subscription.service.ts';
-import { validate } from '../../src/validation.ts';
+import { validate } from '../../src/kernel/validation.ts';
 import { builder } from '../builder.ts';
 import { organizationReaderOf, requestOf } from '../context.ts';
 

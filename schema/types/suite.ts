@@ -8,7 +8,7 @@ import {
   resolveSuite,
   updateSuite,
 } from '../../src/suites/suites.service.ts';
-import { validate } from '../../src/validation.ts';
+import { validate } from '../../src/kernel/validation.ts';
 import { builder } from '../builder.ts';
 import { requestOf } from '../context.ts';
 

@@ -19,8 +19,8 @@ import {
   setTestCaseSteps,
   updateTestCase,
 } from '../../src/test-cases/test-cases.service.ts';
-import { mergeTestCases } from '../../src/test-cases/merge.ts';
-import { validate } from '../../src/validation.ts';
+import { mergeTestCases } from '../../src/test-cases/merge.service.ts';
+import { validate } from '../../src/kernel/validation.ts';
 import { orUndefined } from '../arguments.ts';
 import { builder } from '../builder.ts';
 import { requestOf } from '../context.ts';

@@ -1,4 +1,4 @@
-import { displayName } from '../../src/context.ts';
+import { displayName } from '../../src/foundation/context.ts';
 import {
   addGroupMembersBodySchema,
   assignGroupProjectsBodySchema,
@@ -20,7 +20,7 @@ import {
   resolveGroup,
   updateGroup,
 } from '../../src/groups/groups.service.ts';
-import { validate } from '../../src/validation.ts';
+import { validate } from '../../src/kernel/validation.ts';
 import { orUndefined, searchOf } from '../arguments.ts';
 import { builder } from '../builder.ts';
 import { requestOf } from '../context.ts';

@@ -13,7 +13,7 @@ import {
   updateWebhook,
   type WebhookRow,
 } from '../../src/webhooks/webhooks.service.ts';
-import { validate } from '../../src/validation.ts';
+import { validate } from '../../src/kernel/validation.ts';
 import { orUndefined } from '../arguments.ts';
 import { builder } from '../builder.ts';
 import { requestOf } from '../context.ts';

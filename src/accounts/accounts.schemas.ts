@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailSchema } from '../auth/auth.schemas.ts';
+import { emailSchema } from '../foundation/auth/auth.schemas.ts';
 import { membershipSchema, organizationSchema } from '../orgs/orgs.schemas.ts';
 
 /** Signing up, signing in and the session (decisions §1, §18). */

@@ -1,17 +1,17 @@
-import type { Identity, Role, UserSnapshot } from '../context.ts';
-import { displayName } from '../context.ts';
-import { prisma, type Db } from '../database/client.ts';
-import { conflict } from '../errors.ts';
-import { newId } from '../ids.ts';
+import type { Identity, Role, UserSnapshot } from '../foundation/context.ts';
+import { displayName } from '../foundation/context.ts';
+import { prisma, type Db } from '../kernel/database/client.ts';
+import { conflict } from '../kernel/errors.ts';
+import { newId } from '../kernel/ids.ts';
 import { createOrganizationFor, toOrganization } from '../orgs/orgs.service.ts';
-import { normalizeEmail } from '../auth/auth.schemas.ts';
+import { normalizeEmail } from '../foundation/auth/auth.schemas.ts';
 import type { LoginInput, SignupInput } from './accounts.schemas.ts';
-import { unauthorized, userSnapshot } from '../auth/authenticate.ts';
-import { markEmailVerified, queueVerificationMail, resendVerification, verifyByToken } from '../auth/email-verification.ts';
-import { assertChallengePassed } from '../auth/signup-challenge.ts';
-import { throttleSignIn } from '../auth/sign-in-throttle.ts';
-import { decoyPasswordHash, hashPassword, newSecret, verifyPassword } from '../secrets.ts';
-import { inTransaction } from '../database/transactions.ts';
+import { unauthorized, userSnapshot } from '../foundation/auth/authenticate.ts';
+import { markEmailVerified, queueVerificationMail, resendVerification, verifyByToken } from '../foundation/auth/email-verification.ts';
+import { assertChallengePassed } from '../foundation/auth/signup-challenge.ts';
+import { throttleSignIn } from '../foundation/auth/sign-in-throttle.ts';
+import { decoyPasswordHash, hashPassword, newSecret, verifyPassword } from '../kernel/secrets.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
 import { joinByInvitation } from '../invitations/invitations.service.ts';
 
 export const toUser = (user: UserSnapshot) => ({

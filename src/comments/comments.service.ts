@@ -1,15 +1,15 @@
-import { authorColumns, toAuthor } from '../actors.ts';
-import { emitAudit } from '../audit/audit.service.ts';
-import { authorize, can } from '../auth/policy.ts';
-import type { RequestContext } from '../context.ts';
-import type { Db, Prisma } from '../database/client.ts';
-import { forbidden, notFound, validationFailed } from '../errors.ts';
-import { epochMsOrNull, newId } from '../ids.ts';
+import { authorColumns, toAuthor } from '../foundation/actors.ts';
+import { emitAudit } from '../foundation/audit/audit.service.ts';
+import { authorize, can } from '../foundation/auth/policy.ts';
+import type { RequestContext } from '../foundation/context.ts';
+import type { Db, Prisma } from '../kernel/database/client.ts';
+import { forbidden, notFound, validationFailed } from '../kernel/errors.ts';
+import { epochMsOrNull, newId } from '../kernel/ids.ts';
 import { caseLabel, resolveTestCase } from '../test-cases/test-cases.service.ts';
-import { pageOf, pageWindow, type PageQuery } from '../pagination.ts';
+import { pageOf, pageWindow, type PageQuery } from '../kernel/pagination.ts';
 import { EXCERPT_CHARACTERS, type CreateCommentInput, type UpdateCommentInput } from './comments.schemas.ts';
-import { inTransaction } from '../database/transactions.ts';
-import { lockRow } from '../database/locks.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
+import { lockRow } from '../kernel/database/locks.ts';
 
 type CommentRow = Awaited<ReturnType<Db['comment']['findFirstOrThrow']>>;
 

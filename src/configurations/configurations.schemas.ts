@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { someFieldOf } from '../validation.ts';
-import { pageQuerySchema, pageSchema } from '../pagination.ts';
+import { someFieldOf } from '../kernel/validation.ts';
+import { pageQuerySchema, pageSchema } from '../kernel/pagination.ts';
 
 export const CONFIGURATION_NAME_MAX = 200;
 /** Positions are PostgreSQL integers. */

@@ -1,12 +1,12 @@
-import { emitAudit } from '../audit/audit.service.ts';
-import { authorize } from '../auth/policy.ts';
-import type { RequestContext } from '../context.ts';
-import type { Db, Prisma } from '../database/client.ts';
-import { notFound } from '../errors.ts';
-import { newId } from '../ids.ts';
-import { changesBetween } from '../audit/clip.ts';
+import { emitAudit } from '../foundation/audit/audit.service.ts';
+import { authorize } from '../foundation/auth/policy.ts';
+import type { RequestContext } from '../foundation/context.ts';
+import type { Db, Prisma } from '../kernel/database/client.ts';
+import { notFound } from '../kernel/errors.ts';
+import { newId } from '../kernel/ids.ts';
+import { changesBetween } from '../foundation/audit/clip.ts';
 import { assertProjectUnlocked, resolveProject } from '../projects/projects.service.ts';
-import { pageOf, pageWindow } from '../pagination.ts';
+import { pageOf, pageWindow } from '../kernel/pagination.ts';
 import type {
   ConfigurationGroupListQuery,
   CreateConfigurationGroupInput,
@@ -14,10 +14,10 @@ import type {
   UpdateConfigurationGroupInput,
   UpdateConfigurationInput,
 } from './configurations.schemas.ts';
-import { inTransaction } from '../database/transactions.ts';
-import { LIVE, softDelete } from '../soft-delete.ts';
-import { lockRow } from '../database/locks.ts';
-import { uniqueOrConflict } from '../database/constraints.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
+import { LIVE, softDelete } from '../foundation/soft-delete.ts';
+import { lockRow } from '../kernel/database/locks.ts';
+import { uniqueOrConflict } from '../kernel/database/constraints.ts';
 
 type ValueRow = Awaited<ReturnType<Db['configuration']['findFirstOrThrow']>>;
 type GroupRow = Awaited<ReturnType<Db['configurationGroup']['findFirstOrThrow']>>;

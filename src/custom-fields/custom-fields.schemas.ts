@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { customFieldValueSchema, fieldValueInputSchema, PARAGRAPH_MAX } from './field-values.service.ts';
-import { searchQuerySchema, ulidSchema } from '../validation.ts';
-import { pageQuerySchema, pageSchema } from '../pagination.ts';
+import { searchQuerySchema, ulidSchema } from '../kernel/validation.ts';
+import { pageQuerySchema, pageSchema } from '../kernel/pagination.ts';
 
 export const ENTITIES = ['test_case', 'test_run', 'defect'] as const;
 export type Entity = (typeof ENTITIES)[number];

@@ -1,18 +1,18 @@
-import { emitAudit } from '../audit/audit.service.ts';
-import { authorize } from '../auth/policy.ts';
-import type { RequestContext } from '../context.ts';
-import type { Db, Prisma } from '../database/client.ts';
-import { AppError, notFound, validationFailed } from '../errors.ts';
-import { localized, type Locale } from '../i18n.ts';
-import { newId, ULID_PATTERN } from '../ids.ts';
-import { likeLiteral } from '../validation.ts';
-import { pageOf, pageWindow } from '../pagination.ts';
+import { emitAudit } from '../foundation/audit/audit.service.ts';
+import { authorize } from '../foundation/auth/policy.ts';
+import type { RequestContext } from '../foundation/context.ts';
+import type { Db, Prisma } from '../kernel/database/client.ts';
+import { AppError, notFound, validationFailed } from '../kernel/errors.ts';
+import { localized, type Locale } from '../kernel/i18n.ts';
+import { newId, ULID_PATTERN } from '../kernel/ids.ts';
+import { likeLiteral } from '../kernel/validation.ts';
+import { pageOf, pageWindow } from '../kernel/pagination.ts';
 import type { CreateCustomFieldInput, CustomFieldFilters, CustomFieldListQuery, Entity, UpdateCustomFieldInput, ValueType } from './custom-fields.schemas.ts';
 import { DEFINITION_ORDER, definitionInclude, valueTable, type DefinitionRow, type ValueEntity } from './field-values.service.ts';
 import { applyI18n, applyState, bothGiven, checkDefault, jsonInput, nextOptions, nextScope, type FieldKind, type FieldState, type NextOption } from './definition-changes.ts';
 import { seedDefaultValue, seedOf } from './system-fields.service.ts';
-import { inTransaction } from '../database/transactions.ts';
-import { lockRow } from '../database/locks.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
+import { lockRow } from '../kernel/database/locks.ts';
 
 export type CustomFieldRow = DefinitionRow;
 

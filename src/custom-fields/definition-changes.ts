@@ -1,11 +1,11 @@
-import { assertMembers } from '../actors.ts';
+import { assertMembers } from '../foundation/actors.ts';
 import { Prisma as PrismaValues } from '../../prisma/generated/client/client.ts';
-import { change, type Change } from '../audit/clip.ts';
-import type { RequestContext } from '../context.ts';
-import type { Db, Prisma } from '../database/client.ts';
-import { AppError, notFound, validationFailed } from '../errors.ts';
-import type { Locale } from '../i18n.ts';
-import { newId } from '../ids.ts';
+import { change, type Change } from '../foundation/audit/clip.ts';
+import type { RequestContext } from '../foundation/context.ts';
+import type { Db, Prisma } from '../kernel/database/client.ts';
+import { AppError, notFound, validationFailed } from '../kernel/errors.ts';
+import type { Locale } from '../kernel/i18n.ts';
+import { newId } from '../kernel/ids.ts';
 import { isOptionType, type I18nInput, type OptionInput } from './custom-fields.schemas.ts';
 import { isEmptyValue, normalizeFieldValue, valueTable, type DefinitionRow, type ValueEntity } from './field-values.service.ts';
 

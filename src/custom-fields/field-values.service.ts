@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { assertMembers } from '../actors.ts';
-import { clipSnapshot } from '../audit/clip.ts';
-import type { RequestContext } from '../context.ts';
-import type { Db, Prisma } from '../database/client.ts';
-import { AppError, notFound, validationFailed } from '../errors.ts';
-import { localized, type Locale } from '../i18n.ts';
-import { ULID_PATTERN } from '../ids.ts';
-import { ulidSchema } from '../validation.ts';
-import { lockRows } from '../database/locks.ts';
-import { queryRaw, sql } from '../database/raw-sql.ts';
+import { assertMembers } from '../foundation/actors.ts';
+import { clipSnapshot } from '../foundation/audit/clip.ts';
+import type { RequestContext } from '../foundation/context.ts';
+import type { Db, Prisma } from '../kernel/database/client.ts';
+import { AppError, notFound, validationFailed } from '../kernel/errors.ts';
+import { localized, type Locale } from '../kernel/i18n.ts';
+import { ULID_PATTERN } from '../kernel/ids.ts';
+import { ulidSchema } from '../kernel/validation.ts';
+import { lockRows } from '../kernel/database/locks.ts';
+import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
 
 /** Longest paragraph value. */
 export const PARAGRAPH_MAX = 10000;

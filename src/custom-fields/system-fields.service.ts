@@ -1,8 +1,8 @@
-import { prisma, type Db, type Prisma } from '../database/client.ts';
-import { newId } from '../ids.ts';
+import { prisma, type Db, type Prisma } from '../kernel/database/client.ts';
+import { newId } from '../kernel/ids.ts';
 import type { ValueType } from './custom-fields.schemas.ts';
-import { inTransaction } from '../database/transactions.ts';
-import { lockRow } from '../database/locks.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
+import { lockRow } from '../kernel/database/locks.ts';
 
 export type SeedOption = { key: string; en: string; es: string; icon: string | null; color: string | null };
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { authorSchema } from '../actors.ts';
-import { DEFECT_STATUSES } from '../statuses.ts';
+import { authorSchema } from '../foundation/actors.ts';
+import { DEFECT_STATUSES } from '../kernel/statuses.ts';
 import { customFieldValueSchema, fieldValueInputSchema } from '../custom-fields/field-values.service.ts';
-import { pageQuerySchema, pageSchema } from '../pagination.ts';
-import { distinctArray, searchQuerySchema, someFieldOf, ulidSchema } from '../validation.ts';
+import { pageQuerySchema, pageSchema } from '../kernel/pagination.ts';
+import { distinctArray, searchQuerySchema, someFieldOf, ulidSchema } from '../kernel/validation.ts';
 
 
 export const DEFECT_TITLE_MAX = 500;

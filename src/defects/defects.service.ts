@@ -1,21 +1,21 @@
-import { assertMembers, authorColumns, toAuthor } from '../actors.ts';
-import { emitAudit } from '../audit/audit.service.ts';
-import { changesBetween } from '../audit/clip.ts';
-import { authorize } from '../auth/policy.ts';
-import type { RequestContext } from '../context.ts';
+import { assertMembers, authorColumns, toAuthor } from '../foundation/actors.ts';
+import { emitAudit } from '../foundation/audit/audit.service.ts';
+import { changesBetween } from '../foundation/audit/clip.ts';
+import { authorize } from '../foundation/auth/policy.ts';
+import type { RequestContext } from '../foundation/context.ts';
 import { readFieldValues, writeValues, type CustomFieldValue, type FieldValueInput } from '../custom-fields/field-values.service.ts';
-import type { Db, Prisma } from '../database/client.ts';
-import { lockRow } from '../database/locks.ts';
-import { inTransaction } from '../database/transactions.ts';
-import { notFound } from '../errors.ts';
-import { newId, ULID_PATTERN } from '../ids.ts';
-import { pageOf, pageWindow, type PageQuery } from '../pagination.ts';
+import type { Db, Prisma } from '../kernel/database/client.ts';
+import { lockRow } from '../kernel/database/locks.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
+import { notFound } from '../kernel/errors.ts';
+import { newId, ULID_PATTERN } from '../kernel/ids.ts';
+import { pageOf, pageWindow, type PageQuery } from '../kernel/pagination.ts';
 import { allocateNumber } from '../projects/numbering.service.ts';
 import { caseDisplayId } from '../projects/projects.schemas.ts';
 import { assertProjectUnlocked, resolveProject, type ProjectRow } from '../projects/projects.service.ts';
-import { likeLiteral } from '../validation.ts';
+import { likeLiteral } from '../kernel/validation.ts';
 import { type CreateDefectInput, type DefectFilter, type DefectListQuery, type UpdateDefectInput } from './defects.schemas.ts';
-import { type DefectStatus } from '../statuses.ts';
+import { type DefectStatus } from '../kernel/statuses.ts';
 
 type DefectRow = Awaited<ReturnType<Db['defect']['findFirstOrThrow']>>;
 

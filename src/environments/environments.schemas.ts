@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { someFieldOf } from '../validation.ts';
-import { searchQuerySchema } from '../validation.ts';
-import { pageQuerySchema, pageSchema } from '../pagination.ts';
+import { someFieldOf } from '../kernel/validation.ts';
+import { searchQuerySchema } from '../kernel/validation.ts';
+import { pageQuerySchema, pageSchema } from '../kernel/pagination.ts';
 
 export const ENVIRONMENT_NAME_MAX = 100;
 export const SLUG_MAX = 100;

@@ -1,23 +1,23 @@
-import { emitAudit } from '../audit/audit.service.ts';
-import { authorize } from '../auth/policy.ts';
-import type { RequestContext } from '../context.ts';
-import type { Db, Prisma } from '../database/client.ts';
-import { notFound, validationFailed } from '../errors.ts';
-import { newId } from '../ids.ts';
-import { changesBetween } from '../audit/clip.ts';
+import { emitAudit } from '../foundation/audit/audit.service.ts';
+import { authorize } from '../foundation/auth/policy.ts';
+import type { RequestContext } from '../foundation/context.ts';
+import type { Db, Prisma } from '../kernel/database/client.ts';
+import { notFound, validationFailed } from '../kernel/errors.ts';
+import { newId } from '../kernel/ids.ts';
+import { changesBetween } from '../foundation/audit/clip.ts';
 import { assertProjectUnlocked, resolveProject } from '../projects/projects.service.ts';
-import { likeLiteral } from '../validation.ts';
-import { pageOf, pageWindow } from '../pagination.ts';
+import { likeLiteral } from '../kernel/validation.ts';
+import { pageOf, pageWindow } from '../kernel/pagination.ts';
 import {
   SLUG_MAX,
   type CreateEnvironmentInput,
   type EnvironmentListQuery,
   type UpdateEnvironmentInput,
 } from './environments.schemas.ts';
-import { inTransaction } from '../database/transactions.ts';
-import { uniqueOrConflict } from '../database/constraints.ts';
-import { LIVE, softDelete } from '../soft-delete.ts';
-import { queryRaw, sql } from '../database/raw-sql.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
+import { uniqueOrConflict } from '../kernel/database/constraints.ts';
+import { LIVE, softDelete } from '../foundation/soft-delete.ts';
+import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
 
 type EnvironmentRow = Awaited<ReturnType<Db['environment']['findFirstOrThrow']>>;
 

@@ -1,8 +1,8 @@
-import { can } from '../auth/policy.ts';
-import type { RequestContext } from '../context.ts';
-import type { Db } from '../database/client.ts';
-import { forbidden, validationFailed } from '../errors.ts';
-import { budgetSpent, consumeCall } from '../rate-limit/rate-limit.service.ts';
+import { can } from '../foundation/auth/policy.ts';
+import type { RequestContext } from '../foundation/context.ts';
+import type { Db } from '../kernel/database/client.ts';
+import { forbidden, validationFailed } from '../kernel/errors.ts';
+import { budgetSpent, consumeCall } from '../foundation/rate-limit/rate-limit.service.ts';
 import { csvRows, streamOf } from './csv.ts';
 import {
   AUDIT_EXPORT_CALLS_PER_HOUR,

@@ -1,4 +1,4 @@
-import type { RequestContext } from '../context.ts';
+import type { RequestContext } from '../foundation/context.ts';
 import { isVisibleIn, loadDefinitions, type CustomFieldValue, type DefinitionRow } from '../custom-fields/field-values.service.ts';
 import { resolveProject, toProject, type ProjectRow } from '../projects/projects.service.ts';
 import { findSuiteTree, toSuite } from '../suites/suites.service.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { pageQuerySchema, pageSchema } from '../pagination.ts';
-import { queryInteger } from '../validation.ts';
+import { pageQuerySchema, pageSchema } from '../kernel/pagination.ts';
+import { queryInteger } from '../kernel/validation.ts';
 
 export const WINDOW_MIN = 5;
 export const WINDOW_MAX = 100;

@@ -1,10 +1,10 @@
-import { authorize } from '../auth/policy.ts';
-import type { RequestContext } from '../context.ts';
-import { pageOf, pageWindow } from '../pagination.ts';
+import { authorize } from '../foundation/auth/policy.ts';
+import type { RequestContext } from '../foundation/context.ts';
+import { pageOf, pageWindow } from '../kernel/pagination.ts';
 import { caseDisplayId } from '../projects/projects.schemas.ts';
 import { assertProjectUnlocked, resolveProject, type ProjectRow } from '../projects/projects.service.ts';
 import { LAST_RESULTS_MAX, type FlakyTest, type FlakyTestsQuery } from './flaky-tests.schemas.ts';
-import { queryRaw, sql } from '../database/raw-sql.ts';
+import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
 
 type Row = {
   total: number;

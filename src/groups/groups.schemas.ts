@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { pageQuerySchema, pageSchema } from '../pagination.ts';
+import { pageQuerySchema, pageSchema } from '../kernel/pagination.ts';
 import { projectSchema } from '../projects/projects.schemas.ts';
-import { searchQuerySchema, someFieldOf, ulidSchema } from '../validation.ts';
+import { searchQuerySchema, someFieldOf, ulidSchema } from '../kernel/validation.ts';
 
 export const GROUP_NAME_MAX = 100;
 export const GROUP_DESCRIPTION_MAX = 2000;

@@ -1,15 +1,15 @@
-import { assertMembers, userRefs } from '../actors.ts';
-import { emitAudit } from '../audit/audit.service.ts';
-import { changesBetween } from '../audit/clip.ts';
-import { authorize } from '../auth/policy.ts';
-import { displayName, type RequestContext } from '../context.ts';
-import type { Db, Prisma } from '../database/client.ts';
-import { uniqueOrConflict } from '../database/constraints.ts';
-import { lockRow } from '../database/locks.ts';
-import { inTransaction } from '../database/transactions.ts';
-import { conflict, notFound } from '../errors.ts';
-import { newId } from '../ids.ts';
-import { pageOf, pageWindow, type PageQuery } from '../pagination.ts';
+import { assertMembers, userRefs } from '../foundation/actors.ts';
+import { emitAudit } from '../foundation/audit/audit.service.ts';
+import { changesBetween } from '../foundation/audit/clip.ts';
+import { authorize } from '../foundation/auth/policy.ts';
+import { displayName, type RequestContext } from '../foundation/context.ts';
+import type { Db, Prisma } from '../kernel/database/client.ts';
+import { uniqueOrConflict } from '../kernel/database/constraints.ts';
+import { lockRow } from '../kernel/database/locks.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
+import { conflict, notFound } from '../kernel/errors.ts';
+import { newId } from '../kernel/ids.ts';
+import { pageOf, pageWindow, type PageQuery } from '../kernel/pagination.ts';
 import {
   assignGroupToProjects,
   lockGroup,
@@ -17,7 +17,7 @@ import {
   recordGroupUnassigned,
 } from '../project-access/project-access.service.ts';
 import { toProject } from '../projects/projects.service.ts';
-import { likeLiteral } from '../validation.ts';
+import { likeLiteral } from '../kernel/validation.ts';
 import type {
   AddGroupMembersInput,
   AssignGroupProjectsInput,

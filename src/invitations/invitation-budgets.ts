@@ -1,5 +1,5 @@
-import type { Db } from '../database/client.ts';
-import { budgetSpent, consumeCalls, digestKey, type Bucket, type RateLimitState } from '../rate-limit/rate-limit.service.ts';
+import type { Db } from '../kernel/database/client.ts';
+import { budgetSpent, consumeCalls, digestKey, type Bucket, type RateLimitState } from '../foundation/rate-limit/rate-limit.service.ts';
 
 /**
  * Invitation mails one organization may send to one address an hour, whichever way: inviting,

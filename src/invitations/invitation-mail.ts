@@ -1,4 +1,4 @@
-import type { Locale } from '../i18n.ts';
+import type { Locale } from '../kernel/i18n.ts';
 
 export type InvitationMailFacts = {
   locale: Locale;

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { EMAIL_MAX } from '../auth/auth.schemas.ts';
+import { EMAIL_MAX } from '../foundation/auth/auth.schemas.ts';
 import { organizationSchema } from '../orgs/orgs.schemas.ts';
-import { ROLES } from '../context.ts';
-import { LOCALES } from '../i18n.ts';
-import { pageQuerySchema, pageSchema } from '../pagination.ts';
+import { ROLES } from '../foundation/context.ts';
+import { LOCALES } from '../kernel/i18n.ts';
+import { pageQuerySchema, pageSchema } from '../kernel/pagination.ts';
 
 /** Nobody is invited as an owner: owners appoint owners among the members. */
 export const INVITATION_ROLES = ['admin', 'member', 'viewer'] as const;

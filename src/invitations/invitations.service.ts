@@ -1,21 +1,21 @@
 import { z } from 'zod';
-import { emitAudit } from '../audit/audit.service.ts';
-import { EMAIL_MAX, normalizeEmail } from '../auth/auth.schemas.ts';
-import { unauthorized } from '../auth/authenticate.ts';
-import { assertEmailVerified } from '../auth/email-verification.ts';
-import { authorize } from '../auth/policy.ts';
-import { newSecret, sha256 } from '../secrets.ts';
-import { settings } from '../config.ts';
-import { displayName, type Identity, type RequestContext, type Role, type UserSnapshot } from '../context.ts';
-import { prisma, type Db, type Prisma } from '../database/client.ts';
-import { uniqueOrConflict } from '../database/constraints.ts';
-import { lockRow } from '../database/locks.ts';
-import { inTransaction } from '../database/transactions.ts';
-import { conflict, forbidden, notFound } from '../errors.ts';
-import type { Locale } from '../i18n.ts';
-import { newId } from '../ids.ts';
-import { deliveryStatuses, queueMail, type DeliveryStatus } from '../mail/mail.service.ts';
-import { pageOf, pageWindow } from '../pagination.ts';
+import { emitAudit } from '../foundation/audit/audit.service.ts';
+import { EMAIL_MAX, normalizeEmail } from '../foundation/auth/auth.schemas.ts';
+import { unauthorized } from '../foundation/auth/authenticate.ts';
+import { assertEmailVerified } from '../foundation/auth/email-verification.ts';
+import { authorize } from '../foundation/auth/policy.ts';
+import { newSecret, sha256 } from '../kernel/secrets.ts';
+import { settings } from '../kernel/config.ts';
+import { displayName, type Identity, type RequestContext, type Role, type UserSnapshot } from '../foundation/context.ts';
+import { prisma, type Db, type Prisma } from '../kernel/database/client.ts';
+import { uniqueOrConflict } from '../kernel/database/constraints.ts';
+import { lockRow } from '../kernel/database/locks.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
+import { conflict, forbidden, notFound } from '../kernel/errors.ts';
+import type { Locale } from '../kernel/i18n.ts';
+import { newId } from '../kernel/ids.ts';
+import { deliveryStatuses, queueMail, type DeliveryStatus } from '../foundation/mail/mail.service.ts';
+import { pageOf, pageWindow } from '../kernel/pagination.ts';
 import { occupiesSeat, reserveSeats } from '../seats/seats.service.ts';
 import { chargeInvitationMails } from './invitation-budgets.ts';
 import { invitationMail } from './invitation-mail.ts';
@@ -26,7 +26,7 @@ import type {
   InvitationListQuery,
   InvitationStatus,
 } from './invitations.schemas.ts';
-import { queryRaw, sql } from '../database/raw-sql.ts';
+import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
 
 /** Invitations expire 7 days after they were (re)sent (decisions §8). */
 const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;

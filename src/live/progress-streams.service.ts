@@ -1,12 +1,12 @@
-import type { RequestContext } from '../context.ts';
-import { tenantClient } from '../database/tenant.ts';
-import { AppError } from '../errors.ts';
-import { newId } from '../ids.ts';
-import { logger } from '../logger.ts';
+import type { RequestContext } from '../foundation/context.ts';
+import { tenantClient } from '../kernel/database/tenant.ts';
+import { AppError } from '../kernel/errors.ts';
+import { newId } from '../kernel/ids.ts';
+import { logger } from '../kernel/logger.ts';
 import { readPlanProgress, type PlanProgress } from '../plans/plan-progress.service.ts';
 import { resolvePlan } from '../plans/plans.service.ts';
 import { findRun, toRunResponse } from '../runs/runs.service.ts';
-import { onRunChange } from './progress-signals.ts';
+import { onRunChange } from './progress-signals.service.ts';
 
 /** Neither a topic's reads nor one stream's events come closer together than this. */
 const MIN_EVENT_INTERVAL_MS = 250;

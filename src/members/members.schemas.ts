@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { ROLES } from '../context.ts';
-import { pageQuerySchema, pageSchema } from '../pagination.ts';
-import { searchQuerySchema } from '../validation.ts';
+import { ROLES } from '../foundation/context.ts';
+import { pageQuerySchema, pageSchema } from '../kernel/pagination.ts';
+import { searchQuerySchema } from '../kernel/validation.ts';
 
 export const memberListQuerySchema = pageQuerySchema()
   .extend(searchQuerySchema.shape)

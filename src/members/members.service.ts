@@ -1,17 +1,17 @@
-import { emitAudit, SYSTEM_ACTOR } from '../audit/audit.service.ts';
-import { normalizeEmail } from '../auth/auth.schemas.ts';
-import { authorize, lowerRole } from '../auth/policy.ts';
-import { displayName, type RequestContext, type Role } from '../context.ts';
-import { prisma, type Db, type Prisma } from '../database/client.ts';
-import { lockRow } from '../database/locks.ts';
-import { inTransaction } from '../database/transactions.ts';
-import { AppError, forbidden, notFound } from '../errors.ts';
-import { epochMsOrNull } from '../ids.ts';
-import { pageOf, pageWindow } from '../pagination.ts';
+import { emitAudit, SYSTEM_ACTOR } from '../foundation/audit/audit.service.ts';
+import { normalizeEmail } from '../foundation/auth/auth.schemas.ts';
+import { authorize, lowerRole } from '../foundation/auth/policy.ts';
+import { displayName, type RequestContext, type Role } from '../foundation/context.ts';
+import { prisma, type Db, type Prisma } from '../kernel/database/client.ts';
+import { lockRow } from '../kernel/database/locks.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
+import { AppError, forbidden, notFound } from '../kernel/errors.ts';
+import { epochMsOrNull } from '../kernel/ids.ts';
+import { pageOf, pageWindow } from '../kernel/pagination.ts';
 import { occupiesSeat, reserveSeats } from '../seats/seats.service.ts';
-import { likeLiteral } from '../validation.ts';
+import { likeLiteral } from '../kernel/validation.ts';
 import type { MemberListQuery, UpdateMemberInput } from './members.schemas.ts';
-import { executeRaw, sql } from '../database/raw-sql.ts';
+import { executeRaw, sql } from '../kernel/database/raw-sql.ts';
 
 export type MemberRow = Prisma.MembershipGetPayload<{ include: { user: true } }>;
 

@@ -1,16 +1,16 @@
-import { emitAudit } from '../audit/audit.service.ts';
-import { changesBetween } from '../audit/clip.ts';
-import { authorize } from '../auth/policy.ts';
-import type { RequestContext } from '../context.ts';
-import type { Db, Prisma } from '../database/client.ts';
-import { notFound } from '../errors.ts';
-import { epochMsOrNull, newId } from '../ids.ts';
+import { emitAudit } from '../foundation/audit/audit.service.ts';
+import { changesBetween } from '../foundation/audit/clip.ts';
+import { authorize } from '../foundation/auth/policy.ts';
+import type { RequestContext } from '../foundation/context.ts';
+import type { Db, Prisma } from '../kernel/database/client.ts';
+import { notFound } from '../kernel/errors.ts';
+import { epochMsOrNull, newId } from '../kernel/ids.ts';
 import { assertProjectUnlocked, resolveProject } from '../projects/projects.service.ts';
-import { likeLiteral } from '../validation.ts';
-import { pageOf, pageWindow } from '../pagination.ts';
+import { likeLiteral } from '../kernel/validation.ts';
+import { pageOf, pageWindow } from '../kernel/pagination.ts';
 import type { CreateMilestoneInput, MilestoneListQuery, UpdateMilestoneInput } from './milestones.schemas.ts';
-import { inTransaction } from '../database/transactions.ts';
-import { LIVE, softDelete } from '../soft-delete.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
+import { LIVE, softDelete } from '../foundation/soft-delete.ts';
 
 type MilestoneRow = Awaited<ReturnType<Db['milestone']['findFirstOrThrow']>>;
 

@@ -1,16 +1,16 @@
 import { InvalidGrantError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { emitAudit } from '../audit/audit.service.ts';
-import { clientName, enterOrganization, identify, unauthorized } from '../auth/authenticate.ts';
-import { lowerRole } from '../auth/policy.ts';
-import { newSecret, OAUTH_ACCESS_TOKEN_PREFIX, OAUTH_REFRESH_TOKEN_PREFIX, sha256 } from '../secrets.ts';
-import type { Identity, RequestContext, Role, UserSnapshot } from '../context.ts';
-import { prisma, type Db } from '../database/client.ts';
-import { inTransaction } from '../database/transactions.ts';
-import { AppError, notFound } from '../errors.ts';
-import { newId } from '../ids.ts';
-import { organizationSuspended } from '../request.ts';
+import { emitAudit } from '../foundation/audit/audit.service.ts';
+import { clientName, enterOrganization, identify, unauthorized } from '../foundation/auth/authenticate.ts';
+import { lowerRole } from '../foundation/auth/policy.ts';
+import { newSecret, OAUTH_ACCESS_TOKEN_PREFIX, OAUTH_REFRESH_TOKEN_PREFIX, sha256 } from '../kernel/secrets.ts';
+import type { Identity, RequestContext, Role, UserSnapshot } from '../foundation/context.ts';
+import { prisma, type Db } from '../kernel/database/client.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
+import { AppError, notFound } from '../kernel/errors.ts';
+import { newId } from '../kernel/ids.ts';
+import { organizationSuspended } from '../foundation/request.ts';
 
 /** Lifetimes (decisions §16): a code is redeemed at once, an access token lives an hour, a refresh token a month. */
 const AUTHORIZATION_CODE_TTL_MS = 60_000;

@@ -1,14 +1,14 @@
-import { emitAudit, SYSTEM_ACTOR } from '../audit/audit.service.ts';
+import { emitAudit, SYSTEM_ACTOR } from '../foundation/audit/audit.service.ts';
 import { seedSystemFields } from '../custom-fields/system-fields.service.ts';
-import { authorize } from '../auth/policy.ts';
-import type { Identity, RequestContext, UserSnapshot } from '../context.ts';
-import { prisma, type Db } from '../database/client.ts';
-import { lockRow } from '../database/locks.ts';
-import { notFound, validationFailed } from '../errors.ts';
-import { newId } from '../ids.ts';
-import { effectiveLimits, PLAN_NAMES, type PlanName } from '../billing-tiers.ts';
+import { authorize } from '../foundation/auth/policy.ts';
+import type { Identity, RequestContext, UserSnapshot } from '../foundation/context.ts';
+import { prisma, type Db } from '../kernel/database/client.ts';
+import { lockRow } from '../kernel/database/locks.ts';
+import { notFound, validationFailed } from '../kernel/errors.ts';
+import { newId } from '../kernel/ids.ts';
+import { effectiveLimits, PLAN_NAMES, type PlanName } from '../kernel/billing-tiers.ts';
 import type { CreateOrganizationInput } from './orgs.schemas.ts';
-import { inTransaction } from '../database/transactions.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
 
 export type OrganizationRow = Awaited<ReturnType<Db['organization']['findUniqueOrThrow']>>;
 

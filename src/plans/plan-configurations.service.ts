@@ -1,13 +1,13 @@
-import { emitAudit } from '../audit/audit.service.ts';
-import { authorize } from '../auth/policy.ts';
-import type { RequestContext } from '../context.ts';
-import type { Db, Prisma } from '../database/client.ts';
-import { notFound, validationFailed } from '../errors.ts';
+import { emitAudit } from '../foundation/audit/audit.service.ts';
+import { authorize } from '../foundation/auth/policy.ts';
+import type { RequestContext } from '../foundation/context.ts';
+import type { Db, Prisma } from '../kernel/database/client.ts';
+import { notFound, validationFailed } from '../kernel/errors.ts';
 import { comboKeyOf } from '../runs/runs.service.ts';
 import { PLAN_COMBINATIONS_MAX, type ExcludedCombinationsInput, type SetPlanConfigurationsInput } from './plans.schemas.ts';
 import { lockPlan, planEvent, resolvePlan, touchPlan } from './plans.service.ts';
-import { inTransaction } from '../database/transactions.ts';
-import { LIVE } from '../soft-delete.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
+import { LIVE } from '../foundation/soft-delete.ts';
 
 const LIVE_VALUE = { ...LIVE, group: LIVE } satisfies Prisma.ConfigurationWhereInput;
 

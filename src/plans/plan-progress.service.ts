@@ -1,7 +1,7 @@
-import type { RequestContext } from '../context.ts';
+import type { RequestContext } from '../foundation/context.ts';
 import { Prisma } from '../../prisma/generated/client/client.ts';
 import { runCounts, type RunCounters } from '../runs/runs.schemas.ts';
-import { queryRaw, sql } from '../database/raw-sql.ts';
+import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
 
 type Counts = ReturnType<typeof runCounts>;
 

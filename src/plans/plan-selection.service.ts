@@ -1,14 +1,14 @@
-import { assertMembers, userRefs } from '../actors.ts';
-import { emitAudit } from '../audit/audit.service.ts';
-import { authorize } from '../auth/policy.ts';
-import type { RequestContext } from '../context.ts';
-import type { Db, Prisma } from '../database/client.ts';
-import { notFound } from '../errors.ts';
+import { assertMembers, userRefs } from '../foundation/actors.ts';
+import { emitAudit } from '../foundation/audit/audit.service.ts';
+import { authorize } from '../foundation/auth/policy.ts';
+import type { RequestContext } from '../foundation/context.ts';
+import type { Db, Prisma } from '../kernel/database/client.ts';
+import { notFound } from '../kernel/errors.ts';
 import { caseDisplayId } from '../projects/projects.schemas.ts';
 import type { AssignPlanCaseInput, SetPlanCasesInput } from './plans.schemas.ts';
 import { LIVE_SELECTION, lockPlan, planEvent, resolvePlan, touchPlan } from './plans.service.ts';
-import { inTransaction } from '../database/transactions.ts';
-import { queryRaw, sql } from '../database/raw-sql.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
+import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
 
 const PLAN_CASE_INCLUDE = {
   testCase: { select: { caseNumber: true, title: true, suite: { select: { name: true } }, project: { select: { code: true } } } },

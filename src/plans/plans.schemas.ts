@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { authorSchema } from '../actors.ts';
+import { authorSchema } from '../foundation/actors.ts';
 import { runResponseSchema } from '../runs/runs.schemas.ts';
 import { caseAssigneeSchema } from '../runs/runs.schemas.ts';
-import { distinctArray, searchQuerySchema, someFieldOf, ulidSchema } from '../validation.ts';
-import { pageQuerySchema, pageSchema } from '../pagination.ts';
+import { distinctArray, searchQuerySchema, someFieldOf, ulidSchema } from '../kernel/validation.ts';
+import { pageQuerySchema, pageSchema } from '../kernel/pagination.ts';
 
 export const PLAN_NAME_MAX = 200;
 export const PLAN_DESCRIPTION_MAX = 2000;

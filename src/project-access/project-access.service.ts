@@ -1,12 +1,12 @@
-import { membersAmong } from '../actors.ts';
-import { emitAudit } from '../audit/audit.service.ts';
-import { change, type Change } from '../audit/clip.ts';
-import { can } from '../auth/policy.ts';
-import { displayName, type RequestContext } from '../context.ts';
-import type { Db } from '../database/client.ts';
-import { lockRow, lockRows } from '../database/locks.ts';
-import { inTransaction } from '../database/transactions.ts';
-import { forbidden, notFound } from '../errors.ts';
+import { membersAmong } from '../foundation/actors.ts';
+import { emitAudit } from '../foundation/audit/audit.service.ts';
+import { change, type Change } from '../foundation/audit/clip.ts';
+import { can } from '../foundation/auth/policy.ts';
+import { displayName, type RequestContext } from '../foundation/context.ts';
+import type { Db } from '../kernel/database/client.ts';
+import { lockRow, lockRows } from '../kernel/database/locks.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
+import { forbidden, notFound } from '../kernel/errors.ts';
 import { assertProjectUnlocked, resolveProject, type ProjectRow } from '../projects/projects.service.ts';
 import type { AccessMode, AccessState, AssignAccessGroupInput, GrantAccessInput, UpdateProjectAccessInput } from './project-access.schemas.ts';
 

@@ -1,4 +1,4 @@
-import type { Db } from '../database/client.ts';
+import type { Db } from '../kernel/database/client.ts';
 
 type Counter = 'suite' | 'case' | 'plan' | 'defect';
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { unreadableRequest, validationFailed } from '../errors.ts';
-import { ULID_PATTERN } from '../ids.ts';
-import { searchQuerySchema } from '../validation.ts';
-import { pageQuerySchema, pageSchema } from '../pagination.ts';
+import { unreadableRequest, validationFailed } from '../kernel/errors.ts';
+import { ULID_PATTERN } from '../kernel/ids.ts';
+import { searchQuerySchema } from '../kernel/validation.ts';
+import { pageQuerySchema, pageSchema } from '../kernel/pagination.ts';
 
 export const PROJECT_CODE_PATTERN = /^[A-Z][A-Z0-9]*$/;
 

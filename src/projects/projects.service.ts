@@ -1,16 +1,16 @@
-import { emitAudit } from '../audit/audit.service.ts';
-import { change, type Change } from '../audit/clip.ts';
-import { authorize } from '../auth/policy.ts';
-import type { RequestContext } from '../context.ts';
-import type { Db, Prisma } from '../database/client.ts';
-import { AppError, notFound, validationFailed } from '../errors.ts';
-import { epochMsOrNull, newId } from '../ids.ts';
+import { emitAudit } from '../foundation/audit/audit.service.ts';
+import { change, type Change } from '../foundation/audit/clip.ts';
+import { authorize } from '../foundation/auth/policy.ts';
+import type { RequestContext } from '../foundation/context.ts';
+import type { Db, Prisma } from '../kernel/database/client.ts';
+import { AppError, notFound, validationFailed } from '../kernel/errors.ts';
+import { epochMsOrNull, newId } from '../kernel/ids.ts';
 import { applyProjectLocks } from '../orgs/orgs.service.ts';
-import { fileStorage } from '../storage/file-storage.ts';
-import { chargeStorage, releaseObjects, releaseStorage, type UploadedFile } from '../storage/storage.service.ts';
-import { likeLiteral } from '../validation.ts';
-import { UNRESOLVED_DEFECT_STATUSES } from '../statuses.ts';
-import { pageOf, pageWindow } from '../pagination.ts';
+import { fileStorage } from '../foundation/storage/file-storage.ts';
+import { chargeStorage, releaseObjects, releaseStorage, type UploadedFile } from '../foundation/storage/storage.service.ts';
+import { likeLiteral } from '../kernel/validation.ts';
+import { UNRESOLVED_DEFECT_STATUSES } from '../kernel/statuses.ts';
+import { pageOf, pageWindow } from '../kernel/pagination.ts';
 import { normalizeAvatar } from './avatar-image.ts';
 import {
   PROJECT_CODE_PATTERN,
@@ -19,12 +19,12 @@ import {
   type ProjectListQuery,
   type UpdateProjectInput,
 } from './projects.schemas.ts';
-import { inTransaction } from '../database/transactions.ts';
-import { lockRow } from '../database/locks.ts';
-import { LIVE } from '../soft-delete.ts';
-import { uniqueOrConflict } from '../database/constraints.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
+import { lockRow } from '../kernel/database/locks.ts';
+import { LIVE } from '../foundation/soft-delete.ts';
+import { uniqueOrConflict } from '../kernel/database/constraints.ts';
 import { readTeams, teamFilter, type ProjectTeam } from './team.ts';
-import { queryRaw, sql } from '../database/raw-sql.ts';
+import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
 
 export type { ProjectTeam };
 

@@ -1,6 +1,6 @@
 import { Prisma } from '../../prisma/generated/client/client.ts';
-import type { RequestContext } from '../context.ts';
-import { queryRaw, sql } from '../database/raw-sql.ts';
+import type { RequestContext } from '../foundation/context.ts';
+import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
 
 /** Team entries a project list item carries (`team`); `teamCount` counts them all. */
 const TEAM_PREVIEW = 4;

@@ -1,6 +1,6 @@
 import { JSONParser } from '@streamparser/json';
-import { AppError } from '../errors.ts';
-import { JsonScanner, type JsonBounds, type JsonExcess } from '../uploads/json-scanner.ts';
+import { AppError } from '../kernel/errors.ts';
+import { JsonScanner, type JsonBounds, type JsonExcess } from '../foundation/uploads/json-scanner.ts';
 import { ATTEMPTS_MAX, clip, parseFailed, Position, type Attempt, type ImportStatus, type TestSink } from './report.ts';
 
 type CtrfAttempt = { status?: unknown; duration?: unknown; message?: unknown; trace?: unknown };

@@ -1,6 +1,6 @@
 import type { SaxesTag } from 'saxes';
-import { AppError } from '../errors.ts';
-import { uploadedXmlParser } from '../uploads/xml.ts';
+import { AppError } from '../kernel/errors.ts';
+import { uploadedXmlParser } from '../foundation/uploads/xml.ts';
 import { ATTEMPTS_MAX, clip, MESSAGE_MAX, parseFailed, type Attempt, type ImportStatus, type TestSink } from './report.ts';
 
 /** Elements of a testcase that are one of its runs, by the status they stand for. */

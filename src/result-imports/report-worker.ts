@@ -1,7 +1,7 @@
-import { AppError } from '../errors.ts';
-import type { UploadedFile } from '../storage/storage.service.ts';
-import { parseTask } from '../uploads/parse-task.ts';
-import { firstSignificantByte, ReadBudget, uploadedBytes } from '../uploads/upload-bytes.ts';
+import { AppError } from '../kernel/errors.ts';
+import type { UploadedFile } from '../foundation/storage/storage.service.ts';
+import { parseTask } from '../foundation/uploads/parse-task.ts';
+import { firstSignificantByte, ReadBudget, uploadedBytes } from '../foundation/uploads/upload-bytes.ts';
 import { parseCtrf } from './ctrf.ts';
 import { parseJunit } from './junit.ts';
 import { TestSink, type ReportedTest, type ReportFormat } from './report.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RUN_NAME_MAX } from '../runs/runs.schemas.ts';
-import { ulidSchema } from '../validation.ts';
+import { ulidSchema } from '../kernel/validation.ts';
 
 /** Decisions §12: a report of more than this answers 413 file_too_large (as sent, maybe gzip-compressed). */
 export const REPORT_MAX_BYTES = 100 * 1024 * 1024;

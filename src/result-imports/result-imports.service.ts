@@ -1,26 +1,22 @@
-import { authorize } from '../auth/policy.ts';
-import type { RequestContext } from '../context.ts';
-import type { Db } from '../database/client.ts';
-import { lockRow } from '../database/locks.ts';
-import { inTransaction } from '../database/transactions.ts';
-import { AppError, fromValidationIssues, notFound, validationFailed } from '../errors.ts';
-import { newId } from '../ids.ts';
+import { authorize } from '../foundation/auth/policy.ts';
+import type { RequestContext } from '../foundation/context.ts';
+import type { Db } from '../kernel/database/client.ts';
+import { lockRow } from '../kernel/database/locks.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
+import { AppError, fromValidationIssues, validationFailed } from '../kernel/errors.ts';
+import { newId } from '../kernel/ids.ts';
 import { allocateNumbers } from '../projects/numbering.service.ts';
 import { resolveProject } from '../projects/projects.service.ts';
-import { lockRun } from '../runs/internal/run-access.ts';
-import { findRunCasesByUlid } from '../runs/internal/run-case-record.ts';
-import { isAssigneeLocked } from '../runs/internal/run-marking.ts';
-import { appendResults } from '../runs/run-bulk.service.ts';
-import { addRunCases } from '../runs/run-membership.service.ts';
+import { appendImportedResults, type ImportedResult } from '../runs/run-imports.service.ts';
 import { createRun } from '../runs/runs.service.ts';
-import type { UploadedFile } from '../storage/storage.service.ts';
+import type { UploadedFile } from '../foundation/storage/storage.service.ts';
 import { ensureSuitePaths } from '../suites/suites.service.ts';
-import { parseInWorker } from '../uploads/parse-pool.ts';
+import { parseInWorker } from '../foundation/uploads/parse-pool.ts';
 import { identify, type TestIdentity } from './identity.ts';
 import type { ReportedTest, ReportFormat } from './report.ts';
 import type { ReportsRead } from './report-worker.ts';
 import { REPORT_FILES_MAX, type ResultImport, type ResultImportQuery } from './result-imports.schemas.ts';
-import { queryRaw, executeRaw, sql } from '../database/raw-sql.ts';
+import { queryRaw, executeRaw, sql } from '../kernel/database/raw-sql.ts';
 
 const REPORT_WORKER = new URL('./report-worker.ts', import.meta.url);
 
@@ -124,34 +120,23 @@ export async function importResults(ctx: RequestContext, projectCode: string, qu
     const boundTests = bound.filter((entry): entry is BoundTest => entry !== null);
     const caseIds = [...new Set(boundTests.map((entry) => entry.caseId))];
     let runUlid = query.runUlid;
-    if (runUlid) {
-      const run = await lockRun(tx, txCtx, runUlid, 'result.execute');
-      if (run.projectId !== project.id) throw notFound('Run');
-    } else {
+    if (!runUlid) {
       const name = query.runName ?? `${format} import ${new Date().toISOString()}`;
       const { planUlid, environmentId, milestoneId } = query;
       runUlid = (await createRun(txCtx, project.code, { name, planUlid, environmentId, milestoneId, caseUlids: planUlid ? undefined : caseIds })).id;
     }
-    const present = await findRunCasesByUlid(tx, txCtx, runUlid, caseIds);
-    const missing = caseIds.filter((caseId) => !present.has(caseId));
-    if (missing.length > 0) await addRunCases(txCtx, runUlid, { caseUlids: missing });
-    const run = await lockRun(tx, txCtx, runUlid, 'result.execute');
-    const runCases = missing.length > 0 ? await findRunCasesByUlid(tx, txCtx, runUlid, caseIds) : present;
 
     const order = new Map(caseIds.map((caseId, index) => [caseId, index]));
     const statusOf = (entry: BoundTest) => entry.test.attempts.at(-1)!.status;
     const sorted = [...boundTests].sort(
       (a, b) => order.get(a.caseId)! - order.get(b.caseId)! || STATUS_RANK[statusOf(a)] - STATUS_RANK[statusOf(b)],
     );
-    const entries = sorted.map(({ test, identity, caseId }) => {
-      const runCase = runCases.get(caseId)!;
-      if (isAssigneeLocked(txCtx, run, runCase)) {
-        throw new AppError('run_case_assignee_locked', `Only the assignee of ${project.code}-${runCase.caseNumber} may mark it (${test.name})`);
-      }
+    const entries = sorted.map(({ test, identity, caseId }): ImportedResult => {
       const final = test.attempts.at(-1)!;
       const failedBefore = test.attempts.slice(0, -1).some((attempt) => attempt.status === 'failed');
       return {
-        runCase,
+        caseId,
+        testName: test.name,
         status: final.status,
         elapsedMs: final.elapsedMs,
         comment: final.message,
@@ -161,7 +146,7 @@ export async function importResults(ctx: RequestContext, projectCode: string, qu
       };
     });
     const summary = { import: { format, tests: tests.length, createdCases: creations.length, createdSuites, unmatched: unmatched.length } };
-    await appendResults(tx, txCtx, run, entries, { source: 'import', summary });
+    await appendImportedResults(tx, txCtx, { runUlid, projectId: project.id }, entries, summary);
     return {
       runUlid,
       tests: tests.length,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { someFieldOf, ulidSchema } from '../validation.ts';
+import { someFieldOf, ulidSchema } from '../kernel/validation.ts';
 
 const TIME_TRACKING = ['off', 'optional', 'required'] as const;
 

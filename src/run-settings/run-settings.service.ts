@@ -1,15 +1,15 @@
-import { emitAudit } from '../audit/audit.service.ts';
-import { change, type Change } from '../audit/clip.ts';
-import { authorize, can } from '../auth/policy.ts';
-import type { RequestContext } from '../context.ts';
-import { assertMembers } from '../actors.ts';
-import type { Db, Prisma } from '../database/client.ts';
-import { forbidden } from '../errors.ts';
+import { emitAudit } from '../foundation/audit/audit.service.ts';
+import { change, type Change } from '../foundation/audit/clip.ts';
+import { authorize, can } from '../foundation/auth/policy.ts';
+import type { RequestContext } from '../foundation/context.ts';
+import { assertMembers } from '../foundation/actors.ts';
+import type { Db, Prisma } from '../kernel/database/client.ts';
+import { forbidden } from '../kernel/errors.ts';
 import { isProjectOwner } from '../project-access/project-access.service.ts';
 import { resolveProject } from '../projects/projects.service.ts';
 import type { RunSettingsPatch } from './run-settings.schemas.ts';
-import { inTransaction } from '../database/transactions.ts';
-import { lockRow } from '../database/locks.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
+import { lockRow } from '../kernel/database/locks.ts';
 
 /**
  * The run settings of decisions §6 with their code defaults. Each resolves project → organization

@@ -1,20 +1,20 @@
-import { emitAudit } from '../audit/audit.service.ts';
-import { clipSnapshot } from '../audit/clip.ts';
-import type { RequestContext } from '../context.ts';
-import type { Db } from '../database/client.ts';
-import { inTransaction } from '../database/transactions.ts';
-import { AppError, notFound, validationFailed } from '../errors.ts';
-import { newId } from '../ids.ts';
-import { fileStorage } from '../storage/file-storage.ts';
-import { claimStaged, copyStaged, stageUploads } from '../storage/staged-uploads.ts';
-import { releaseObjects, type UploadedFile } from '../storage/storage.service.ts';
+import { emitAudit } from '../foundation/audit/audit.service.ts';
+import { clipSnapshot } from '../foundation/audit/clip.ts';
+import type { RequestContext } from '../foundation/context.ts';
+import type { Db } from '../kernel/database/client.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
+import { AppError, notFound, validationFailed } from '../kernel/errors.ts';
+import { newId } from '../kernel/ids.ts';
+import { fileStorage } from '../foundation/storage/file-storage.ts';
+import { claimStaged, copyStaged, stageUploads } from '../foundation/storage/staged-uploads.ts';
+import { releaseObjects, type UploadedFile } from '../foundation/storage/storage.service.ts';
 import { ATTACHMENTS_PER_STEP } from '../test-cases/attachments.schemas.ts';
-import { caseSnapshot, runCaseEvent, runCaseStepLabel } from './internal/run-events.ts';
-import { lockRunCase, type RunOfCaseMutation } from './internal/run-access.ts';
+import { caseSnapshot, runCaseEvent, runCaseStepLabel } from './run-events.service.ts';
+import { lockRunCase, type RunOfCaseMutation } from './run-access.service.ts';
 import type { RunCaseRecord } from './internal/run-case-record.ts';
 import type { CommitResultAttachmentsInput } from './run-cases.schemas.ts';
 import { getRunCase, type RunCaseRef } from './run-cases.service.ts';
-import { queryRaw, sql } from '../database/raw-sql.ts';
+import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
 
 /** A result attempt as REST names it: within its run case, within its run. */
 export type ResultRef = RunCaseRef & { resultUlid: string };

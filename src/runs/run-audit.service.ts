@@ -1,9 +1,9 @@
-import { NEWEST_FIRST, pageOfAuditEvents } from '../audit/audit.service.ts';
-import { authorize } from '../auth/policy.ts';
-import type { AuditListQuery } from '../audit/audit.schemas.ts';
-import type { RequestContext } from '../context.ts';
-import type { Prisma } from '../database/client.ts';
-import { resolveRun } from './internal/run-access.ts';
+import { NEWEST_FIRST, pageOfAuditEvents } from '../foundation/audit/audit.service.ts';
+import { authorize } from '../foundation/auth/policy.ts';
+import type { AuditListQuery } from '../foundation/audit/audit.schemas.ts';
+import type { RequestContext } from '../foundation/context.ts';
+import type { Prisma } from '../kernel/database/client.ts';
+import { resolveRun } from './run-access.service.ts';
 
 /** The audit feed of one run: any member who can read the run; 404 once it is deleted. */
 export async function listRunAuditEvents(ctx: RequestContext, runUlid: string, query: AuditListQuery) {

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { distinctArray, ulidSchema } from '../validation.ts';
+import { distinctArray, ulidSchema } from '../kernel/validation.ts';
 import { runCaseSchema } from './run-cases.schemas.ts';
 import { ELAPSED_MS_MAX } from './run-cases.schemas.ts';
 import { runResponseSchema } from './runs.schemas.ts';
-import { OUTCOME_STATUSES } from '../statuses.ts';
+import { OUTCOME_STATUSES } from '../kernel/statuses.ts';
 
 /** "bulk run operations: caseUlids 1..500" (Limits of api-v1.md); also the entries of a bulk submit-result. */
 export const BULK_CASES_MAX = 500;

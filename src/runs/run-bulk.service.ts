@@ -1,17 +1,17 @@
-import { assertMembers, userRefs } from '../actors.ts';
-import { emitAudit } from '../audit/audit.service.ts';
-import type { RequestContext } from '../context.ts';
-import type { Db } from '../database/client.ts';
-import { AppError } from '../errors.ts';
-import { lockRun, type LockedRun } from './internal/run-access.ts';
-import { caseDisplayIdOf, caseEntry, listedEntries, runEvent, type CaseEntry } from './internal/run-events.ts';
+import { assertMembers, userRefs } from '../foundation/actors.ts';
+import { emitAudit } from '../foundation/audit/audit.service.ts';
+import type { RequestContext } from '../foundation/context.ts';
+import type { Db } from '../kernel/database/client.ts';
+import { AppError } from '../kernel/errors.ts';
+import { lockRun, type LockedRun } from './run-access.service.ts';
+import { caseDisplayIdOf, caseEntry, listedEntries, runEvent, type CaseEntry } from './run-events.service.ts';
 import type { BulkAssignInput, BulkCasesInput, BulkMarkInput, BulkResult, SubmitResultsInput } from './run-bulk.schemas.ts';
 import { findRunCasesByUlid, type RunCaseRow } from './internal/run-case-record.ts';
 import { applyRunChange } from './internal/run-counters.ts';
 import { isAssigneeLocked, recordResults, type MarkEntry, type ResultSource } from './internal/run-marking.ts';
 import { addTransition, type StatusDelta } from './internal/run-status.ts';
-import { type CaseStatus } from '../statuses.ts';
-import { inTransaction } from '../database/transactions.ts';
+import { type CaseStatus } from '../kernel/statuses.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
 
 /** The one value all of `values` share, or undefined when they differ (or there are none). */
 function uniform<T>(values: T[], key: (value: T) => unknown = (value) => value): T | undefined {

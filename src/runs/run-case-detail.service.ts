@@ -1,4 +1,4 @@
-import type { RequestContext } from '../context.ts';
+import type { RequestContext } from '../foundation/context.ts';
 import { linkedDefectsOfRunCase } from '../defects/defects.service.ts';
 import { listRunCaseAttachments } from './result-attachments.service.ts';
 import { getRunCase, toRunCase, type RunCaseRef } from './run-cases.service.ts';

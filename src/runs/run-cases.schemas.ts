@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { authorSchema } from '../actors.ts';
-import { searchQuerySchema, someFieldOf, ulidSchema } from '../validation.ts';
-import { cursorPageSchema, cursorQuerySchema, pageQuerySchema, pageSchema } from '../pagination.ts';
+import { authorSchema } from '../foundation/actors.ts';
+import { searchQuerySchema, someFieldOf, ulidSchema } from '../kernel/validation.ts';
+import { cursorPageSchema, cursorQuerySchema, pageQuerySchema, pageSchema } from '../kernel/pagination.ts';
 import { ATTACHMENTS_PER_STEP, stagedKeySchema } from '../test-cases/attachments.schemas.ts';
-import { CASE_STATUSES } from '../statuses.ts';
+import { CASE_STATUSES } from '../kernel/statuses.ts';
 import { linkedDefectSchema } from '../defects/defects.schemas.ts';
 
 export const runCaseSchema = z

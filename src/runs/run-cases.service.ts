@@ -1,23 +1,23 @@
-import { assertMembers, toAuthor, userRefs } from '../actors.ts';
-import { emitAudit } from '../audit/audit.service.ts';
-import { change, clipSnapshot } from '../audit/clip.ts';
-import { authorize } from '../auth/policy.ts';
-import type { RequestContext } from '../context.ts';
-import type { Db, Prisma } from '../database/client.ts';
-import { AppError, notFound, validationFailed } from '../errors.ts';
-import { epochMsOrNull } from '../ids.ts';
+import { assertMembers, toAuthor, userRefs } from '../foundation/actors.ts';
+import { emitAudit } from '../foundation/audit/audit.service.ts';
+import { change, clipSnapshot } from '../foundation/audit/clip.ts';
+import { authorize } from '../foundation/auth/policy.ts';
+import type { RequestContext } from '../foundation/context.ts';
+import type { Db, Prisma } from '../kernel/database/client.ts';
+import { AppError, notFound, validationFailed } from '../kernel/errors.ts';
+import { epochMsOrNull } from '../kernel/ids.ts';
 import { caseDisplayId } from '../projects/projects.schemas.ts';
-import { likeLiteral } from '../validation.ts';
-import { cursorPageOf, pageOf, pageWindow } from '../pagination.ts';
-import { lockRunCase, resolveRun, type RunOfCaseMutation } from './internal/run-access.ts';
-import { caseSnapshot, runCaseEvent, runCaseStepLabel } from './internal/run-events.ts';
+import { likeLiteral } from '../kernel/validation.ts';
+import { cursorPageOf, pageOf, pageWindow } from '../kernel/pagination.ts';
+import { lockRunCase, resolveRun, type RunOfCaseMutation } from './run-access.service.ts';
+import { caseSnapshot, runCaseEvent, runCaseStepLabel } from './run-events.service.ts';
 import { RUN_CASE_INCLUDE, type RunCaseRecord } from './internal/run-case-record.ts';
 import type { MarkRunCaseStepInput, RunCaseFilter, RunCaseListQuery, RunResultListQuery, UpdateRunCaseInput } from './run-cases.schemas.ts';
 import { isAssigneeLocked, markedRunCase, recordResults, singleSource } from './internal/run-marking.ts';
 import { aggregateOfSteps } from './internal/run-status.ts';
-import { isOutcome, type CaseStatus } from '../statuses.ts';
-import { inTransaction } from '../database/transactions.ts';
-import { queryRaw, sql } from '../database/raw-sql.ts';
+import { isOutcome, type CaseStatus } from '../kernel/statuses.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
+import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
 
 export type { RunCaseRecord } from './internal/run-case-record.ts';
 

@@ -1,20 +1,20 @@
-import { authorColumns, membersAmong } from '../actors.ts';
-import { emitAudit } from '../audit/audit.service.ts';
-import { authorize } from '../auth/policy.ts';
-import type { RequestContext } from '../context.ts';
+import { authorColumns, membersAmong } from '../foundation/actors.ts';
+import { emitAudit } from '../foundation/audit/audit.service.ts';
+import { authorize } from '../foundation/auth/policy.ts';
+import type { RequestContext } from '../foundation/context.ts';
 import { isVisibleIn } from '../custom-fields/field-values.service.ts';
-import type { Prisma } from '../database/client.ts';
-import { notFound } from '../errors.ts';
-import { newId } from '../ids.ts';
+import type { Prisma } from '../kernel/database/client.ts';
+import { notFound } from '../kernel/errors.ts';
+import { newId } from '../kernel/ids.ts';
 import { resolveProject } from '../projects/projects.service.ts';
-import { resolveRun } from './internal/run-access.ts';
-import { runEvent } from './internal/run-events.ts';
+import { resolveRun } from './run-access.service.ts';
+import { runEvent } from './run-events.service.ts';
 import { RUN_INCLUDE, type RunRecord } from './internal/run-record.ts';
 import { copyRunCases } from './internal/run-snapshot.ts';
-import type { CaseStatus } from '../statuses.ts';
+import type { CaseStatus } from '../kernel/statuses.ts';
 import type { CloneRunInput } from './runs.schemas.ts';
 import { writeRunConfigurations } from './runs.service.ts';
-import { inTransaction } from '../database/transactions.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
 
 /** The statuses a filter keeps: `untested` also keeps cases to be retested, which count as untested. */
 function statusesOf(filter: CaseStatus[] | undefined): CaseStatus[] | null {

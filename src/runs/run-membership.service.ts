@@ -1,17 +1,17 @@
-import { assertMembers, membersAmong, userRefs } from '../actors.ts';
-import { emitAudit } from '../audit/audit.service.ts';
-import type { RequestContext } from '../context.ts';
-import type { Db } from '../database/client.ts';
-import { conflict } from '../errors.ts';
-import { lockRun, type LockedRun } from './internal/run-access.ts';
-import { AUDIT_CASE_ENTRIES_MAX, caseEntry, caseSnapshot, listedEntries, runCaseEvent, runEvent } from './internal/run-events.ts';
+import { assertMembers, membersAmong, userRefs } from '../foundation/actors.ts';
+import { emitAudit } from '../foundation/audit/audit.service.ts';
+import type { RequestContext } from '../foundation/context.ts';
+import type { Db } from '../kernel/database/client.ts';
+import { conflict } from '../kernel/errors.ts';
+import { lockRun, type LockedRun } from './run-access.service.ts';
+import { AUDIT_CASE_ENTRIES_MAX, caseEntry, caseSnapshot, listedEntries, runCaseEvent, runEvent } from './run-events.service.ts';
 import type { AddRunCasesInput } from './run-bulk.schemas.ts';
 import { removeRunCases } from './run-bulk.service.ts';
 import { RUN_CASE_INCLUDE, type RunCaseRecord } from './internal/run-case-record.ts';
 import { RUN_INCLUDE, type RunRecord } from './internal/run-record.ts';
 import { snapshotCases } from './internal/run-snapshot.ts';
-import { inTransaction } from '../database/transactions.ts';
-import { LIVE } from '../soft-delete.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
+import { LIVE } from '../foundation/soft-delete.ts';
 
 /** A case to add to a run, with the assignee it starts with. */
 type CaseSeed = { caseId: string; assigneeId: string | null };

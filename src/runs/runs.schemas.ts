@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { authorSchema } from '../actors.ts';
+import { authorSchema } from '../foundation/actors.ts';
 import { customFieldValueSchema, fieldValueInputSchema } from '../custom-fields/field-values.service.ts';
-import { ULID_PATTERN } from '../ids.ts';
-import { distinctArray, searchQuerySchema, someFieldOf, ulidSchema } from '../validation.ts';
-import { pageQuerySchema, pageSchema } from '../pagination.ts';
-import { CASE_STATUSES } from '../statuses.ts';
+import { ULID_PATTERN } from '../kernel/ids.ts';
+import { distinctArray, searchQuerySchema, someFieldOf, ulidSchema } from '../kernel/validation.ts';
+import { pageQuerySchema, pageSchema } from '../kernel/pagination.ts';
+import { CASE_STATUSES } from '../kernel/statuses.ts';
 
 /** The per-status case counters kept on every run row. */
 export type RunCounters = {

@@ -1,19 +1,19 @@
-import { assertMembers, authorColumns, membersAmong, toAuthor, userRef, userRefs } from '../actors.ts';
-import { emitAudit } from '../audit/audit.service.ts';
-import { change, changesBetween, type Change } from '../audit/clip.ts';
-import { authorize } from '../auth/policy.ts';
-import type { RequestContext } from '../context.ts';
+import { assertMembers, authorColumns, membersAmong, toAuthor, userRef, userRefs } from '../foundation/actors.ts';
+import { emitAudit } from '../foundation/audit/audit.service.ts';
+import { change, changesBetween, type Change } from '../foundation/audit/clip.ts';
+import { authorize } from '../foundation/auth/policy.ts';
+import type { RequestContext } from '../foundation/context.ts';
 import {readFieldValues, writeValues, type CustomFieldValue, type FieldValueInput } from '../custom-fields/field-values.service.ts';
-import type { Db, Prisma } from '../database/client.ts';
+import type { Db, Prisma } from '../kernel/database/client.ts';
 import { environmentForLegacyText, findLiveEnvironmentInProject } from '../environments/environments.service.ts';
 import { findLiveMilestoneInProject } from '../milestones/milestones.service.ts';
-import { conflict, fromValidationIssues, notFound, validationFailed } from '../errors.ts';
-import { epochMsOrNull, newId, ULID_PATTERN } from '../ids.ts';
+import { conflict, fromValidationIssues, notFound, validationFailed } from '../kernel/errors.ts';
+import { epochMsOrNull, newId, ULID_PATTERN } from '../kernel/ids.ts';
 import { assertProjectUnlocked, resolveProject, type ProjectRow } from '../projects/projects.service.ts';
-import { likeLiteral } from '../validation.ts';
-import { pageOf, pageWindow, type PageQuery } from '../pagination.ts';
-import { lockRun, resolveRun } from './internal/run-access.ts';
-import { runAggregates, runEvent } from './internal/run-events.ts';
+import { likeLiteral } from '../kernel/validation.ts';
+import { pageOf, pageWindow, type PageQuery } from '../kernel/pagination.ts';
+import { lockRun, resolveRun } from './run-access.service.ts';
+import { runAggregates, runEvent } from './run-events.service.ts';
 import { projectedStatusWhere, RUN_INCLUDE, type RunRecord } from './internal/run-record.ts';
 import { overridesOf } from '../run-settings/run-settings.service.ts';
 import { snapshotCases } from './internal/run-snapshot.ts';
@@ -27,8 +27,8 @@ import {
   type RunListQuery,
   type UpdateRunInput,
 } from './runs.schemas.ts';
-import { inTransaction } from '../database/transactions.ts';
-import { LIVE } from '../soft-delete.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
+import { LIVE } from '../foundation/soft-delete.ts';
 import { releaseRunAttachments } from './result-attachments.service.ts';
 
 /** The audit event fields of a run-level event: the run is the entity, labelled by its name. */

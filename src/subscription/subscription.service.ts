@@ -1,16 +1,15 @@
-import { emitAudit, SYSTEM_ACTOR } from '../audit/audit.service.ts';
-import { authorize } from '../auth/policy.ts';
-import type { Commitment } from '../billing/billing-provider.ts';
-import { billingProvider } from '../billing/billing.service.ts';
-import { displayName, type RequestContext } from '../context.ts';
-import type { Db } from '../database/client.ts';
-import { lockRow } from '../database/locks.ts';
-import { inTransaction } from '../database/transactions.ts';
-import { conflict } from '../errors.ts';
-import { logger } from '../logger.ts';
+import { emitAudit, SYSTEM_ACTOR } from '../foundation/audit/audit.service.ts';
+import { authorize } from '../foundation/auth/policy.ts';
+import { billingProvider, type Commitment } from '../billing/billing.service.ts';
+import { displayName, type RequestContext } from '../foundation/context.ts';
+import type { Db } from '../kernel/database/client.ts';
+import { lockRow } from '../kernel/database/locks.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
+import { conflict } from '../kernel/errors.ts';
+import { logger } from '../kernel/logger.ts';
 import { SEAT_ROLES, seatLimit, seatsInUse } from '../seats/seats.service.ts';
 import type { ChangeSeatsInput, CheckoutInput, SubscriptionReadout } from './subscription.schemas.ts';
-import { queryRaw, sql } from '../database/raw-sql.ts';
+import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
 
 type SubscriptionRow = Awaited<ReturnType<Db['subscription']['findUniqueOrThrow']>>;
 

@@ -1,18 +1,18 @@
-import { emitAudit } from '../audit/audit.service.ts';
-import { change, type Change } from '../audit/clip.ts';
-import { authorize } from '../auth/policy.ts';
-import type { RequestContext } from '../context.ts';
-import type { Db, Prisma } from '../database/client.ts';
-import { notFound, validationFailed } from '../errors.ts';
-import { newId, ULID_PATTERN } from '../ids.ts';
+import { emitAudit } from '../foundation/audit/audit.service.ts';
+import { change, type Change } from '../foundation/audit/clip.ts';
+import { authorize } from '../foundation/auth/policy.ts';
+import type { RequestContext } from '../foundation/context.ts';
+import type { Db, Prisma } from '../kernel/database/client.ts';
+import { notFound, validationFailed } from '../kernel/errors.ts';
+import { newId, ULID_PATTERN } from '../kernel/ids.ts';
 import { suiteDisplayId, parseDisplayId } from '../projects/projects.schemas.ts';
 import { allocateNumber, allocateNumbers } from '../projects/numbering.service.ts';
 import { assertProjectUnlocked, resolveProject, type ProjectRow } from '../projects/projects.service.ts';
-import { cursorPageOf, type CursorQuery } from '../pagination.ts';
+import { cursorPageOf, type CursorQuery } from '../kernel/pagination.ts';
 import type { CreateSuiteInput, UpdateSuiteInput } from './suites.schemas.ts';
-import { inTransaction } from '../database/transactions.ts';
-import { lockRow } from '../database/locks.ts';
-import { queryRaw, executeRaw, sql } from '../database/raw-sql.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
+import { lockRow } from '../kernel/database/locks.ts';
+import { queryRaw, executeRaw, sql } from '../kernel/database/raw-sql.ts';
 
 export type SuiteRow = Awaited<ReturnType<Db['suite']['findFirstOrThrow']>>;
 

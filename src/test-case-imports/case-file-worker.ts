@@ -1,5 +1,5 @@
-import { parseTask } from '../uploads/parse-task.ts';
-import { firstSignificantByte, ReadBudget, uploadedBytes } from '../uploads/upload-bytes.ts';
+import { parseTask } from '../foundation/uploads/parse-task.ts';
+import { firstSignificantByte, ReadBudget, uploadedBytes } from '../foundation/uploads/upload-bytes.ts';
 import { readCsv } from './csv-reader.ts';
 import { CaseSink, type ImportedCase } from './imported-case.ts';
 import { CASE_IMPORT_MAX_BYTES, type CaseImportFormat, type ImportWarning } from './test-case-imports.schemas.ts';

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
-import { AppError } from '../errors.ts';
-import { CsvScanner } from '../uploads/csv-scanner.ts';
+import { AppError } from '../kernel/errors.ts';
+import { CsvScanner } from '../foundation/uploads/csv-scanner.ts';
 import { CaseSink, lineFailed, rowFailed, type ImportedCase } from './imported-case.ts';
 
 /** The columns of the project export (decisions §11) that are not custom fields. */

@@ -1,5 +1,5 @@
-import { AppError } from '../errors.ts';
-import { storableCopy } from '../validation.ts';
+import { AppError } from '../kernel/errors.ts';
+import { storableCopy } from '../kernel/validation.ts';
 import { IMPORT_CASES_MAX, type ImportWarning } from './test-case-imports.schemas.ts';
 
 /** A custom field value as the file spells it: the column (system key or title) and its text. */

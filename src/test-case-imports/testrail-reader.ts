@@ -1,5 +1,5 @@
 import type { SaxesTag } from 'saxes';
-import { uploadedXmlParser } from '../uploads/xml.ts';
+import { uploadedXmlParser } from '../foundation/uploads/xml.ts';
 import { CaseSink, lineFailed, rowFailed } from './imported-case.ts';
 
 type OpenCase = {

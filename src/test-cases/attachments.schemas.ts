@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ulidSchema } from '../validation.ts';
+import { ulidSchema } from '../kernel/validation.ts';
 
 export const ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
 /** Files per stage request and attachments per step. */

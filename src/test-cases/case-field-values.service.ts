@@ -1,9 +1,9 @@
-import { authorize } from '../auth/policy.ts';
-import type { RequestContext } from '../context.ts';
+import { authorize } from '../foundation/auth/policy.ts';
+import type { RequestContext } from '../foundation/context.ts';
 import { readCaseFieldValues, writeValues, type CustomFieldValue, type FieldValueInput } from '../custom-fields/field-values.service.ts';
-import type { Db } from '../database/client.ts';
-import { notFound } from '../errors.ts';
-import { ULID_PATTERN } from '../ids.ts';
+import type { Db } from '../kernel/database/client.ts';
+import { notFound } from '../kernel/errors.ts';
+import { ULID_PATTERN } from '../kernel/ids.ts';
 import { inCaseTransaction } from './test-cases.service.ts';
 
 /** The custom field values of one test case, written through the field values' rules (src/custom-fields/). */

@@ -1,9 +1,9 @@
-import type { RequestContext } from '../context.ts';
-import type { Db } from '../database/client.ts';
-import { AppError, notFound, validationFailed } from '../errors.ts';
-import { newId } from '../ids.ts';
-import { claimStaged, copyStaged, type StagedUploadRow } from '../storage/staged-uploads.ts';
-import { releaseObjects } from '../storage/storage.service.ts';
+import type { RequestContext } from '../foundation/context.ts';
+import type { Db } from '../kernel/database/client.ts';
+import { AppError, notFound, validationFailed } from '../kernel/errors.ts';
+import { newId } from '../kernel/ids.ts';
+import { claimStaged, copyStaged, type StagedUploadRow } from '../foundation/storage/staged-uploads.ts';
+import { releaseObjects } from '../foundation/storage/storage.service.ts';
 import { ATTACHMENTS_PER_STEP, type AttachmentRef } from './attachments.schemas.ts';
 
 type AttachmentRow = Awaited<ReturnType<Db['stepAttachment']['findFirstOrThrow']>>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { customFieldValueSchema, fieldValueInputSchema } from '../custom-fields/field-values.service.ts';
-import { distinctArray, searchQuerySchema, ulidSchema } from '../validation.ts';
-import { cursorPageSchema, cursorQuerySchema, pageQuerySchema, pageSchema } from '../pagination.ts';
+import { distinctArray, searchQuerySchema, ulidSchema } from '../kernel/validation.ts';
+import { cursorPageSchema, cursorQuerySchema, pageQuerySchema, pageSchema } from '../kernel/pagination.ts';
 import { attachmentRefSchema, stepAttachmentSchema } from './attachments.schemas.ts';
 
 export const TITLE_MAX = 500;

@@ -1,7 +1,7 @@
-import { emitAudit } from '../audit/audit.service.ts';
-import { change, type Change } from '../audit/clip.ts';
-import { authorize } from '../auth/policy.ts';
-import type { RequestContext } from '../context.ts';
+import { emitAudit } from '../foundation/audit/audit.service.ts';
+import { change, type Change } from '../foundation/audit/clip.ts';
+import { authorize } from '../foundation/auth/policy.ts';
+import type { RequestContext } from '../foundation/context.ts';
 import {
   isVisibleIn,
   loadReadDefinitions,
@@ -12,17 +12,17 @@ import {
   type CustomFieldValue,
 } from '../custom-fields/field-values.service.ts';
 import { Prisma } from '../../prisma/generated/client/client.ts';
-import type { Db } from '../database/client.ts';
-import { notFound, validationFailed } from '../errors.ts';
-import { epochMsOrNull, newId, ULID_PATTERN } from '../ids.ts';
+import type { Db } from '../kernel/database/client.ts';
+import { notFound, validationFailed } from '../kernel/errors.ts';
+import { epochMsOrNull, newId, ULID_PATTERN } from '../kernel/ids.ts';
 import { caseDisplayId, parseDisplayId } from '../projects/projects.schemas.ts';
 import { allocateNumber } from '../projects/numbering.service.ts';
 import { assertProjectUnlocked, resolveProject, type ProjectRow } from '../projects/projects.service.ts';
 import { findLiveSuiteInProject } from '../suites/suites.service.ts';
-import { likeLiteral } from '../validation.ts';
-import { cursorPageOf, pageOf, pageWindow, type PageQuery } from '../pagination.ts';
+import { likeLiteral } from '../kernel/validation.ts';
+import { cursorPageOf, pageOf, pageWindow, type PageQuery } from '../kernel/pagination.ts';
 import { releaseAttachmentsOf, toStepAttachment } from './step-attachments.ts';
-import { saveSteps, type StepsChange } from './steps.ts';
+import { saveSteps, type StepsChange } from './steps.service.ts';
 import type {
   CaseScalarPatch,
   CreateTestCaseInput,
@@ -31,11 +31,11 @@ import type {
   TestCaseListQuery,
   UpdateTestCaseInput,
 } from './test-cases.schemas.ts';
-import { uniqueOrConflict } from '../database/constraints.ts';
-import { lockRow } from '../database/locks.ts';
-import { inTransaction } from '../database/transactions.ts';
+import { uniqueOrConflict } from '../kernel/database/constraints.ts';
+import { lockRow } from '../kernel/database/locks.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
 import { findLiveMilestoneInProject } from '../milestones/milestones.service.ts';
-import { queryRaw, sql } from '../database/raw-sql.ts';
+import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
 
 export type TestCaseRow = Awaited<ReturnType<Db['testCase']['findFirstOrThrow']>>;
 

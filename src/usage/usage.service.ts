@@ -1,8 +1,8 @@
-import { authorize } from '../auth/policy.ts';
-import type { RequestContext } from '../context.ts';
-import { AppError } from '../errors.ts';
-import { sql } from '../database/raw-sql.ts';
-import type { Prisma } from '../database/client.ts';
+import { authorize } from '../foundation/auth/policy.ts';
+import type { RequestContext } from '../foundation/context.ts';
+import { AppError } from '../kernel/errors.ts';
+import { sql } from '../kernel/database/raw-sql.ts';
+import type { Prisma } from '../kernel/database/client.ts';
 
 /** The calendar month (UTC) a result counts in: 'YYYY-MM'. */
 export const periodKeyOf = (at: Date) => at.toISOString().slice(0, 7);

@@ -1,8 +1,8 @@
-import { normalizeEmail } from '../auth/auth.schemas.ts';
-import { prisma } from '../database/client.ts';
-import { inTransaction } from '../database/transactions.ts';
-import { lockRow } from '../database/locks.ts';
-import { AppError, notFound } from '../errors.ts';
+import { normalizeEmail } from '../foundation/auth/auth.schemas.ts';
+import { prisma } from '../kernel/database/client.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
+import { lockRow } from '../kernel/database/locks.ts';
+import { AppError, notFound } from '../kernel/errors.ts';
 
 /**
  * `tcms user erase <email>`: removes a person's identity. The user row goes, and with it their

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { orgPathSchema } from '../orgs/orgs.schemas.ts';
-import { pageQuerySchema, pageSchema } from '../pagination.ts';
-import { distinctArray, someFieldOf } from '../validation.ts';
+import { pageQuerySchema, pageSchema } from '../kernel/pagination.ts';
+import { distinctArray, someFieldOf } from '../kernel/validation.ts';
 
 /** The most webhooks one organization may have (decisions §13 leaves the number to us). */
 export const WEBHOOKS_PER_ORGANIZATION = 20;

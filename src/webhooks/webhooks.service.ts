@@ -1,15 +1,15 @@
-import { emitAudit } from '../audit/audit.service.ts';
-import { change, changesBetween, type Change } from '../audit/clip.ts';
-import { authorize } from '../auth/policy.ts';
-import { settings } from '../config.ts';
-import type { RequestContext } from '../context.ts';
-import type { Db, Prisma } from '../database/client.ts';
-import { lockRow } from '../database/locks.ts';
-import { afterCommit, inTransaction } from '../database/transactions.ts';
-import { fromValidationIssues, notFound, validationFailed } from '../errors.ts';
-import { newId } from '../ids.ts';
-import { pageOf, pageWindow, type PageQuery } from '../pagination.ts';
-import { wakeWebhookDispatchers } from './dispatch-signal.ts';
+import { emitAudit } from '../foundation/audit/audit.service.ts';
+import { change, changesBetween, type Change } from '../foundation/audit/clip.ts';
+import { authorize } from '../foundation/auth/policy.ts';
+import { settings } from '../kernel/config.ts';
+import type { RequestContext } from '../foundation/context.ts';
+import type { Db, Prisma } from '../kernel/database/client.ts';
+import { lockRow } from '../kernel/database/locks.ts';
+import { afterCommit, inTransaction } from '../kernel/database/transactions.ts';
+import { fromValidationIssues, notFound, validationFailed } from '../kernel/errors.ts';
+import { newId } from '../kernel/ids.ts';
+import { pageOf, pageWindow, type PageQuery } from '../kernel/pagination.ts';
+import { wakeWebhookDispatchers } from './dispatch-signal.service.ts';
 import { refusedAddressMessage, refusedAddressOf } from './receiver-address.ts';
 import { newWebhookSecret } from './signature.ts';
 import {

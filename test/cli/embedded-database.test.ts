@@ -8,7 +8,7 @@ import { protocol } from '@electric-sql/pglite';
 import pg from 'pg';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OWNER_LOCK_FILE } from '../../src/database/owner-lock.ts';
+import { OWNER_LOCK_FILE } from '../../src/kernel/database/owner-lock.ts';
 import { projectCode, signUp } from '../support/app.ts';
 import { killNow, spawnServer, spawnWatched, startServer, type ServerProcess } from '../support/processes.ts';
 import { runTcms, type TcmsRun } from './run-tcms.ts';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpServer } from '../../app/http-server.ts';
 import { runCli } from '../../app/tcms.ts';
-import { prisma } from '../../src/database/client.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
 import { overrideOrganizationLimits } from '../../src/orgs/orgs.service.ts';
 import { ownerWithProject, tokenFor, useTestApp } from '../support/app.ts';
 import { tcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';

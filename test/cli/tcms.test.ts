@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../app/tcms.ts';
-import { prisma } from '../../src/database/client.ts';
-import { newId } from '../../src/ids.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
+import { newId } from '../../src/kernel/ids.ts';
 import { createProject, joinAs, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
 import { runTcms } from './run-tcms.ts';
 

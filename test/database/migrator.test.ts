@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { afterEach, describe, expect, it } from 'vitest';
-import { migrate, MIGRATIONS_DIR } from '../../src/database/migrator.ts';
-import { openPgConnection, pgliteConnection, type SqlConnection } from '../../src/database/sql-connection.ts';
+import { migrate, MIGRATIONS_DIR } from '../../src/kernel/database/migrator.ts';
+import { openPgConnection, pgliteConnection, type SqlConnection } from '../../src/kernel/database/sql-connection.ts';
 
 /**
  * The migrator on both engines: an in-memory PGlite, and (when DATABASE_URL names a server) a

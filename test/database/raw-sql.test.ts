@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import { onQuery, prisma, type QueryEvent } from '../../src/database/client.ts';
+import { onQuery, prisma, type QueryEvent } from '../../src/kernel/database/client.ts';
 import { Prisma } from '../../prisma/generated/client/client.ts';
-import { executeRaw, HASHED_ARRAY_MIN, MAX_STATEMENT_NAMES, queryRaw, sql, TRANSACTION_TIMEOUT_MS } from '../../src/database/raw-sql.ts';
-import { tenantClient } from '../../src/database/tenant.ts';
-import { inTransaction } from '../../src/database/transactions.ts';
-import { newId } from '../../src/ids.ts';
-import type { Db } from '../../src/database/client.ts';
+import { executeRaw, HASHED_ARRAY_MIN, MAX_STATEMENT_NAMES, queryRaw, sql, TRANSACTION_TIMEOUT_MS } from '../../src/kernel/database/raw-sql.ts';
+import { tenantClient } from '../../src/kernel/database/tenant.ts';
+import { inTransaction } from '../../src/kernel/database/transactions.ts';
+import { newId } from '../../src/kernel/ids.ts';
+import type { Db } from '../../src/kernel/database/client.ts';
 import { useTestApp } from '../support/app.ts';
 
 /**

@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { getDMMF } from '@prisma/get-dmmf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate } from '../../src/database/migrator.ts';
-import { openPgConnection, pgliteConnection, type SqlConnection } from '../../src/database/sql-connection.ts';
+import { migrate } from '../../src/kernel/database/migrator.ts';
+import { openPgConnection, pgliteConnection, type SqlConnection } from '../../src/kernel/database/sql-connection.ts';
 
 /**
  * Proves that the hand-written migrations produce exactly the database that prisma/schema.prisma

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { prisma } from '../../src/database/client.ts';
-import { newId } from '../../src/ids.ts';
-import { analyzeChangedTables } from '../../src/maintenance.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
+import { newId } from '../../src/kernel/ids.ts';
+import { analyzeChangedTables } from '../../app/maintenance.ts';
 import { signUp, useTestApp } from '../support/app.ts';
 
 /*

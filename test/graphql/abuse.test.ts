@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { onQuery, prisma } from '../../src/database/client.ts';
+import { onQuery, prisma } from '../../src/kernel/database/client.ts';
 import { GRAPHQL_LIMITS } from '../../schema/limits.ts';
 import type { Response } from 'supertest';
 import { createProject, createSuite, graphql, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';

@@ -1,9 +1,9 @@
 import type { Response } from 'supertest';
 import { createSchema, createYoga } from 'graphql-yoga';
 import { describe, expect, it, vi } from 'vitest';
-import { logger } from '../../src/logger.ts';
+import { logger } from '../../src/kernel/logger.ts';
 import { maskGraphQLError } from '../../schema/errors.ts';
-import { onQuery } from '../../src/database/client.ts';
+import { onQuery } from '../../src/kernel/database/client.ts';
 import { overrideOrganizationLimits } from '../../src/orgs/orgs.service.ts';
 import {
   createProject,

@@ -1,7 +1,7 @@
 import type { Response } from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { onQuery } from '../../src/database/client.ts';
-import { newId } from '../../src/ids.ts';
+import { onQuery } from '../../src/kernel/database/client.ts';
+import { newId } from '../../src/kernel/ids.ts';
 import { auditEvents, createProject, graphql, joinAs, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
 import { codeOf, dataOf } from '../support/graphql.ts';
 

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../schema/index.ts';
-import { MAX_NESTING_DEPTH } from '../../src/validation.ts';
+import { MAX_NESTING_DEPTH } from '../../src/kernel/validation.ts';
 import { createProject, graphql, joinAs, ownerWithProject, signUp, useTestApp } from '../support/app.ts';
 import { onlyError, type GraphQLErrorBody } from '../support/graphql.ts';
 import { createHostileFixture, WALK_APP_ENV } from '../support/hostile/fixture.ts';

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { prisma } from '../../src/database/client.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
 import { INVITATION_MAILS_PER_ORGANIZATION } from '../../src/invitations/invitation-budgets.ts';
 import { setMemberSuspension } from '../../src/members/members.service.ts';
 import { auditEvents, graphql, joinAs, signUp, tokenFor, uniqueEmail, useTestApp, type Caller } from '../support/app.ts';

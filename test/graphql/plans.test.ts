@@ -1,7 +1,7 @@
 import type { Response } from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { onQuery } from '../../src/database/client.ts';
-import { newId } from '../../src/ids.ts';
+import { onQuery } from '../../src/kernel/database/client.ts';
+import { newId } from '../../src/kernel/ids.ts';
 import { auditEvents, createMilestone, graphql, joinAs, ownerWithProject, signUp, useTestApp, type Caller } from '../support/app.ts';
 import { codeOf, dataOf, onlyError } from '../support/graphql.ts';
 import { configurationGroup, createCase, createPlan, createRun, type ConfigurationValueBody } from '../support/runs.ts';

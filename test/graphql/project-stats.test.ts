@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { prisma } from '../../src/database/client.ts';
-import { newId } from '../../src/ids.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
+import { newId } from '../../src/kernel/ids.ts';
 import { createMilestone, createProject, graphql, signUp, useTestApp, type Caller } from '../support/app.ts';
 import { dataOf } from '../support/graphql.ts';
 import { createCases, createRun } from '../support/runs.ts';

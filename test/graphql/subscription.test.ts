@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { prisma } from '../../src/database/client.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
 import { applyDueSubscriptions } from '../../src/subscription/subscription.service.ts';
 import { auditEvents, graphql, joinAs, signUp, useTestApp, type Caller } from '../support/app.ts';
 import { codeOf, dataOf } from '../support/graphql.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { onQuery } from '../../src/database/client.ts';
-import { newId } from '../../src/ids.ts';
+import { onQuery } from '../../src/kernel/database/client.ts';
+import { newId } from '../../src/kernel/ids.ts';
 import { auditEvents, createProject, graphql, joinAs, signUp, useTestApp, type Caller } from '../support/app.ts';
 import { codeOf, dataOf, onlyError } from '../support/graphql.ts';
 

@@ -1,7 +1,7 @@
 import type { Response } from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { onQuery, prisma } from '../../src/database/client.ts';
-import { newId } from '../../src/ids.ts';
+import { onQuery, prisma } from '../../src/kernel/database/client.ts';
+import { newId } from '../../src/kernel/ids.ts';
 import { auditEvents, createProject, createSuite, graphql, joinAs, ownerWithProject, signUp, useTestApp, type Caller } from '../support/app.ts';
 import { dataOf, onlyError } from '../support/graphql.ts';
 

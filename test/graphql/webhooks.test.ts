@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { prisma } from '../../src/database/client.ts';
-import { newId } from '../../src/ids.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
+import { newId } from '../../src/kernel/ids.ts';
 import { auditEvents, createProject, graphql, joinAs, signUp, useTestApp, type Caller } from '../support/app.ts';
 import { codeOf, dataOf, onlyError } from '../support/graphql.ts';
 

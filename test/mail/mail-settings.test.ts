@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigurationError, loadConfig } from '../../src/config.ts';
-import { MAX_ATTEMPTS, retryDelayMs } from '../../src/mail/mail-outbox.service.ts';
+import { ConfigurationError, loadConfig } from '../../src/kernel/config.ts';
+import { MAX_ATTEMPTS, retryDelayMs } from '../../src/foundation/mail/mail-outbox.service.ts';
 
 /** The mail settings of the environment, and the retry schedule they give. */
 

@@ -1,9 +1,9 @@
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../app/app.ts';
-import { loadConfig } from '../../src/config.ts';
-import { prisma } from '../../src/database/client.ts';
-import { newId } from '../../src/ids.ts';
+import { loadConfig } from '../../src/kernel/config.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
+import { newId } from '../../src/kernel/ids.ts';
 import { TEST_DEFAULTS, uniqueEmail } from '../support/app.ts';
 import { aMail, outboxRowOf, queue, statusOf } from '../support/mail-outbox.ts';
 import { startSmtpServer } from '../support/smtp.ts';

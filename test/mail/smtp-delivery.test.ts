@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { prisma } from '../../src/database/client.ts';
-import { inTransaction } from '../../src/database/transactions.ts';
-import { deliveryStatuses, queueMail } from '../../src/mail/mail.service.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
+import { inTransaction } from '../../src/kernel/database/transactions.ts';
+import { deliveryStatuses, queueMail } from '../../src/foundation/mail/mail.service.ts';
 import { uniqueEmail, useTestApp } from '../support/app.ts';
 import { aMail, outboxRowOf, queue, statusOf } from '../support/mail-outbox.ts';
 import { startSmtpServer } from '../support/smtp.ts';

@@ -4,8 +4,8 @@ import path from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../app/app.ts';
-import { loadConfig } from '../../src/config.ts';
-import { prisma } from '../../src/database/client.ts';
+import { loadConfig } from '../../src/kernel/config.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
 import { killNow, logMessages, spawnServer, untilListening } from '../support/processes.ts';
 import { tcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { prisma } from '../../src/database/client.ts';
-import { newId } from '../../src/ids.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
+import { newId } from '../../src/kernel/ids.ts';
 import { projectCode, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
 import { useServerProcess } from '../support/processes.ts';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prisma } from '../../src/database/client.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
 import { INVITATION_MAILS_PER_ADDRESS, INVITATION_MAILS_PER_ORGANIZATION } from '../../src/invitations/invitation-budgets.ts';
 import { joinAs, signUp, uniqueEmail, useTestApp, type Caller } from '../support/app.ts';
 import { HOUR_MS, windowWithRoom } from '../support/fixed-windows.ts';

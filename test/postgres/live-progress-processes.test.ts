@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LISTENER_APPLICATION_NAME } from '../../src/live/progress-fanout.ts';
+import { LISTENER_APPLICATION_NAME } from '../../src/live/progress-fanout.service.ts';
 import { useTestApp, type Caller } from '../support/app.ts';
 import { openEventStream, progressOf, type EventStream } from '../support/event-streams.ts';
 import { exitWithin, logMessages, useServerProcess } from '../support/processes.ts';

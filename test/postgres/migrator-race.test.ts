@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS_DIR } from '../../src/database/migrator.ts';
-import { openPgConnection } from '../../src/database/sql-connection.ts';
+import { MIGRATIONS_DIR } from '../../src/kernel/database/migrator.ts';
+import { openPgConnection } from '../../src/kernel/database/sql-connection.ts';
 import { killNow, ROOT, spawnServer, spawnTsx, untilListening, type WatchedProcess } from '../support/processes.ts';
 
 /**

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { prisma } from '../../src/database/client.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
 import { auditEvents, ownerWithProject, useTestApp, type Caller } from '../support/app.ts';
 import { createCases, createRun, type RunCaseBody } from '../support/runs.ts';
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { prisma } from '../../src/database/client.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
 import { overrideOrganizationLimits } from '../../src/orgs/orgs.service.ts';
 import { ownerWithProject, tokenFor, useTestApp, type Caller } from '../support/app.ts';
 import { createCases, createRun } from '../support/runs.ts';

@@ -3,7 +3,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { newId } from '../../src/ids.ts';
+import { newId } from '../../src/kernel/ids.ts';
 import { exitWithin, killNow, logMessages, startServer } from '../support/processes.ts';
 
 /** The server as it runs in production: SIGTERM stops accepting, drains, closes, exits 0. */

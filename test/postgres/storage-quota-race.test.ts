@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { prisma } from '../../src/database/client.ts';
-import { PLAN_TIERS } from '../../src/billing-tiers.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
+import { PLAN_TIERS } from '../../src/kernel/billing-tiers.ts';
 import { signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
 import { useServerProcess } from '../support/processes.ts';
 import { newCase, setUsedBytes, usedBytes } from '../support/uploads.ts';

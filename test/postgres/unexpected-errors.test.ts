@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { prisma } from '../../src/database/client.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
 import { projectCode, signUp, tokenFor, useTestApp } from '../support/app.ts';
 import { useServerProcess } from '../support/processes.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { prisma } from '../../src/database/client.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
 import { overrideOrganizationLimits } from '../../src/orgs/orgs.service.ts';
 import { auditEvents, expectError, joinAs, ownerWithProject, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
 import { createCases, createRun, patchRunCase } from '../support/runs.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { clipSnapshot, SNAPSHOT_GRAPHEMES } from '../../src/audit/clip.ts';
-import { prisma } from '../../src/database/client.ts';
-import { newId } from '../../src/ids.ts';
+import { clipSnapshot, SNAPSHOT_GRAPHEMES } from '../../src/foundation/audit/clip.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
+import { newId } from '../../src/kernel/ids.ts';
 import { createProject, expectError, joinAs, projectCode, signUp, tokenFor, useTestApp, type AuditEventBody, type Caller } from '../support/app.ts';
 
 const t = useTestApp();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ULID_PATTERN } from '../../src/ids.ts';
+import { ULID_PATTERN } from '../../src/kernel/ids.ts';
 import { auditEvents, createProject, joinAs, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
 
 const t = useTestApp();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { seedMissingSystemFields, SYSTEM_KEYS } from '../../src/custom-fields/system-fields.service.ts';
-import { prisma } from '../../src/database/client.ts';
-import { newId } from '../../src/ids.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
+import { newId } from '../../src/kernel/ids.ts';
 import { auditEvents, createProject, expectError, joinAs, signUp, useTestApp, type Caller } from '../support/app.ts';
 
 const t = useTestApp();

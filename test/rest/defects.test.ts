@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ULID_PATTERN } from '../../src/ids.ts';
+import { ULID_PATTERN } from '../../src/kernel/ids.ts';
 import { auditEvents, createProject, expectError, joinAs, ownerWithProject, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
 import { createCases, createRun, patchRunCase, resultsOf, runWithCases } from '../support/runs.ts';
 

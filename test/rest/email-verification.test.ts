@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { RESENDS_PER_HOUR } from '../../src/auth/email-verification.ts';
-import { prisma } from '../../src/database/client.ts';
+import { RESENDS_PER_HOUR } from '../../src/foundation/auth/email-verification.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
 import { expectError, graphql, signUp, tokenFor, uniqueEmail, useTestApp, type Caller } from '../support/app.ts';
 import { HOUR_MS, windowWithRoom } from '../support/fixed-windows.ts';
 import { dataOf } from '../support/graphql.ts';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { STREAM_RETRY_AFTER_SECONDS } from '../../src/live/stream-places.ts';
+import { STREAM_RETRY_AFTER_SECONDS } from '../../src/live/stream-places.service.ts';
 import { signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
 import { openStreamsGauge, until, useListeningApp, type EventStream } from '../support/event-streams.ts';
 import { createPlan, runWithCases } from '../support/runs.ts';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { prisma } from '../../src/database/client.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
 import { expectError, graphql, joinAs, ownerWithProject, projectCode, useTestApp, type Caller } from '../support/app.ts';
 import { dataOf } from '../support/graphql.ts';
 import { createCase, createRun, runCasesOf, type CaseBody } from '../support/runs.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { onQuery } from '../../src/database/client.ts';
+import { onQuery } from '../../src/kernel/database/client.ts';
 import { overrideOrganizationLimits } from '../../src/orgs/orgs.service.ts';
-import { newId } from '../../src/ids.ts';
+import { newId } from '../../src/kernel/ids.ts';
 import {
   auditEvents,
   createProject,

@@ -2,7 +2,7 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import type { Response } from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { MAX_BODY_VALUES } from '../../rest/router.ts';
-import { MAX_NESTING_DEPTH } from '../../src/validation.ts';
+import { MAX_NESTING_DEPTH } from '../../src/kernel/validation.ts';
 import { createProject, expectError, projectCode, signUp, useTestApp, type Caller } from '../support/app.ts';
 import { createCase, createPlan } from '../support/runs.ts';
 

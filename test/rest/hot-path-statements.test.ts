@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { prisma } from '../../src/database/client.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
 import { auditEvents, ownerWithProject, tokenFor, useTestApp, type Caller } from '../support/app.ts';
 import { createPlan, createRun, type RunBody, type RunCaseBody } from '../support/runs.ts';
 import { recordStatements } from '../support/statements.ts';

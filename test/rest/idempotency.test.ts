@@ -1,7 +1,7 @@
 import type { Response } from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { prisma } from '../../src/database/client.ts';
-import { newId } from '../../src/ids.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
+import { newId } from '../../src/kernel/ids.ts';
 import { overrideOrganizationLimits } from '../../src/orgs/orgs.service.ts';
 import { auditEvents, createProject, joinAs, projectCode, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
 

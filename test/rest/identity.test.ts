@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { prisma } from '../../src/database/client.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
 import {
   createProject,
   joinAs,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { prisma } from '../../src/database/client.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
 import { createProject, joinAs, ownerWithProject, signUp, useTestApp, type Caller } from '../support/app.ts';
 import { grant, setAccessMode } from '../support/access-fixtures.ts';
 import { openStreamsGauge, progressOf, until, useListeningApp } from '../support/event-streams.ts';

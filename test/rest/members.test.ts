@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { prisma } from '../../src/database/client.ts';
-import { newId } from '../../src/ids.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
+import { newId } from '../../src/kernel/ids.ts';
 import { setMemberSuspension } from '../../src/members/members.service.ts';
 import {
   auditEvents,

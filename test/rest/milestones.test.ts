@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ULID_PATTERN } from '../../src/ids.ts';
+import { ULID_PATTERN } from '../../src/kernel/ids.ts';
 import { overrideOrganizationLimits } from '../../src/orgs/orgs.service.ts';
 import { auditEvents, createMilestone, createProject, joinAs, ownerWithProject, signUp, useTestApp, type Caller } from '../support/app.ts';
 

@@ -14,10 +14,10 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Response } from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REGISTRATIONS_PER_HOUR } from '../../rest/oauth.ts';
-import { sha256 } from '../../src/secrets.ts';
-import { prisma } from '../../src/database/client.ts';
-import { newId } from '../../src/ids.ts';
-import { sweepExpired } from '../../src/maintenance.ts';
+import { sha256 } from '../../src/kernel/secrets.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
+import { newId } from '../../src/kernel/ids.ts';
+import { sweepExpired } from '../../app/maintenance.ts';
 import { setMemberSuspension } from '../../src/members/members.service.ts';
 import { setAccessMode } from '../support/access-fixtures.ts';
 import { auditEvents, createProject, expectError, joinAs, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { JSON_BODY_LIMIT } from '../../rest/http-settings.ts';
 import type { RouteDefinition } from '../../rest/route.ts';
 import { v1Routes } from '../../rest/v1/index.ts';
-import { ERROR_CODES } from '../../src/errors.ts';
+import { ERROR_CODES } from '../../src/kernel/errors.ts';
 import { signUp, tokenFor, useTestApp } from '../support/app.ts';
 
 const t = useTestApp();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newId, ULID_PATTERN } from '../../src/ids.ts';
+import { newId, ULID_PATTERN } from '../../src/kernel/ids.ts';
 import { auditEvents, createProject, createSuite, expectError, joinAs, ownerWithProject, signUp, useTestApp, type Caller } from '../support/app.ts';
 import { createCase, createPlan, createRun } from '../support/runs.ts';
 

@@ -1,7 +1,7 @@
 import type request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { tenantClient } from '../../src/database/tenant.ts';
-import { newId } from '../../src/ids.ts';
+import { tenantClient } from '../../src/kernel/database/tenant.ts';
+import { newId } from '../../src/kernel/ids.ts';
 import { v1Routes } from '../../rest/v1/index.ts';
 import {
   createMilestone,

@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { prisma } from '../../src/database/client.ts';
-import { newId } from '../../src/ids.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
+import { newId } from '../../src/kernel/ids.ts';
 import { createProject, createSuite, joinAs, signUp, useTestApp, type Caller } from '../support/app.ts';
 import { createField, fieldsOf, type Field } from '../support/custom-fields.ts';
 import { createCase } from '../support/runs.ts';

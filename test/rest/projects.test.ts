@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { ULID_PATTERN } from '../../src/ids.ts';
+import { ULID_PATTERN } from '../../src/kernel/ids.ts';
 import { overrideOrganizationLimits } from '../../src/orgs/orgs.service.ts';
 import { auditEvents, createProject, joinAs, signUp, useTestApp, type Caller } from '../support/app.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { newId } from '../../src/ids.ts';
-import { fileStorage } from '../../src/storage/file-storage.ts';
+import { newId } from '../../src/kernel/ids.ts';
+import { fileStorage } from '../../src/foundation/storage/file-storage.ts';
 import { grant, setAccessMode } from '../support/access-fixtures.ts';
 import { auditEvents, expectError, joinAs, ownerWithProject, useTestApp, type Caller } from '../support/app.ts';
 import { createCase, createRun } from '../support/runs.ts';

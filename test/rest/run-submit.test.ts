@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ULID_PATTERN } from '../../src/ids.ts';
+import { ULID_PATTERN } from '../../src/kernel/ids.ts';
 import { overrideOrganizationLimits } from '../../src/orgs/orgs.service.ts';
 import { auditEvents, expectError, joinAs, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
 import { createCases, createRun, resultsOf, runCasesOf, runOf, runWithCases } from '../support/runs.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { prisma } from '../../src/database/client.ts';
-import { ULID_PATTERN } from '../../src/ids.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
+import { ULID_PATTERN } from '../../src/kernel/ids.ts';
 import {
   auditEvents,
   createMilestone,

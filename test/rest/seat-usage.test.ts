@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { prisma } from '../../src/database/client.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
 import { setMemberSuspension } from '../../src/members/members.service.ts';
 import { expectError, joinAs, signUp, tokenFor, uniqueEmail, useTestApp, type Caller } from '../support/app.ts';
 import { invite } from '../support/invitations.ts';

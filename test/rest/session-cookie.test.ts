@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { httpSettings } from '../../rest/http-settings.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/kernel/config.ts';
 import { graphql, uniqueEmail, useTestApp, type Caller } from '../support/app.ts';
 
 /**

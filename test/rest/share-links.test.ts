@@ -1,7 +1,7 @@
 import type request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { prisma } from '../../src/database/client.ts';
-import { newId } from '../../src/ids.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
+import { newId } from '../../src/kernel/ids.ts';
 import { PUBLIC_SHARE_REQUESTS_PER_MINUTE } from '../../src/share-links/share-links.schemas.ts';
 import { auditEvents, createProject, expectError, joinAs, ownerWithProject, signUp, useTestApp, type Caller } from '../support/app.ts';
 import { setAccessMode } from '../support/access-fixtures.ts';

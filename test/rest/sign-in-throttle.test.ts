@@ -1,9 +1,9 @@
 import { randomInt } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { prisma } from '../../src/database/client.ts';
-import { sweepExpired } from '../../src/maintenance.ts';
-import { SIGN_IN_FAILURES, SIGN_IN_WINDOW_SECONDS } from '../../src/auth/sign-in-throttle.ts';
-import { digestKey } from '../../src/rate-limit/rate-limit.service.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
+import { sweepExpired } from '../../app/maintenance.ts';
+import { SIGN_IN_FAILURES, SIGN_IN_WINDOW_SECONDS } from '../../src/foundation/auth/sign-in-throttle.ts';
+import { digestKey } from '../../src/foundation/rate-limit/rate-limit.service.ts';
 import { expectError, signUp, uniqueEmail, useTestApp } from '../support/app.ts';
 import { windowWithRoom } from '../support/fixed-windows.ts';
 

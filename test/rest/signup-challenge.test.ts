@@ -2,8 +2,8 @@ import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigurationError, loadConfig } from '../../src/config.ts';
-import { prisma } from '../../src/database/client.ts';
+import { ConfigurationError, loadConfig } from '../../src/kernel/config.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
 import { expectError, uniqueEmail, useTestApp } from '../support/app.ts';
 
 const SECRET = 'challenge-secret-of-this-service';

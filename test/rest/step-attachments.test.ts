@@ -1,10 +1,10 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { prisma } from '../../src/database/client.ts';
-import { sweepExpired } from '../../src/maintenance.ts';
-import { fileStorage } from '../../src/storage/file-storage.ts';
-import { STAGING_TTL_MS } from '../../src/storage/staged-uploads.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
+import { sweepExpired } from '../../app/maintenance.ts';
+import { fileStorage } from '../../src/foundation/storage/file-storage.ts';
+import { STAGING_TTL_MS } from '../../src/foundation/storage/staged-uploads.ts';
 import { joinAs, signUp, useTestApp, type Caller } from '../support/app.ts';
 import * as uploads from '../support/uploads.ts';
 

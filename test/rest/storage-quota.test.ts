@@ -1,11 +1,11 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { prisma } from '../../src/database/client.ts';
-import { sweepExpired } from '../../src/maintenance.ts';
-import { PLAN_TIERS } from '../../src/billing-tiers.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
+import { sweepExpired } from '../../app/maintenance.ts';
+import { PLAN_TIERS } from '../../src/kernel/billing-tiers.ts';
 import { setOrganizationPlan } from '../../src/orgs/orgs.service.ts';
-import { fileStorage } from '../../src/storage/file-storage.ts';
-import { STAGING_TTL_MS } from '../../src/storage/staged-uploads.ts';
+import { fileStorage } from '../../src/foundation/storage/file-storage.ts';
+import { STAGING_TTL_MS } from '../../src/foundation/storage/staged-uploads.ts';
 import { expectError, ownerWithProject, signUp, useTestApp, type Caller } from '../support/app.ts';
 import * as uploads from '../support/uploads.ts';
 import { filesUnder, setUsedBytes, usedBytes } from '../support/uploads.ts';

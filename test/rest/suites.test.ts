@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { prisma } from '../../src/database/client.ts';
-import { newId, ULID_PATTERN } from '../../src/ids.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
+import { newId, ULID_PATTERN } from '../../src/kernel/ids.ts';
 import { overrideOrganizationLimits } from '../../src/orgs/orgs.service.ts';
 import { allocateNumber } from '../../src/projects/numbering.service.ts';
 import { auditEvents, createProject, joinAs, signUp, useTestApp, type Caller } from '../support/app.ts';

@@ -1,8 +1,8 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { prisma } from '../../src/database/client.ts';
-import { tenantClient } from '../../src/database/tenant.ts';
-import { newId } from '../../src/ids.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
+import { tenantClient } from '../../src/kernel/database/tenant.ts';
+import { newId } from '../../src/kernel/ids.ts';
 import { createProject, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
 
 const t = useTestApp();

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { prisma } from '../../src/database/client.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
 import { auditEvents, createProject, createSuite, expectError, joinAs, ownerWithProject, useTestApp, type Caller } from '../support/app.ts';
 import { createField, fieldsOf, type Field } from '../support/custom-fields.ts';
 import { createCase } from '../support/runs.ts';

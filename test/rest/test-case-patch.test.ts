@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { prisma } from '../../src/database/client.ts';
-import { newId } from '../../src/ids.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
+import { newId } from '../../src/kernel/ids.ts';
 import { auditEvents, createMilestone, createProject, createSuite, joinAs, ownerWithProject, useTestApp, type Caller } from '../support/app.ts';
 
 const t = useTestApp();

@@ -1,9 +1,9 @@
 import type { Response } from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { prisma } from '../../src/database/client.ts';
-import { newId, ULID_PATTERN } from '../../src/ids.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
+import { newId, ULID_PATTERN } from '../../src/kernel/ids.ts';
 import { overrideOrganizationLimits } from '../../src/orgs/orgs.service.ts';
-import { fileStorage } from '../../src/storage/file-storage.ts';
+import { fileStorage } from '../../src/foundation/storage/file-storage.ts';
 import {
   auditEvents,
   createMilestone,

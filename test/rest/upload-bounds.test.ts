@@ -5,7 +5,7 @@ import { CTRF_BOUNDS } from '../../src/result-imports/ctrf.ts';
 import { ATTEMPTS_MAX } from '../../src/result-imports/report.ts';
 import { CSV_CELLS_MAX, CSV_RECORD_MAX } from '../../src/test-case-imports/csv-reader.ts';
 import { IMPORT_WARNINGS_MAX } from '../../src/test-case-imports/imported-case.ts';
-import { XML_ATTRIBUTES_MAX, XML_DEPTH_MAX, XML_ELEMENTS_MAX, XML_TAG_MAX, XML_TEXT_MAX } from '../../src/uploads/xml.ts';
+import { XML_ATTRIBUTES_MAX, XML_DEPTH_MAX, XML_ELEMENTS_MAX, XML_TAG_MAX, XML_TEXT_MAX } from '../../src/foundation/uploads/xml.ts';
 import { expectError, ownerWithProject, useTestApp, type Caller } from '../support/app.ts';
 import { repeatedGzip } from '../support/hostile-uploads.ts';
 

@@ -4,11 +4,11 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { prisma } from '../../src/database/client.ts';
-import { sweepExpired } from '../../src/maintenance.ts';
-import { TEMPORARY_UPLOAD_TTL_MS } from '../../src/storage/temporary-uploads.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
+import { sweepExpired } from '../../app/maintenance.ts';
+import { TEMPORARY_UPLOAD_TTL_MS } from '../../src/foundation/storage/temporary-uploads.ts';
 import { ATTACHMENT_MAX_BYTES } from '../../src/test-cases/attachments.schemas.ts';
-import { PLAN_TIERS } from '../../src/billing-tiers.ts';
+import { PLAN_TIERS } from '../../src/kernel/billing-tiers.ts';
 import { expectError, signUp, useTestApp, type Caller } from '../support/app.ts';
 import * as uploads from '../support/uploads.ts';
 

@@ -1,11 +1,11 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createApp, type App } from '../../app/app.ts';
-import { loadConfig } from '../../src/config.ts';
-import { prisma } from '../../src/database/client.ts';
-import { sweepExpired } from '../../src/maintenance.ts';
+import { loadConfig } from '../../src/kernel/config.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
+import { sweepExpired } from '../../app/maintenance.ts';
 import { guardedLookup, RefusedAddressError } from '../../src/webhooks/receiver-address.ts';
-import { DEACTIVATION_THRESHOLD, DELIVERY_RETENTION_MS, MAX_ATTEMPTS, WEBHOOK_CONCURRENCY } from '../../src/webhooks/webhook-dispatcher.ts';
+import { DEACTIVATION_THRESHOLD, DELIVERY_RETENTION_MS, MAX_ATTEMPTS, WEBHOOK_CONCURRENCY } from '../../src/webhooks/webhook-dispatcher.service.ts';
 import { auditEvents, createMilestone, ownerWithProject, useTestApp, type Caller } from '../support/app.ts';
 import { createCases, createRun, patchRunCase, runWithCases } from '../support/runs.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';

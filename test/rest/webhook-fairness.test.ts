@@ -1,5 +1,5 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { BREAKER_THRESHOLD, ORGANIZATION_SLOTS, WEBHOOK_CONCURRENCY } from '../../src/webhooks/webhook-dispatcher.ts';
+import { BREAKER_THRESHOLD, ORGANIZATION_SLOTS, WEBHOOK_CONCURRENCY } from '../../src/webhooks/webhook-dispatcher.service.ts';
 import { createMilestone, ownerWithProject, type Caller } from '../support/app.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 import { createWebhook, deliveriesOf, untilDeliveries, useDispatchingApp, webhookOf } from '../support/webhooks.ts';

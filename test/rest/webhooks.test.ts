@@ -1,8 +1,8 @@
 import { createServer } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { prisma } from '../../src/database/client.ts';
-import { newId } from '../../src/ids.ts';
-import { onWebhookDeliveriesQueued } from '../../src/webhooks/dispatch-signal.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
+import { newId } from '../../src/kernel/ids.ts';
+import { onWebhookDeliveriesQueued } from '../../src/webhooks/dispatch-signal.service.ts';
 import { auditEvents, createProject, expectError, joinAs, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
 
 /**

@@ -3,7 +3,7 @@ import http from 'node:http';
 import pg from 'pg';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../src/ids.ts';
+import { newId } from '../../src/kernel/ids.ts';
 import { tokenFor } from '../support/app.ts';
 import { killNow, startServer, type ServerProcess } from '../support/processes.ts';
 import { runWithCases } from '../support/runs.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newId, ULID_PATTERN } from '../../src/ids.ts';
+import { newId, ULID_PATTERN } from '../../src/kernel/ids.ts';
 
 describe('newId', () => {
   it('makes distinct ULIDs in creation order, with random parts drawn evenly from the whole alphabet', () => {

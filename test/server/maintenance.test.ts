@@ -1,9 +1,9 @@
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../app/app.ts';
-import { loadConfig } from '../../src/config.ts';
-import { onQuery, prisma } from '../../src/database/client.ts';
-import { newId } from '../../src/ids.ts';
+import { loadConfig } from '../../src/kernel/config.ts';
+import { onQuery, prisma } from '../../src/kernel/database/client.ts';
+import { newId } from '../../src/kernel/ids.ts';
 import { TEST_DEFAULTS } from '../support/app.ts';
 import { newDataDir } from '../support/data-directories.ts';
 

@@ -7,9 +7,9 @@ import S3rver from 's3rver';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../app/app.ts';
-import { loadConfig } from '../../src/config.ts';
-import { LocalDirectoryStorage, type FileStorage } from '../../src/storage/file-storage.ts';
-import { S3Storage } from '../../src/storage/s3-storage.ts';
+import { loadConfig } from '../../src/kernel/config.ts';
+import { LocalDirectoryStorage, type FileStorage } from '../../src/foundation/storage/file-storage.ts';
+import { S3Storage } from '../../src/foundation/storage/s3-storage.ts';
 import { createProject, signUp } from '../support/app.ts';
 import { newDataDir } from '../support/data-directories.ts';
 

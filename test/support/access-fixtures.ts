@@ -1,5 +1,5 @@
-import { prisma } from '../../src/database/client.ts';
-import { newId } from '../../src/ids.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
+import { newId } from '../../src/kernel/ids.ts';
 
 /*
  * Project access state written straight into its tables, as scenario fixtures for tests that

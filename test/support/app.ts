@@ -3,9 +3,9 @@ import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { createApp, type App } from '../../app/app.ts';
-import { loadConfig } from '../../src/config.ts';
-import { prisma } from '../../src/database/client.ts';
-import { newId } from '../../src/ids.ts';
+import { loadConfig } from '../../src/kernel/config.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
+import { newId } from '../../src/kernel/ids.ts';
 import { newDataDir } from './data-directories.ts';
 
 export type TestApp = { app: App; http: TestAgent; dataDir: string };

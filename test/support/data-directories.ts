@@ -2,7 +2,7 @@ import { cp, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
-import { pgdataOf } from '../../src/database/embedded.ts';
+import { pgdataOf } from '../../src/kernel/database/embedded.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

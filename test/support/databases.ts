@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { openPgConnection } from '../../src/database/sql-connection.ts';
+import { openPgConnection } from '../../src/kernel/database/sql-connection.ts';
 
 /**
  * A new, empty database on the PostgreSQL server of `serverUrl`, for tests that need one no

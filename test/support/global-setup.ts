@@ -7,8 +7,8 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 // @ts-expect-error the build script is plain JavaScript without type declarations
 import { ensureBuilt } from '../../scripts/build.mjs';
-import { loadConfig } from '../../src/config.ts';
-import { openDatabase } from '../../src/database/client.ts';
+import { loadConfig } from '../../src/kernel/config.ts';
+import { openDatabase } from '../../src/kernel/database/client.ts';
 
 async function migratedDataDir(): Promise<string> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tcms-migrated-'));

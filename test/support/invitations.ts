@@ -1,6 +1,6 @@
 import type TestAgent from 'supertest/lib/agent';
 import { expect } from 'vitest';
-import { prisma } from '../../src/database/client.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
 import { signUp, type Caller } from './app.ts';
 import type { TestSmtpServer } from './smtp.ts';
 

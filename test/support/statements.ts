@@ -1,4 +1,4 @@
-import { onQuery } from '../../src/database/client.ts';
+import { onQuery } from '../../src/kernel/database/client.ts';
 
 /**
  * The SQL statements the process's Prisma client sends while `work` runs (raw ones included),

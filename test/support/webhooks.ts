@@ -3,7 +3,7 @@ import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { createApp } from '../../app/app.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/kernel/config.ts';
 import { TEST_DEFAULTS, type Caller, type TestApp } from './app.ts';
 import { newDataDir } from './data-directories.ts';
 import { freshServerDatabase } from './databases.ts';

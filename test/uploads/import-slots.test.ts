@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AppError } from '../../src/errors.ts';
+import { AppError } from '../../src/kernel/errors.ts';
 import {
   IMPORT_SLOTS,
   IMPORT_SLOTS_PER_ORGANIZATION,
   IMPORT_WAIT_MAX_MS,
   IMPORTS_WAITING_PER_ORGANIZATION,
   withImportSlot,
-} from '../../src/uploads/import-slots.ts';
+} from '../../src/foundation/uploads/import-slots.ts';
 
 /**
  * The import slots of a process (taken by the import routes before any transaction): an

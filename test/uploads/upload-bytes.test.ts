@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { UploadedFile } from '../../src/storage/storage.service.ts';
-import { ReadBudget, uploadedBytes } from '../../src/uploads/upload-bytes.ts';
+import type { UploadedFile } from '../../src/foundation/storage/storage.service.ts';
+import { ReadBudget, uploadedBytes } from '../../src/foundation/uploads/upload-bytes.ts';
 
 /**
  * The bytes one request may read from its files are counted together, inflated, against one

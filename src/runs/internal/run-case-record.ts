@@ -1,6 +1,6 @@
-import type { RequestContext } from '../../context.ts';
-import type { Db, Prisma } from '../../database/client.ts';
-import { queryRaw, sql } from '../../database/raw-sql.ts';
+import type { RequestContext } from '../../foundation/context.ts';
+import type { Db, Prisma } from '../../kernel/database/client.ts';
+import { queryRaw, sql } from '../../kernel/database/raw-sql.ts';
 
 export const RUN_CASE_INCLUDE = {
   steps: { orderBy: [{ position: 'asc' }, { id: 'asc' }] },

@@ -1,13 +1,13 @@
 import { Prisma } from '../../../prisma/generated/client/client.ts';
-import { auditWrites, emitAudit, type AuditEntry } from '../../audit/audit.service.ts';
-import type { RequestContext } from '../../context.ts';
-import type { Db } from '../../database/client.ts';
-import { runAggregates, runEvent } from './run-events.ts';
+import { auditWrites, emitAudit, type AuditEntry } from '../../foundation/audit/audit.service.ts';
+import type { RequestContext } from '../../foundation/context.ts';
+import type { Db } from '../../kernel/database/client.ts';
+import { runAggregates, runEvent } from '../run-events.service.ts';
 import { RUN_ROW_COLUMNS } from './run-record.ts';
 import type { StatusDelta } from './run-status.ts';
-import type { CaseStatus } from '../../statuses.ts';
-import { runClosed } from './run-access.ts';
-import { queryRaw, sql } from '../../database/raw-sql.ts';
+import type { CaseStatus } from '../../kernel/statuses.ts';
+import { runClosed } from '../run-access.service.ts';
+import { queryRaw, sql } from '../../kernel/database/raw-sql.ts';
 import { resultCharge, resultLimitExceeded } from '../../usage/usage.service.ts';
 
 type TestRunRow = Awaited<ReturnType<Db['testRun']['findFirstOrThrow']>>;

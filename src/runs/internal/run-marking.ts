@@ -1,15 +1,15 @@
-import { authorColumns } from '../../actors.ts';
-import type { RequestContext } from '../../context.ts';
-import type { Db } from '../../database/client.ts';
-import { newId } from '../../ids.ts';
+import { authorColumns } from '../../foundation/actors.ts';
+import type { RequestContext } from '../../foundation/context.ts';
+import type { Db } from '../../kernel/database/client.ts';
+import { newId } from '../../kernel/ids.ts';
 import type { RunCaseRecord } from './run-case-record.ts';
 import type { RunSettings } from '../../run-settings/run-settings.service.ts';
 import { Prisma } from '../../../prisma/generated/client/client.ts';
 import { applyRunChange } from './run-counters.ts';
 import { addTransition, type StatusDelta } from './run-status.ts';
-import { type CaseStatus } from '../../statuses.ts';
-import { executeRaw, sql } from '../../database/raw-sql.ts';
-import type { AuditEntry } from '../../audit/audit.service.ts';
+import { type CaseStatus } from '../../kernel/statuses.ts';
+import { executeRaw, sql } from '../../kernel/database/raw-sql.ts';
+import type { AuditEntry } from '../../foundation/audit/audit.service.ts';
 
 /** What marking needs of a run case. */
 export type MarkableCase = { id: string; caseId: string | null; status: string };

@@ -1,5 +1,5 @@
 import { Prisma } from '../../../prisma/generated/client/client.ts';
-import { sql } from '../../database/raw-sql.ts';
+import { sql } from '../../kernel/database/raw-sql.ts';
 import type { PROJECTED_STATUSES } from '../runs.schemas.ts';
 
 /**

@@ -1,9 +1,9 @@
 import { Prisma } from '../../../prisma/generated/client/client.ts';
-import type { RequestContext } from '../../context.ts';
-import type { Db } from '../../database/client.ts';
-import { notFound } from '../../errors.ts';
+import type { RequestContext } from '../../foundation/context.ts';
+import type { Db } from '../../kernel/database/client.ts';
+import { notFound } from '../../kernel/errors.ts';
 import { applyRunChange } from './run-counters.ts';
-import { queryRaw, sql } from '../../database/raw-sql.ts';
+import { queryRaw, sql } from '../../kernel/database/raw-sql.ts';
 
 type RunForCases = { id: string; projectId: string; name: string; firstResultAt: Date | null; lastResultAt: Date | null };
 

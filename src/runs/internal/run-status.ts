@@ -1,4 +1,4 @@
-import type { CaseStatus } from '../../statuses.ts';
+import type { CaseStatus } from '../../kernel/statuses.ts';
 
 /**
  * A case's status as the aggregate of its steps: any failed step fails it, else any blocked step

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { ERROR_CODES } from '../../../src/errors.ts';
+import { ERROR_CODES } from '../../../src/kernel/errors.ts';
 
 /**
  * What an error answer of a surface may look like besides the contract's envelope

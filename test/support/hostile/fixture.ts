@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import type TestAgent from 'supertest/lib/agent';
 import { expect } from 'vitest';
-import { newId } from '../../../src/ids.ts';
+import { newId } from '../../../src/kernel/ids.ts';
 import { overrideOrganizationLimits } from '../../../src/orgs/orgs.service.ts';
 import { createMilestone, createProject, createSuite, joinAs, signUp, tokenFor, uniqueEmail, type Caller } from '../app.ts';
 import { createCase, createPlan, createRun, patchRunCase, resultsOf } from '../runs.ts';

@@ -1,4 +1,4 @@
-import { newId } from '../../../src/ids.ts';
+import { newId } from '../../../src/kernel/ids.ts';
 import type { Operation } from './operations.ts';
 import type { Random } from './random.ts';
 import { attackedBody, hostileScalar, nested, sample, type SampleContext } from './values.ts';

@@ -1,5 +1,5 @@
-import { newId } from '../../../src/ids.ts';
-import { MAX_NESTING_DEPTH } from '../../../src/validation.ts';
+import { newId } from '../../../src/kernel/ids.ts';
+import { MAX_NESTING_DEPTH } from '../../../src/kernel/validation.ts';
 import { uniqueEmail } from '../app.ts';
 import type { Random } from './random.ts';
 

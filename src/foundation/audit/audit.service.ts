@@ -1,0 +1,152 @@
+import { authorize } from '../auth/policy.ts';
+import type { Identity, RequestContext } from '../context.ts';
+import { displayName } from '../context.ts';
+import type { Db } from '../../kernel/database/client.ts';
+import { Prisma } from '../../../prisma/generated/client/client.ts';
+import { afterCommit } from '../../kernel/database/transactions.ts';
+import { newId } from '../../kernel/ids.ts';
+import { cursorPageOf } from '../../kernel/pagination.ts';
+import { clipSnapshot } from './clip.ts';
+import type { AuditListQuery } from './audit.schemas.ts';
+import { queryRaw, sql } from '../../kernel/database/raw-sql.ts';
+
+export type AuditEntry = {
+  action: string;
+  entityType: string;
+  entityUlid: string;
+  entityLabel: string;
+  runId?: string | null;
+  metadata?: Record<string, unknown>;
+};
+
+/** The service itself as the actor of an event nobody requested (a scheduled change, its consequences). */
+export const SYSTEM_ACTOR = { kind: 'system' } as const;
+export type AuditActor = Identity | typeof SYSTEM_ACTOR;
+/** Who records an event, in which organization. */
+type AuditContext = { identity: AuditActor; org: { id: string } };
+
+/**
+ * Records one audit event. Call it with the transaction that performs the mutation, so that the
+ * event and the change it records commit together or not at all. The same statement writes the
+ * event's webhook deliveries (the outbox of decisions §13): one row per active webhook of the
+ * organization whose patterns match the action. Once the transaction commits, this process's
+ * webhook dispatchers are woken, and a run's change reaches the live progress streams (§14).
+ */
+export async function emitAudit(tx: Db, ctx: AuditContext, entry: AuditEntry): Promise<void> {
+  const writes = auditWrites(ctx, entry);
+  const [written] = await queryRaw<[{ deliveries: number; planId: string | null }]>(tx, sql`
+    WITH ${writes.ctes}
+    SELECT ${writes.deliveries} AS deliveries, (SELECT plan_id FROM test_runs WHERE id = ${entry.runId ?? null}) AS "planId"`);
+  writes.settle(tx, written);
+}
+
+/** What the commit of an audit event tells the rest of the process: its run (and the run's plan), and the webhook deliveries it queued. */
+export type CommittedAuditEvent = { orgId: string; runId: string | null; planId: string | null; deliveries: number };
+
+const committedListeners = new Set<(event: CommittedAuditEvent) => void>();
+
+/**
+ * The audit hub: `listener` hears every audit event of this process once its transaction has
+ * committed (live progress and the webhook dispatchers subscribe from the composition root).
+ * Returns the function that stops listening.
+ */
+export function onAuditCommitted(listener: (event: CommittedAuditEvent) => void): () => void {
+  committedListeners.add(listener);
+  return () => {
+    committedListeners.delete(listener);
+  };
+}
+
+/**
+ * emitAudit's writes as CTEs (audit_event, audit_deliveries) for a statement of the caller's,
+ * which saves a hot path a round trip: `deliveries` counts the deliveries written, and `settle`,
+ * given that count and the plan of the event's run, tells the audit hub after the commit.
+ */
+export function auditWrites(ctx: AuditContext, entry: AuditEntry) {
+  const label = clipSnapshot(entry.entityLabel);
+  const metadata = label.truncated ? { ...entry.metadata, truncated: true } : (entry.metadata ?? {});
+  const { identity } = ctx;
+  const orgId = ctx.org.id;
+  const runId = entry.runId ?? null;
+  // A person in a session or through an OAuth token (decisions §16) is a user actor.
+  const person = identity.kind === 'session' || identity.kind === 'oauth' ? identity.user : null;
+  const actorName = person ? displayName(person) : identity.kind === 'api_token' ? identity.token.name : null;
+  return {
+    ctes: sql`
+      audit_event AS (
+        INSERT INTO audit_events (id, org_id, action, actor_kind, actor_user_id, actor_token_id, actor_email, actor_name,
+                                  entity_type, entity_ulid, entity_label, run_id, origin_run_id, metadata, created_at)
+        VALUES (${newId()}, ${orgId}, ${entry.action}, ${person ? 'user' : identity.kind},
+                ${person?.id ?? null}, ${identity.kind === 'api_token' ? identity.token.id : null},
+                ${person?.email ?? null}, ${actorName},
+                ${entry.entityType}, ${entry.entityUlid}, ${label.text}, ${runId}, ${runId}, ${JSON.stringify(metadata)}::jsonb, ${new Date()})
+        RETURNING id, org_id, action, created_at
+      ), audit_deliveries AS (
+        INSERT INTO webhook_deliveries (id, org_id, webhook_id, event_id, action, created_at)
+        SELECT tcms_ulid(), event.org_id, webhook.id, event.id, event.action, event.created_at
+        FROM audit_event AS event JOIN webhooks AS webhook ON webhook.org_id = event.org_id AND webhook.active
+        WHERE EXISTS (SELECT 1 FROM unnest(webhook.events) AS pattern WHERE ${WEBHOOK_PATTERN_MATCHES})
+        RETURNING 1
+      )`,
+    deliveries: sql`(SELECT count(*) FROM audit_deliveries)::int`,
+    settle(tx: Db, written: { deliveries: number; planId: string | null }) {
+      afterCommit(tx, () => {
+        for (const listener of committedListeners) listener({ orgId, runId, planId: written.planId, deliveries: written.deliveries });
+      });
+    },
+  };
+}
+
+/** Whether the webhook's `pattern` matches `event.action`: `*`, the action itself, or a prefix such as `run.*`. */
+const WEBHOOK_PATTERN_MATCHES = sql`pattern = '*' OR pattern = event.action
+  OR (right(pattern, 2) = '.*' AND starts_with(event.action, left(pattern, -1)))`;
+
+type AuditRow = Awaited<ReturnType<Db['auditEvent']['findFirstOrThrow']>>;
+
+/** The `actor` of AuditEventOut: a user, an API token or the system. */
+export const auditActorOf = (row: AuditRow) =>
+  row.actorKind === 'user'
+    ? { kind: 'user' as const, ulid: row.actorUserId, email: row.actorEmail, displayName: row.actorName }
+    : row.actorKind === 'api_token'
+      ? { kind: 'api_token' as const, ulid: row.actorTokenId, name: row.actorName }
+      : { kind: 'system' as const };
+
+export function toAuditEventOut(row: AuditRow) {
+  return {
+    ulid: row.id,
+    action: row.action,
+    actor: auditActorOf(row),
+    entityType: row.entityType,
+    entityUlid: row.entityUlid,
+    entityLabel: row.entityLabel,
+    runUlid: row.runId,
+    metadata: row.metadata as Record<string, unknown>,
+    createdAt: row.createdAt.getTime(),
+  };
+}
+
+/** Feeds list events newest first: ULID descending. */
+export const NEWEST_FIRST = { id: 'desc' } satisfies Prisma.AuditEventOrderByWithRelationInput;
+
+/** A page of events matching `where`, newest first, ULID-cursor paged; callers authorize. */
+export async function pageOfAuditEvents(ctx: RequestContext, where: Prisma.AuditEventWhereInput, query: AuditListQuery) {
+  const rows = await ctx.db.auditEvent.findMany({
+    where: { ...where, ...(query.cursor ? { id: { lt: query.cursor } } : {}) },
+    orderBy: NEWEST_FIRST,
+    take: query.limit + 1,
+  });
+  const page = cursorPageOf(rows, query.limit);
+  return { events: page.items.map(toAuditEventOut), nextCursor: page.nextCursor };
+}
+
+/** The organization's audit feed (owner/admin). */
+export async function listOrganizationAuditEvents(ctx: RequestContext, query: AuditListQuery) {
+  authorize(ctx, 'audit.read');
+  return pageOfAuditEvents(ctx, {}, query);
+}
+
+/** The organization's audit feed for a GraphQL connection (owner/admin): `window` carries Pothos's cursor, take/skip and selection. */
+export async function findOrganizationAuditEvents(ctx: RequestContext, window: Prisma.AuditEventFindManyArgs) {
+  authorize(ctx, 'audit.read');
+  return ctx.db.auditEvent.findMany({ ...window, orderBy: NEWEST_FIRST });
+}

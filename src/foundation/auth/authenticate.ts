@@ -1,0 +1,270 @@
+import type { Locale } from '../../kernel/i18n.ts';
+import type { Identity, OrganizationSnapshot, RequestContext, Role, UserSnapshot } from '../context.ts';
+import { prisma } from '../../kernel/database/client.ts';
+import { tenantClient } from '../../kernel/database/tenant.ts';
+import { AppError, forbidden, notFound } from '../../kernel/errors.ts';
+import { ULID_PATTERN } from '../../kernel/ids.ts';
+import { effectiveLimits, type OrganizationPlanRow } from '../../kernel/billing-tiers.ts';
+import { lowerRole } from './policy.ts';
+import { bypassesAllowlist, hiddenProjectIds } from './project-visibility.ts';
+import { SESSION_IDLE_MS } from './auth.schemas.ts';
+import { countCallStatement } from '../rate-limit/rate-limit.service.ts';
+import { API_TOKEN_PREFIX, OAUTH_ACCESS_TOKEN_PREFIX, sha256 } from '../../kernel/secrets.ts';
+import { queryRaw, sql } from '../../kernel/database/raw-sql.ts';
+
+// lastSeenAt / lastUsedAt are refreshed at most this often, not on every request.
+const TOUCH_INTERVAL_MS = 60 * 1000;
+
+export const unauthorized = (message = 'Missing or invalid credentials') =>
+  new AppError('unauthorized', message);
+
+/**
+ * A staff-suspended member (memberships.suspended_at) keeps their seat but cannot act in the
+ * organization, with a session or with any of their API tokens.
+ */
+const membershipSuspended = () =>
+  new AppError('forbidden', 'Your membership of this organization is suspended; contact the service staff', {
+    code: 'membership_suspended',
+  });
+
+export type Credentials = {
+  /** The raw Authorization header, if any. */
+  authorization?: string | undefined;
+  /** The session cookie value, if any. */
+  sessionToken?: string | undefined;
+};
+
+export const userSnapshot = (user: {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  avatarKey: string | null;
+  emailVerifiedAt: Date | null;
+}): UserSnapshot => ({
+  id: user.id,
+  email: user.email,
+  firstName: user.firstName,
+  lastName: user.lastName,
+  avatarKey: user.avatarKey,
+  emailVerified: user.emailVerifiedAt !== null,
+});
+
+/**
+ * A request that counts against the per-minute ceiling (decisions §2) of the organization it acts
+ * in, if an API token makes it: counted by the token's own statement when the token works, acts
+ * in `orgId` (undefined: whichever is the token's) and that organization is open to it.
+ */
+export type RequestMeter = { orgId: string | undefined; openWhileSuspended: boolean };
+
+/** The caller, and for a metered API token request this request's count in its window. */
+export type Identified = { identity: Identity; requestCount?: number | undefined };
+
+/** Resolves the caller from a bearer token or a session cookie; null when neither was sent. */
+export async function identify(credentials: Credentials, meter?: RequestMeter, now = Date.now()): Promise<Identified | null> {
+  if (credentials.authorization !== undefined) return identifyToken(credentials.authorization, meter, now);
+  if (credentials.sessionToken) return { identity: await identifySession(credentials.sessionToken, now) };
+  return null;
+}
+
+type ApiTokenRow = {
+  id: string;
+  orgId: string;
+  name: string;
+  role: string;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  membershipRole: string | null;
+  membershipSuspendedAt: Date | null;
+  userId: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  avatarKey: string | null;
+  emailVerifiedAt: Date | null;
+  orgName: string;
+  orgSuspendedAt: Date | null;
+  requestCount: number | null;
+} & OrganizationPlanRow;
+
+/**
+ * An API token with its creator's membership of the token's organization, the creator and the
+ * organization, in one statement that also records the use (at most once a minute) and counts a
+ * metered request, both only for a token that works: every token request pays for it.
+ */
+async function findApiToken(secret: string, meter: RequestMeter | undefined, now: number): Promise<ApiTokenRow | undefined> {
+  const metered = meter
+    ? sql`SELECT working.org_id AS owner FROM working JOIN organizations AS o ON o.id = working.org_id
+        WHERE working.org_id = coalesce(${meter.orgId ?? null}::text, working.org_id)
+          AND (o.suspended_at IS NULL OR ${meter.openWhileSuspended})`
+    : sql`SELECT NULL::text AS owner WHERE false`;
+  const [row] = await queryRaw<ApiTokenRow[]>(prisma(), sql`
+    WITH token AS (
+      SELECT t.id, t.org_id, t.user_id, t.name, t.role, t.expires_at, t.revoked_at, t.last_used_at,
+             m.role AS membership_role, m.suspended_at AS membership_suspended_at
+      FROM api_tokens AS t
+      LEFT JOIN memberships AS m ON m.org_id = t.org_id AND m.user_id = t.user_id
+      WHERE t.token_hash = ${sha256(secret)}
+    ), working AS (
+      SELECT id, org_id, last_used_at FROM token
+      WHERE revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ${new Date(now)})
+        AND membership_role IS NOT NULL AND membership_suspended_at IS NULL
+    ), touched AS (
+      UPDATE api_tokens SET last_used_at = ${new Date(now)}
+      WHERE id IN (SELECT id FROM working WHERE last_used_at IS NULL OR last_used_at < ${new Date(now - TOUCH_INTERVAL_MS)})
+    ), counted AS (${countCallStatement(metered, 'requests', now)})
+    SELECT token.id, token.org_id AS "orgId", token.name, token.role, token.expires_at AS "expiresAt", token.revoked_at AS "revokedAt",
+           token.membership_role AS "membershipRole", token.membership_suspended_at AS "membershipSuspendedAt",
+           u.id AS "userId", u.email, u.first_name AS "firstName", u.last_name AS "lastName", u.avatar_key AS "avatarKey",
+           u.email_verified_at AS "emailVerifiedAt",
+           o.name AS "orgName", o.suspended_at AS "orgSuspendedAt", o.plan, o.max_projects_override AS "maxProjectsOverride",
+           o.max_seats_override AS "maxSeatsOverride", o.max_results_per_month_override AS "maxResultsPerMonthOverride",
+           o.requests_per_minute_override AS "requestsPerMinuteOverride", o.audit_export_enabled_override AS "auditExportEnabledOverride",
+           (SELECT count FROM counted) AS "requestCount"
+    FROM token
+    JOIN users AS u ON u.id = token.user_id
+    JOIN organizations AS o ON o.id = token.org_id`);
+  return row;
+}
+
+async function identifyToken(authorization: string, meter: RequestMeter | undefined, now: number): Promise<Identified> {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  if (match?.[1]?.startsWith(OAUTH_ACCESS_TOKEN_PREFIX)) return { identity: await identifyOAuthToken(match[1], now) };
+  if (!match?.[1]?.startsWith(API_TOKEN_PREFIX)) throw unauthorized();
+  const token = await findApiToken(match[1], meter, now);
+  if (!token || token.revokedAt || (token.expiresAt && token.expiresAt.getTime() <= now)) throw unauthorized();
+  if (token.membershipRole === null) throw unauthorized('The creator of this token has left the organization');
+  if (token.membershipSuspendedAt) throw membershipSuspended();
+  const identity: Identity = {
+    kind: 'api_token',
+    user: userSnapshot({ ...token, id: token.userId }),
+    token: {
+      id: token.id,
+      name: token.name,
+      orgId: token.orgId,
+      role: lowerRole(token.role as Role, token.membershipRole as Role),
+    },
+    org: organizationSnapshot({ ...token, id: token.orgId, name: token.orgName, suspendedAt: token.orgSuspendedAt }),
+  };
+  return { identity, requestCount: token.requestCount ?? undefined };
+}
+
+/**
+ * An OAuth access token acts for the user who consented, in the organization they chose, with
+ * their current role capped at admin; it stops working with their membership (decisions §16).
+ */
+async function identifyOAuthToken(secret: string, now: number): Promise<Identity> {
+  const token = await prisma().oAuthAccessToken.findUnique({
+    where: { tokenHash: sha256(secret) },
+    include: { grant: { include: { org: true, client: true, user: { include: { memberships: true } } } } },
+  });
+  if (!token || token.expiresAt.getTime() <= now) throw unauthorized();
+  const { grant } = token;
+  const membership = grant.user.memberships.find((m) => m.orgId === grant.orgId);
+  if (!membership) throw unauthorized('The user who authorized this application has left the organization');
+  if (membership.suspendedAt) throw membershipSuspended();
+  return {
+    kind: 'oauth',
+    user: userSnapshot(grant.user),
+    token: { id: grant.id, name: clientName(grant.client), orgId: grant.orgId, role: lowerRole('admin', membership.role as Role) },
+    org: organizationSnapshot(grant.org),
+  };
+}
+
+async function identifySession(sessionToken: string, now: number): Promise<Identity> {
+  const session = await prisma().session.findUnique({
+    where: { tokenHash: sha256(sessionToken) },
+    include: { user: true },
+  });
+  if (!session) throw unauthorized('No valid session');
+  const idle = now - session.lastSeenAt.getTime();
+  if (idle > SESSION_IDLE_MS) {
+    await prisma().session.deleteMany({ where: { id: session.id } });
+    throw unauthorized('The session expired');
+  }
+  if (idle > TOUCH_INTERVAL_MS) {
+    await prisma().session.update({ where: { id: session.id }, data: { lastSeenAt: new Date(now) } });
+  }
+  return { kind: 'session', user: userSnapshot(session.user), sessionId: session.id };
+}
+
+/**
+ * Enters the organization a request acts in: a token's own organization, or for a session the
+ * requested one (X-Organization-Id or an `/orgs/{orgUlid}` path), else the oldest active
+ * (not suspended) membership. An organization the caller does not belong to is
+ * indistinguishable from a missing one (404); a suspended membership answers 403.
+ */
+export async function enterOrganization(
+  identity: Identity,
+  requestedOrgId?: string,
+  locale: Locale = 'en',
+): Promise<RequestContext> {
+  if (requestedOrgId !== undefined && !ULID_PATTERN.test(requestedOrgId)) throw notFound('Organization');
+  if (identity.kind !== 'session') {
+    if (requestedOrgId !== undefined && requestedOrgId !== identity.token.orgId) throw notFound('Organization');
+    const { role } = identity.token;
+    // An OAuth token sees what its user sees; an API token is never evaluated against the allowlist.
+    const hidden = bypassesAllowlist(identity, role) ? [] : await hiddenProjectIds(prisma(), identity.org.id, identity.user.id);
+    return context(identity, identity.org, role, true, locale, hidden);
+  }
+  const membership = await prisma().membership.findFirst({
+    where: { userId: identity.user.id, ...(requestedOrgId ? { orgId: requestedOrgId } : {}) },
+    orderBy: [{ suspendedAt: { sort: 'asc', nulls: 'first' } }, { createdAt: 'asc' }, { id: 'asc' }],
+    include: { org: true },
+  });
+  if (!membership) throw notFound('Organization');
+  if (membership.suspendedAt) throw membershipSuspended();
+  const role = membership.role as Role;
+  const hidden = bypassesAllowlist(identity, role) ? [] : await hiddenProjectIds(prisma(), membership.orgId, identity.user.id);
+  return context(identity, organizationSnapshot(membership.org), role, false, locale, hidden);
+}
+
+/** The name of an OAuth client that people see (consent page, audit events, an OAuth identity's token name): the registered client_name, else the client id. */
+export const clientName = (client: { id: string; metadata: unknown }) => {
+  const name = (client.metadata as { client_name?: unknown }).client_name;
+  return typeof name === 'string' && name.trim() !== '' ? name : client.id;
+};
+
+export const organizationSnapshot = (org: { id: string; name: string; suspendedAt: Date | null } & OrganizationPlanRow): OrganizationSnapshot => ({
+  id: org.id,
+  name: org.name,
+  plan: org.plan,
+  limits: effectiveLimits(org),
+  suspended: org.suspendedAt !== null,
+});
+
+function context(
+  identity: Identity,
+  org: OrganizationSnapshot,
+  role: Role,
+  metered: boolean,
+  locale: Locale,
+  hiddenProjects: string[] = [],
+): RequestContext {
+  return { identity, org, role, metered, db: tenantClient(org.id, hiddenProjects), hiddenProjectIds: hiddenProjects, locale };
+}
+
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * CSRF defence of decisions §1: an unsafe request authenticated by the session cookie must carry
+ * X-Organization-Id or a same-origin Origin. Bearer requests are exempt.
+ */
+export function assertNotCrossSite(request: {
+  method: string;
+  identity: Identity | null;
+  organizationHeader?: string | undefined;
+  origin?: string | undefined;
+  host?: string | undefined;
+}): void {
+  if (request.identity?.kind !== 'session' || !UNSAFE_METHODS.has(request.method.toUpperCase())) return;
+  if (request.organizationHeader) return;
+  if (request.origin && request.host) {
+    try {
+      if (new URL(request.origin).host === request.host) return;
+    } catch {
+      // A malformed Origin is not same-origin.
+    }
+  }
+  throw forbidden('Cookie-authenticated writes need X-Organization-Id or a same-origin Origin header');
+}

@@ -1,0 +1,163 @@
+import { authorize, type Capability } from '../foundation/auth/policy.ts';
+import type { RequestContext } from '../foundation/context.ts';
+import { Prisma } from '../../prisma/generated/client/client.ts';
+import type { Db } from '../kernel/database/client.ts';
+import { conflict, notFound } from '../kernel/errors.ts';
+import { assertProjectUnlocked } from '../projects/projects.service.ts';
+import { RUN_INCLUDE } from './internal/run-record.ts';
+import type { RunCaseRecord } from './internal/run-case-record.ts';
+import { settingValues, resolveRunSettings, type RunSettings } from '../run-settings/run-settings.service.ts';
+import { lockRow } from '../kernel/database/locks.ts';
+import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
+
+/** A run with what reads and mutations of it need: its project (code, lock, run settings). */
+const ACCESS_INCLUDE = {
+  ...RUN_INCLUDE,
+  project: { include: { org: { select: { runSettings: true } } } },
+} satisfies Prisma.TestRunInclude;
+
+export type AccessedRun = Prisma.TestRunGetPayload<{ include: typeof ACCESS_INCLUDE }>;
+export type LockedRun = AccessedRun & { settings: RunSettings };
+
+/** What a mutation of one run case needs of its run (lockRunCase); a LockedRun has it too. */
+export type RunOfCaseMutation = {
+  id: string;
+  name: string;
+  state: string;
+  abortedAt: Date | null;
+  projectId: string;
+  project: { code: string; lockedAt: Date | null };
+  settings: RunSettings;
+};
+
+type RunOptions = { allowClosed?: 'by-setting' | 'always'; allowAborted?: boolean };
+
+/** A run of the active organization by ULID, for reading; a locked project answers 403 project_locked. */
+export async function resolveRun(ctx: RequestContext, runUlid: string, options: { db?: Db } = {}): Promise<AccessedRun> {
+  authorize(ctx, 'project.read');
+  const run = await (options.db ?? ctx.db).testRun.findFirst({ where: { id: runUlid }, include: ACCESS_INCLUDE });
+  if (!run) throw notFound('Run');
+  assertProjectUnlocked(run.project);
+  return run;
+}
+
+export const runClosed = () => conflict('The run is closed and the run settings do not allow changes to closed runs');
+
+/** The refusals of a run mutation once the run is locked: an aborted run, and a closed one unless allowed. */
+function assertAccepts(run: Pick<RunOfCaseMutation, 'state' | 'abortedAt' | 'settings'>, options: RunOptions) {
+  if (run.abortedAt && !options.allowAborted) throw conflict('The run was aborted; it accepts no further changes');
+  if (run.state === 'closed' && !run.abortedAt && options.allowClosed !== 'always' && !run.settings.allowResultsInClosedRuns) throw runClosed();
+}
+
+/**
+ * The gate of every run-wide mutation, called first inside its transaction: checks the
+ * `capability` the operation needs, takes the run's row lock FOR UPDATE (so that run-wide mutations of one run apply
+ * one after another, and none overlaps a mutation of one of its cases: see lockRunCase), and
+ * refuses an aborted run (409) and a closed run while the setting allowResultsInClosedRuns is
+ * off (409). `allowClosed: 'always'` lets close-independent operations through (delete),
+ * `allowAborted` even an aborted run.
+ */
+export async function lockRun(tx: Db, ctx: RequestContext, runUlid: string, capability: Capability, options: RunOptions = {}): Promise<LockedRun> {
+  authorize(ctx, capability);
+  if (!(await lockRow(tx, 'test_runs', runUlid, { orgId: ctx.org.id, strength: 'update' }))) throw notFound('Run');
+  const run = await resolveRun(ctx, runUlid, { db: tx });
+  const settings = settingValues(resolveRunSettings(run.project.org.runSettings, run.project.runSettings));
+  const locked = { ...run, settings };
+  assertAccepts(locked, options);
+  return locked;
+}
+
+type CaseLockRow = {
+  runId: string;
+  runName: string;
+  runState: string;
+  runAbortedAt: Date | null;
+  projectId: string;
+  projectCode: string;
+  projectLockedAt: Date | null;
+  organizationSettings: unknown;
+  projectSettings: unknown;
+  runCase: (Omit<RunCaseRecord, 'lastResultAt' | 'createdAt' | 'updatedAt' | 'steps'> & CaseTimes & { steps: Array<StepRow> }) | null;
+};
+type CaseTimes = { lastResultAt: string | null; createdAt: string; updatedAt: string };
+type StepRow = Omit<RunCaseRecord['steps'][number], 'updatedAt'> & { updatedAt: string };
+
+/**
+ * The gate of a mutation of one run case (a mark, a step mark, an assignment, an attachment), in
+ * one statement: the `capability` the operation needs; the run (with its project and run settings) under FOR KEY SHARE,
+ * so that marks of different cases of one run overlap while run-wide mutations (lockRun's FOR
+ * UPDATE) wait for them; then the case with its steps under FOR UPDATE, so that mutations of one
+ * case apply one after another. The lock order is always run, then case. The run's counters are
+ * updated last (applyRunChange), which holds the run row only from there to the commit. The
+ * refusals are lockRun's, then 404 for a case not in the run. Without `runUlid` (GraphQL names the
+ * case alone) the run is the case's.
+ */
+export async function lockRunCase(
+  tx: Db,
+  ctx: RequestContext,
+  ref: { runCaseUlid: string; runUlid?: string | undefined },
+  capability: Capability,
+  options: RunOptions = {},
+): Promise<{ run: RunOfCaseMutation; runCase: RunCaseRecord }> {
+  authorize(ctx, capability);
+  const orgId = ctx.org.id;
+  const runUlid =
+    ref.runUlid === undefined ? sql`(SELECT run_id FROM test_run_cases WHERE id = ${ref.runCaseUlid} AND org_id = ${orgId})` : sql`${ref.runUlid}`;
+  const [row] = await queryRaw<CaseLockRow[]>(tx, sql`
+    WITH run AS MATERIALIZED (
+      SELECT r.id, r.name, r.state, r.aborted_at, r.project_id, p.code, p.locked_at, p.run_settings, o.run_settings AS organization_settings
+      FROM test_runs AS r
+      JOIN projects AS p ON p.id = r.project_id
+      JOIN organizations AS o ON o.id = r.org_id
+      WHERE r.id = ${runUlid} AND r.org_id = ${orgId} AND r.project_id <> ALL(${ctx.hiddenProjectIds}::char(26)[])
+      FOR KEY SHARE OF r
+    )
+    SELECT run.id AS "runId", run.name AS "runName", run.state AS "runState", run.aborted_at AS "runAbortedAt",
+           run.project_id AS "projectId", run.code AS "projectCode", run.locked_at AS "projectLockedAt",
+           run.organization_settings AS "organizationSettings", run.run_settings AS "projectSettings",
+           CASE WHEN run_case.id IS NULL THEN NULL ELSE jsonb_build_object(
+             'id', run_case.id, 'orgId', run_case.org_id, 'runId', run_case.run_id, 'caseId', run_case.case_id,
+             'caseNumber', run_case.case_number, 'title', run_case.title, 'suiteName', run_case.suite_name,
+             'position', run_case.position, 'status', run_case.status, 'assigneeId', run_case.assignee_id,
+             'elapsedMs', run_case.elapsed_ms, 'lastResultAt', run_case.last_result_at,
+             'createdAt', run_case.created_at, 'updatedAt', run_case.updated_at, 'steps', steps.list) END AS "runCase"
+    FROM run
+    LEFT JOIN LATERAL (
+      SELECT c.* FROM test_run_cases AS c
+      WHERE c.id = ${ref.runCaseUlid} AND c.run_id = ${runUlid} AND c.org_id = ${orgId}
+      FOR UPDATE
+    ) AS run_case ON true
+    LEFT JOIN LATERAL (
+      SELECT COALESCE(jsonb_agg(jsonb_build_object(
+               'id', s.id, 'orgId', s.org_id, 'runCaseId', s.run_case_id, 'position', s.position, 'action', s.action,
+               'expectedResult', s.expected_result, 'status', s.status, 'actualResult', s.actual_result, 'updatedAt', s.updated_at)
+             ORDER BY s.position, s.id), '[]'::jsonb) AS list
+      FROM test_run_case_steps AS s WHERE s.run_case_id = run_case.id
+    ) AS steps ON true`);
+  if (!row) throw notFound(ref.runUlid === undefined ? 'Run case' : 'Run');
+  const run: RunOfCaseMutation = {
+    id: row.runId,
+    name: row.runName,
+    state: row.runState,
+    abortedAt: row.runAbortedAt,
+    projectId: row.projectId,
+    project: { code: row.projectCode, lockedAt: row.projectLockedAt },
+    settings: settingValues(resolveRunSettings(row.organizationSettings, row.projectSettings)),
+  };
+  assertProjectUnlocked(run.project);
+  assertAccepts(run, options);
+  if (!row.runCase) throw notFound('Run case');
+  return { run, runCase: runCaseRecordOf(row.runCase) };
+}
+
+const dateOrNull = (value: string | null) => (value === null ? null : new Date(value));
+
+function runCaseRecordOf(json: NonNullable<CaseLockRow['runCase']>): RunCaseRecord {
+  return {
+    ...json,
+    lastResultAt: dateOrNull(json.lastResultAt),
+    createdAt: new Date(json.createdAt),
+    updatedAt: new Date(json.updatedAt),
+    steps: json.steps.map((step) => ({ ...step, updatedAt: new Date(step.updatedAt) })),
+  };
+}

@@ -26,14 +26,16 @@ module.exports = {
     },
     {
       name: 'kernel-imports-only-kernel',
-      comment: 'The kernel (errors, ids, config, validation, pagination, logger, database, the shared vocabulary) stands on nothing of ours.',
+      comment:
+        'The kernel (errors, ids, config, validation, pagination, logger, database, the shared vocabulary) stands on nothing of ours.',
       severity: 'error',
       from: { path: '^src/kernel/' },
       to: { path: '^(src|rest|schema|app)/', pathNot: '^src/kernel/' },
     },
     {
       name: 'foundation-imports-no-domain',
-      comment: 'The foundation (authentication, policy, the request pipeline, audit, storage, budgets, idempotency, outboxes, mail, uploads) knows no domain.',
+      comment:
+        'The foundation (authentication, policy, the request pipeline, audit, storage, budgets, idempotency, outboxes, mail, uploads) knows no domain.',
       severity: 'error',
       from: { path: '^src/foundation/' },
       to: { path: '^(src|rest|schema|app)/', pathNot: '^src/(kernel|foundation)/' },
@@ -47,7 +49,8 @@ module.exports = {
     },
     {
       name: 'domain-entered-through-its-door',
-      comment: "Another domain reaches a domain only through its *.service.ts and *.schemas.ts; the rest of its folder (internal/ too) is its own.",
+      comment:
+        'Another domain reaches a domain only through its *.service.ts and *.schemas.ts; the rest of its folder (internal/ too) is its own.',
       severity: 'error',
       from: { path: DOMAIN },
       to: { path: DOMAIN, pathNot: ['^src/$1/', DOOR] },

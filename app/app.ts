@@ -5,35 +5,35 @@ import { createYoga, useExecutionCancellation } from 'graphql-yoga';
 import swaggerUi from 'swagger-ui-express';
 import { serveAsset } from '../rest/assets.ts';
 import { errorHandler, notFoundHandler } from '../rest/errors.ts';
-import { mcpRouter } from '../rest/mcp/server.ts';
 import { httpSettings, JSON_BODY_BYTES, readSessionCookie } from '../rest/http-settings.ts';
+import { mcpRouter } from '../rest/mcp/server.ts';
+import { OAUTH_PATHS, oauthRouter } from '../rest/oauth.ts';
 import { buildOpenApiDocument } from '../rest/openapi.ts';
 import { requestLog } from '../rest/request-log.ts';
-import { sharePage } from '../rest/share-page.ts';
-import { OAUTH_PATHS, oauthRouter } from '../rest/oauth.ts';
 import { restRouter } from '../rest/router.ts';
+import { sharePage } from '../rest/share-page.ts';
 import { v1Routes } from '../rest/v1/index.ts';
-import { createGraphQLContext } from '../schema/context.ts';
 import { compiledQueries } from '../schema/compiled-queries.ts';
+import { createGraphQLContext } from '../schema/context.ts';
 import { contractCodesForRequestErrors, maskGraphQLError } from '../schema/errors.ts';
 import { schema } from '../schema/index.ts';
 import { graphqlLimits } from '../schema/limits.ts';
 import { graphqlOutcomeLog } from '../schema/request-log.ts';
-import { applySettings, type Config } from '../src/kernel/config.ts';
 import { openBillingProvider } from '../src/billing/billing.service.ts';
 import { seedMissingSystemFields } from '../src/custom-fields/system-fields.service.ts';
-import { openDatabase, type OpenDatabase } from '../src/kernel/database/client.ts';
-import { AppError } from '../src/kernel/errors.ts';
 import { onAuditCommitted } from '../src/foundation/audit/audit.service.ts';
+import { startMailOutbox } from '../src/foundation/mail/mail-outbox.service.ts';
+import { openFileStorage } from '../src/foundation/storage/storage.service.ts';
+import { applySettings, type Config } from '../src/kernel/config.ts';
+import { type OpenDatabase, openDatabase } from '../src/kernel/database/client.ts';
+import { AppError } from '../src/kernel/errors.ts';
+import { logger } from '../src/kernel/logger.ts';
 import { startProgressFanOut } from '../src/live/progress-fanout.service.ts';
 import { publishRunChange } from '../src/live/progress-signals.service.ts';
 import { endAllStreams, refreshAllStreams } from '../src/live/progress-streams.service.ts';
-import { logger } from '../src/kernel/logger.ts';
-import { startMailOutbox } from '../src/foundation/mail/mail-outbox.service.ts';
-import { startMaintenance } from './maintenance.ts';
-import { openFileStorage } from '../src/foundation/storage/storage.service.ts';
 import { wakeWebhookDispatchers } from '../src/webhooks/dispatch-signal.service.ts';
 import { startWebhookDispatcher } from '../src/webhooks/webhook-dispatcher.service.ts';
+import { startMaintenance } from './maintenance.ts';
 import { createMetrics } from './metrics.ts';
 
 export type App = {
@@ -45,7 +45,15 @@ export type App = {
 };
 
 /** Headers a browser on an allowed origin may read (WWW-Authenticate: how a browser MCP client finds the OAuth server). */
-const EXPOSED_HEADERS = ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Idempotency-Replayed', 'WWW-Authenticate'];
+const EXPOSED_HEADERS = [
+  'X-Request-Id',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'Retry-After',
+  'Idempotency-Replayed',
+  'WWW-Authenticate',
+];
 
 /** Names the route a request reached, for the metrics (REST routes name themselves). */
 const routeLabel =
@@ -67,14 +75,17 @@ export async function createApp(config: Config): Promise<App> {
   const http = httpSettings(config);
   const metrics = createMetrics(database);
   const mailOutbox = await startMailOutbox(config, database.backgroundClient, metrics.countMail);
-  const webhookDispatcher = config.webhooks.dispatch ? startWebhookDispatcher(config.webhooks, database.backgroundClient, metrics.countWebhookDelivery) : undefined;
+  const webhookDispatcher = config.webhooks.dispatch
+    ? startWebhookDispatcher(config.webhooks, database.backgroundClient, metrics.countWebhookDelivery)
+    : undefined;
   // The audit hub's listeners: live progress hears the runs that changed, the webhook dispatchers the deliveries queued.
   const stopHearingAudit = onAuditCommitted((event) => {
     if (event.runId) publishRunChange({ orgId: event.orgId, runId: event.runId, planId: event.planId });
     if (event.deliveries > 0) wakeWebhookDispatchers();
   });
   // Across server processes through LISTEN/NOTIFY; the embedded database has one server process, which hears its own changes.
-  const progressFanOut = database.engine === 'postgres' && config.databaseUrl ? await startProgressFanOut(config.databaseUrl, refreshAllStreams) : undefined;
+  const progressFanOut =
+    database.engine === 'postgres' && config.databaseUrl ? await startProgressFanOut(config.databaseUrl, refreshAllStreams) : undefined;
 
   const yoga = createYoga<{ req: express.Request; res: express.Response }>({
     schema,
@@ -91,12 +102,22 @@ export async function createApp(config: Config): Promise<App> {
     maxRequestBodySize: JSON_BODY_BYTES,
     multipart: false,
     context: async ({ request, req, res }) => {
-      const context = await createGraphQLContext(request, (cookie) => readSessionCookie(cookie, http), req.ip ?? req.socket.remoteAddress ?? 'unknown');
+      const context = await createGraphQLContext(
+        request,
+        (cookie) => readSessionCookie(cookie, http),
+        req.ip ?? req.socket.remoteAddress ?? 'unknown',
+      );
       if (context.caller) res.locals.orgId = context.caller.org.id;
       return context;
     },
     maskedErrors: { maskError: maskGraphQLError },
-    plugins: [...graphqlLimits({ production: config.production }), useExecutionCancellation(), ...compiledQueries(), contractCodesForRequestErrors, graphqlOutcomeLog],
+    plugins: [
+      ...graphqlLimits({ production: config.production }),
+      useExecutionCancellation(),
+      ...compiledQueries(),
+      contractCodesForRequestErrors,
+      graphqlOutcomeLog,
+    ],
   });
 
   const openApiDocument = buildOpenApiDocument(v1Routes);

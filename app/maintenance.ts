@@ -1,14 +1,14 @@
-import { SESSION_IDLE_MS } from '../src/foundation/auth/auth.schemas.ts';
 import { Prisma } from '../prisma/generated/client/client.ts';
-import type { Db } from '../src/kernel/database/client.ts';
-import { logger } from '../src/kernel/logger.ts';
+import { SESSION_IDLE_MS } from '../src/foundation/auth/auth.schemas.ts';
 import { IDEMPOTENCY_RETENTION_MS } from '../src/foundation/idempotency/idempotency.service.ts';
 import { BUCKETS } from '../src/foundation/rate-limit/rate-limit.service.ts';
-import { applyDueSubscriptions } from '../src/subscription/subscription.service.ts';
 import { sweepStagedUploads } from '../src/foundation/storage/staged-uploads.ts';
 import { sweepTemporaryUploads } from '../src/foundation/storage/temporary-uploads.ts';
+import type { Db } from '../src/kernel/database/client.ts';
+import { executeRaw, queryRaw, sql } from '../src/kernel/database/raw-sql.ts';
+import { logger } from '../src/kernel/logger.ts';
+import { applyDueSubscriptions } from '../src/subscription/subscription.service.ts';
 import { DELIVERY_RETENTION_MS } from '../src/webhooks/webhook-dispatcher.service.ts';
-import { queryRaw, executeRaw, sql } from '../src/kernel/database/raw-sql.ts';
 
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 /** How late a scheduled seat change or a period's renewal may take effect. */
@@ -30,7 +30,9 @@ export async function sweepExpired(client: Db, now = Date.now()): Promise<void> 
   await client.oAuthAccessToken.deleteMany({ where: { expiresAt: { lt: new Date(now) } } });
   await client.oAuthRefreshToken.deleteMany({ where: { expiresAt: { lt: new Date(now) } } });
   await sweepStagedUploads(client, now);
-  await client.webhookDelivery.deleteMany({ where: { status: { in: ['delivered', 'failed'] }, createdAt: { lt: new Date(now - DELIVERY_RETENTION_MS) } } });
+  await client.webhookDelivery.deleteMany({
+    where: { status: { in: ['delivered', 'failed'] }, createdAt: { lt: new Date(now - DELIVERY_RETENTION_MS) } },
+  });
   await sweepTemporaryUploads(now);
 }
 
@@ -42,10 +44,13 @@ export async function sweepExpired(client: Db, now = Date.now()): Promise<void> 
  * loops over whole tables.
  */
 export async function analyzeChangedTables(client: Db): Promise<void> {
-  const tables = await queryRaw<Array<{ name: string }>>(client, sql`
+  const tables = await queryRaw<Array<{ name: string }>>(
+    client,
+    sql`
     SELECT quote_ident(s.schemaname) || '.' || quote_ident(s.relname) AS name
     FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
-    WHERE s.n_mod_since_analyze > 50 + 0.1 * greatest(c.reltuples, 0)`);
+    WHERE s.n_mod_since_analyze > 50 + 0.1 * greatest(c.reltuples, 0)`,
+  );
   if (tables.length > 0) await executeRaw(client, Prisma.raw(`ANALYZE ${tables.map((table) => table.name).join(', ')}`));
 }
 

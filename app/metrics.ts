@@ -1,8 +1,8 @@
 import type { RequestHandler } from 'express';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { MailOutcome } from '../src/foundation/mail/mail-outbox.service.ts';
 import type { OpenDatabase } from '../src/kernel/database/client.ts';
 import { openStreamCount } from '../src/live/progress-streams.service.ts';
-import type { MailOutcome } from '../src/foundation/mail/mail-outbox.service.ts';
 import type { DeliveryOutcome } from '../src/webhooks/webhook-dispatcher.service.ts';
 
 /**

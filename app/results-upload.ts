@@ -63,7 +63,9 @@ async function multipartBody(files: string[]) {
   for (const file of files) {
     const name = path.basename(file).replace(/["\r\n]/g, '_');
     parts.push(
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}.gz"\r\nContent-Type: application/gzip\r\n\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}.gz"\r\nContent-Type: application/gzip\r\n\r\n`,
+      ),
       gzipSync(await readFile(file)),
       Buffer.from('\r\n'),
     );
@@ -152,7 +154,12 @@ export async function uploadResults(argv: string[], output: UploadOutput, env: N
   let response: Response | undefined;
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     try {
-      response = await fetch(url, { method: 'POST', headers, body: streamed(body, progressReporter(output, body.length)), duplex: 'half' } as RequestInit);
+      response = await fetch(url, {
+        method: 'POST',
+        headers,
+        body: streamed(body, progressReporter(output, body.length)),
+        duplex: 'half',
+      } as RequestInit);
       if (output.isTTY && output.progress) output.progress('\n');
       if (response.status !== 429 || attempt === MAX_ATTEMPTS) break;
       const seconds = Math.min(Number(response.headers.get('retry-after')) || 1, MAX_WAIT_SECONDS);
@@ -165,7 +172,9 @@ export async function uploadResults(argv: string[], output: UploadOutput, env: N
         return 1;
       }
       const seconds = 2 ** (attempt - 1);
-      output.out(`network error (${(error as Error & { cause?: { code?: string } }).cause?.code ?? (error as Error).message}): retrying in ${seconds}s`);
+      output.out(
+        `network error (${(error as Error & { cause?: { code?: string } }).cause?.code ?? (error as Error).message}): retrying in ${seconds}s`,
+      );
       await wait(seconds);
     }
   }
@@ -183,7 +192,12 @@ export async function uploadResults(argv: string[], output: UploadOutput, env: N
   );
   const run = await fetch(`${baseUrl}/api/v1/runs/${answer.runUlid}`, { headers: { Authorization: headers.Authorization } });
   const counts = run.ok ? ((await run.json()) as { counts: Record<string, number> }).counts : null;
-  if (counts) output.out(`run cases: ${Object.entries(counts).map(([status, count]) => `${status} ${count}`).join(', ')}`);
+  if (counts)
+    output.out(
+      `run cases: ${Object.entries(counts)
+        .map(([status, count]) => `${status} ${count}`)
+        .join(', ')}`,
+    );
   if (failOnFailed && (!counts || counts.failed! > 0)) {
     output.err(`tcms: the run has ${counts?.failed ?? 'unknown'} failed cases`);
     return 1;

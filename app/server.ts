@@ -1,7 +1,7 @@
 import type { Server, ServerResponse } from 'node:http';
-import { ConfigurationError, loadConfig, type Config } from '../src/kernel/config.ts';
+import { type Config, ConfigurationError, loadConfig } from '../src/kernel/config.ts';
 import { logger } from '../src/kernel/logger.ts';
-import { createApp, type App } from './app.ts';
+import { type App, createApp } from './app.ts';
 import { createHttpServer } from './http-server.ts';
 
 const LISTEN_ERRORS: Record<string, (port: number) => string> = {

@@ -1,20 +1,20 @@
 import { parseArgs } from 'node:util';
+import { PLAN_NAMES, type PlanName } from '../src/kernel/billing-tiers.ts';
 import { loadConfig } from '../src/kernel/config.ts';
 import { openDatabase, prisma } from '../src/kernel/database/client.ts';
 import { AppError } from '../src/kernel/errors.ts';
 import { ULID_PATTERN } from '../src/kernel/ids.ts';
-import { RESULTS_USAGE, uploadResults, UploadUsageError, type UploadOutput } from './results-upload.ts';
 import { setMemberSuspension } from '../src/members/members.service.ts';
-import { PLAN_NAMES, type PlanName } from '../src/kernel/billing-tiers.ts';
-import { eraseUser } from '../src/users/users.service.ts';
 import {
   describeOrganization,
+  type LimitOverrides,
   listOrganizations,
   overrideOrganizationLimits,
   setOrganizationPlan,
   setOrganizationSuspension,
-  type LimitOverrides,
 } from '../src/orgs/orgs.service.ts';
+import { eraseUser } from '../src/users/users.service.ts';
+import { RESULTS_USAGE, type UploadOutput, UploadUsageError, uploadResults } from './results-upload.ts';
 
 /**
  * The operator command of decisions §2: plans and per-organization overrides change here, never
@@ -153,9 +153,7 @@ export function parseCommand(argv: string[]): Command {
     throw new UsageError('Missing org command: list, show, set-plan, override, suspend, unsuspend, suspend-member or unsuspend-member');
   }
 
-  const flagsGiven = (Object.keys(OPTIONS) as (keyof typeof OPTIONS)[]).filter(
-    (name) => name !== 'help' && values[name] !== undefined,
-  );
+  const flagsGiven = (Object.keys(OPTIONS) as (keyof typeof OPTIONS)[]).filter((name) => name !== 'help' && values[name] !== undefined);
   const overrideFlags = flagsGiven.filter((name) => name !== 'reason');
   const strayFlag = flagsGiven.find((name) => (name === 'reason' ? action !== 'suspend' : action !== 'override'));
   if (strayFlag !== undefined) throw new UsageError(`"org ${action}" takes no option --${strayFlag}`);
@@ -194,7 +192,8 @@ export function parseCommand(argv: string[]): Command {
     }
     case 'suspend':
     case 'unsuspend': {
-      if (rest.length !== 1) throw new UsageError(`Expected: tcms org ${action} <orgUlid>${action === 'suspend' ? ' [--reason TEXT]' : ''}`);
+      if (rest.length !== 1)
+        throw new UsageError(`Expected: tcms org ${action} <orgUlid>${action === 'suspend' ? ' [--reason TEXT]' : ''}`);
       return { kind: 'org-suspension', orgId: parseOrgId(rest[0]), suspended: action === 'suspend', reason: parseReason(values.reason) };
     }
     case 'suspend-member':
@@ -278,10 +277,7 @@ export async function runCli(argv: string[], output: CliOutput, env: NodeJS.Proc
     output.out(JSON.stringify(result, null, 2));
     return 0;
   } catch (error) {
-    const message =
-      error instanceof AppError
-        ? error.message
-        : describeUnexpected(error);
+    const message = error instanceof AppError ? error.message : describeUnexpected(error);
     output.err(`tcms: ${oneLine(message)}`);
     return 1;
   } finally {
@@ -303,7 +299,8 @@ function describeUnexpected(error: unknown): string {
 /** `tcms results …`: talks HTTP to a server, never to the database. */
 async function runResults(argv: string[], output: CliOutput, env: NodeJS.ProcessEnv): Promise<number> {
   try {
-    if (argv[0] !== 'upload') throw new UploadUsageError(argv[0] === undefined ? 'Missing results command: upload' : `Unknown results command "${argv[0]}"`);
+    if (argv[0] !== 'upload')
+      throw new UploadUsageError(argv[0] === undefined ? 'Missing results command: upload' : `Unknown results command "${argv[0]}"`);
     return await uploadResults(argv.slice(1), output, env);
   } catch (error) {
     output.err(`tcms: ${oneLine((error as Error).message)}${error instanceof UploadUsageError ? ' (see "tcms help")' : ''}`);

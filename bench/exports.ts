@@ -16,7 +16,7 @@ import type pg from 'pg';
 import { newId } from '../src/kernel/ids.ts';
 import type { ServiceProcess } from './child.ts';
 import type { Sql } from './raw.ts';
-import { sessionHeaders, signUpPerson, type SessionPerson } from './setup.ts';
+import { type SessionPerson, sessionHeaders, signUpPerson } from './setup.ts';
 
 export const AUDIT_EVENTS = 25_000;
 export const EXPORT_CASES = 10_000;
@@ -196,7 +196,8 @@ export const rawExportPglite = (db: PGlite, fixture: ExportFixture, name: Export
   );
 
 const mib = (value: number) => `${value.toFixed(1)} MiB`;
-const side = (m: ExportMeasure) => `${m.ms.toFixed(0).padStart(6)} ms  ${(m.bytes / 2 ** 20).toFixed(1).padStart(5)} MiB out  peak +${mib(m.peakMiB).padStart(9)}`;
+const side = (m: ExportMeasure) =>
+  `${m.ms.toFixed(0).padStart(6)} ms  ${(m.bytes / 2 ** 20).toFixed(1).padStart(5)} MiB out  peak +${mib(m.peakMiB).padStart(9)}`;
 
 export function exportReport(rows: ExportRow[]): string {
   const width = Math.max(...rows.map((row) => row.measure.length));
@@ -206,7 +207,16 @@ export function exportReport(rows: ExportRow[]): string {
     `  service: the service's child process; raw: COPY (SELECT the same rows) TO STDOUT via a pg client / TO '/dev/blob' on PGlite, memory of this process`,
     '',
     ...rows.map((row) =>
-      [row.engine.padEnd(8), row.measure.padEnd(width), side(row.service), '|', 'raw', side(row.raw), '|', `time ${(row.service.ms / row.raw.ms).toFixed(1)}x`].join('  '),
+      [
+        row.engine.padEnd(8),
+        row.measure.padEnd(width),
+        side(row.service),
+        '|',
+        'raw',
+        side(row.raw),
+        '|',
+        `time ${(row.service.ms / row.raw.ms).toFixed(1)}x`,
+      ].join('  '),
     ),
     '',
   ].join('\n');

@@ -9,7 +9,7 @@
  * DATABASE_URL is passed on (a PostgreSQL server), else the server runs on a new embedded
  * database. A case that kills the server is reported as such and the server is started again.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -35,7 +35,14 @@ async function startServer(): Promise<Server> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tcms-hostile-'));
   const child = spawn(process.execPath, ['dist/server.mjs'], {
     cwd: root,
-    env: { ...process.env, PORT: '0', TCMS_DATA_DIR: dataDir, TCMS_LOG_REQUESTS: 'false', TCMS_WEBHOOK_DISPATCH: 'false', NODE_ENV: 'test' },
+    env: {
+      ...process.env,
+      PORT: '0',
+      TCMS_DATA_DIR: dataDir,
+      TCMS_LOG_REQUESTS: 'false',
+      TCMS_WEBHOOK_DISPATCH: 'false',
+      NODE_ENV: 'test',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -69,10 +76,15 @@ async function projectOf(server: Server) {
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ email, password: 'correct horse battery', firstName: 'H', lastName: 'U' }),
   });
-  const cookie = signup.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+  const cookie = signup.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ');
   const orgId = (await json(signup)).organization.ulid;
   const session = { Cookie: cookie, 'X-Organization-Id': orgId, 'Content-Type': 'application/json' };
-  const { token } = await json(await fetch(`${server.baseUrl}/api/v1/me/api-tokens`, { method: 'POST', headers: session, body: JSON.stringify({ name: 'h' }) }));
+  const { token } = await json(
+    await fetch(`${server.baseUrl}/api/v1/me/api-tokens`, { method: 'POST', headers: session, body: JSON.stringify({ name: 'h' }) }),
+  );
   const code = `H${Date.now().toString(36).toUpperCase().slice(-6)}`;
   await json(
     await fetch(`${server.baseUrl}/api/v1/projects`, {

@@ -34,7 +34,8 @@ export function junitReport(tests: number): string {
   const cases: string[] = [];
   for (let index = 0; index < tests; index++) {
     const classname = `com.acme.bench.Class${index % 100}`;
-    const failure = index % 10 === 0 ? `<failure message="expected 1 but was 2">java.lang.AssertionError: expected 1 but was 2</failure>` : '';
+    const failure =
+      index % 10 === 0 ? `<failure message="expected 1 but was 2">java.lang.AssertionError: expected 1 but was 2</failure>` : '';
     cases.push(`<testcase classname="${classname}" name="test${index}" time="0.0${index % 10}">${failure}</testcase>`);
   }
   return `<?xml version="1.0" encoding="UTF-8"?><testsuites><testsuite name="bench" tests="${tests}">${cases.join('')}</testsuite></testsuites>`;
@@ -43,7 +44,13 @@ export function junitReport(tests: number): string {
 export type ImportFigures = { ms: number; resultsPerSecond: number };
 
 /** One import through the service; throws unless every test got its result. */
-export async function serviceImport(service: ServiceProcess, who: Integrator, code: string, body: Buffer, runName: string): Promise<ImportFigures & { createdCases: number }> {
+export async function serviceImport(
+  service: ServiceProcess,
+  who: Integrator,
+  code: string,
+  body: Buffer,
+  runName: string,
+): Promise<ImportFigures & { createdCases: number }> {
   const started = performance.now();
   const response = await fetch(`${service.baseUrl}/api/v1/projects/${code}/result-imports?runName=${encodeURIComponent(runName)}`, {
     method: 'POST',
@@ -53,7 +60,8 @@ export async function serviceImport(service: ServiceProcess, who: Integrator, co
   });
   const answer = await response.json();
   const ms = performance.now() - started;
-  if (response.status !== 201 || answer.results !== IMPORT_TESTS) throw new Error(`import: HTTP ${response.status} ${JSON.stringify(answer).slice(0, 300)}`);
+  if (response.status !== 201 || answer.results !== IMPORT_TESTS)
+    throw new Error(`import: HTTP ${response.status} ${JSON.stringify(answer).slice(0, 300)}`);
   return { ms, resultsPerSecond: (IMPORT_TESTS / ms) * 1000, createdCases: answer.createdCases };
 }
 
@@ -75,10 +83,10 @@ export async function rawImport(sql: Sql, who: Integrator, projectId: string): P
   const now = new Date();
   const started = performance.now();
   await sql.transaction(async (query) => {
-    const numbered = (await query(
-      'UPDATE projects SET last_case_number = last_case_number + $2 WHERE id = $1 RETURNING last_case_number',
-      [projectId, n],
-    )) as { rows: Array<{ last_case_number: number }> };
+    const numbered = (await query('UPDATE projects SET last_case_number = last_case_number + $2 WHERE id = $1 RETURNING last_case_number', [
+      projectId,
+      n,
+    ])) as { rows: Array<{ last_case_number: number }> };
     const first = numbered.rows[0]!.last_case_number - n + 1;
     await query(
       `INSERT INTO test_cases (id, org_id, project_id, case_number, title, automation_key, created_at, updated_at)
@@ -104,7 +112,13 @@ export async function rawImport(sql: Sql, who: Integrator, projectId: string): P
     );
     await query(
       `UPDATE test_runs SET count_passed = $2, count_failed = $3, total_duration_ms = $4, first_result_at = $5, last_result_at = $5 WHERE id = $1`,
-      [runId, statuses.filter((status) => status === 'passed').length, statuses.filter((status) => status === 'failed').length, elapsed.reduce((a, b) => a + b, 0), now],
+      [
+        runId,
+        statuses.filter((status) => status === 'passed').length,
+        statuses.filter((status) => status === 'failed').length,
+        elapsed.reduce((a, b) => a + b, 0),
+        now,
+      ],
     );
     await query(
       `INSERT INTO audit_events (id, org_id, actor_kind, actor_token_id, actor_name, action, entity_type, entity_ulid, entity_label, run_id, metadata, created_at)
@@ -129,7 +143,9 @@ async function writeLargeReport(file: string, megabytes: number): Promise<number
     yield emit('<?xml version="1.0" encoding="UTF-8"?><testsuites><testsuite name="memory">');
     for (let index = 0; index < tests; index++) {
       const failure = index % 10 === 0 ? '<failure message="boom">stack</failure>' : '';
-      yield emit(`<testcase classname="com.acme.memory.Class${index % 100}" name="test${index}" time="0.01">${failure}<system-out>${output}</system-out></testcase>\n`);
+      yield emit(
+        `<testcase classname="com.acme.memory.Class${index % 100}" name="test${index}" time="0.01">${failure}<system-out>${output}</system-out></testcase>\n`,
+      );
     }
     yield emit('</testsuite></testsuites>');
   }

@@ -21,7 +21,7 @@ import http from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import type { ServiceProcess } from './child.ts';
-import { elapsedOf, newRun, RUN_CASES, runsProject, send, type BenchRun, type RunsProject } from './runs.ts';
+import { type BenchRun, elapsedOf, newRun, RUN_CASES, type RunsProject, runsProject, send } from './runs.ts';
 import { bearer, type Integrator } from './setup.ts';
 import { percentile } from './stats.ts';
 import type { Counts } from './test-design.ts';
@@ -68,7 +68,10 @@ export async function seedLive(service: ServiceProcess, who: Integrator, code: s
     for (let client = 0; client < WEBHOOK_CLIENTS; client++) bulk.push(await newRun(service, project, `${side} webhooks ${client}`));
     return { bulk, progress: await newRun(service, project, `${side} progress`) };
   };
-  const webhook = (await send(service, who, 'POST', `/api/v1/orgs/${who.orgId}/webhooks`, { url: receiverUrl, events: [WEBHOOK_EVENT] })) as { secret: string };
+  const webhook = (await send(service, who, 'POST', `/api/v1/orgs/${who.orgId}/webhooks`, {
+    url: receiverUrl,
+    events: [WEBHOOK_EVENT],
+  })) as { secret: string };
   return { project, secret: webhook.secret, service: await runs('service'), raw: await runs('raw') };
 }
 
@@ -85,7 +88,9 @@ export type Receiver = { url: string; collect(secret: string): Collection; close
 /** Starts bench/webhook-receiver.ts in a worker thread (with the tsx loader) and resolves once it listens. */
 export async function startReceiver(): Promise<Receiver> {
   const script = new URL('./webhook-receiver.ts', import.meta.url).href;
-  const worker = new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(script)}); })`, { eval: true });
+  const worker = new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(script)}); })`, {
+    eval: true,
+  });
   const failed = new Promise<never>((_, reject) => {
     worker.once('error', reject);
     worker.once('exit', (code) => reject(new Error(`the webhook receiver stopped (code ${code})`)));
@@ -142,7 +147,14 @@ export const alternatingStatus = (call: number) => (call % 2 === 0 ? 'passed' : 
  * Warm-up, then the measured calls: WEBHOOK_CLIENTS clients, each on its own run with its own
  * alternation, share a fixed number of calls; then waits for their deliveries.
  */
-export async function measureWebhooks(receiver: Receiver, secret: string, runs: BenchRun[], counts: Counts, maxMs: number, call: BulkCall): Promise<WebhookFigures> {
+export async function measureWebhooks(
+  receiver: Receiver,
+  secret: string,
+  runs: BenchRun[],
+  counts: Counts,
+  maxMs: number,
+  call: BulkCall,
+): Promise<WebhookFigures> {
   const callsMade = runs.map(() => 0);
   const phase = async (calls: number): Promise<WebhookFigures> => {
     const collection = receiver.collect(secret);
@@ -191,7 +203,10 @@ export async function measureWebhooks(receiver: Receiver, secret: string, runs: 
 /** The service side: POST /api/v1/runs/{run}/cases/bulk-mark, which must change every case. */
 export function serviceBulkCall(service: ServiceProcess, who: Integrator): BulkCall {
   return async (run, status) => {
-    const answer = (await send(service, who, 'POST', `/api/v1/runs/${run.ulid}/cases/bulk-mark`, { caseUlids: run.runCaseUlids, status })) as { affected: number };
+    const answer = (await send(service, who, 'POST', `/api/v1/runs/${run.ulid}/cases/bulk-mark`, {
+      caseUlids: run.runCaseUlids,
+      status,
+    })) as { affected: number };
     if (answer.affected !== RUN_CASES) throw new Error(`bulk-mark changed ${answer.affected} cases, not ${RUN_CASES}`);
   };
 }
@@ -212,7 +227,12 @@ export type ProgressFigures = { streams: number; marks: number; samples: number;
  * last mark, and measures, for each listener and measured mark, the first arrival counting it
  * minus the moment it was sent.
  */
-export async function measureProgress(listeners: Arrival[][], base: number, counts: Counts, mark: (index: number) => Promise<void>): Promise<ProgressFigures> {
+export async function measureProgress(
+  listeners: Arrival[][],
+  base: number,
+  counts: Counts,
+  mark: (index: number) => Promise<void>,
+): Promise<ProgressFigures> {
   const total = counts.warmup + counts.measured;
   const sentAt: number[] = [];
   for (let index = 0; index < total; index++) {
@@ -233,7 +253,14 @@ export async function measureProgress(listeners: Arrival[][], base: number, coun
     }
   }
   latencies.sort((a, b) => a - b);
-  return { streams: listeners.length, marks: counts.measured, samples: latencies.length, missing, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  return {
+    streams: listeners.length,
+    marks: counts.measured,
+    samples: latencies.length,
+    missing,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+  };
 }
 
 type ProgressPayload = { counts?: { untested?: number }; total?: number };
@@ -258,8 +285,15 @@ function openProgressStream(url: string, headers: Record<string, string>, agent:
         buffered = frames.pop() ?? '';
         for (const frame of frames) {
           const lines = frame.split(/\r?\n/);
-          const event = lines.find((line) => line.startsWith('event:'))?.slice(6).trim() ?? 'message';
-          const data = lines.filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trimStart()).join('\n');
+          const event =
+            lines
+              .find((line) => line.startsWith('event:'))
+              ?.slice(6)
+              .trim() ?? 'message';
+          const data = lines
+            .filter((line) => line.startsWith('data:'))
+            .map((line) => line.slice(5).trimStart())
+            .join('\n');
           if (event !== 'progress' || !data) continue;
           const payload = JSON.parse(data) as ProgressPayload;
           if (typeof payload.total !== 'number' || typeof payload.counts?.untested !== 'number') {
@@ -286,7 +320,9 @@ export async function serviceProgressLatency(service: ServiceProcess, fixture: L
   const run = fixture.service.progress;
   // A connection per stream, none reused: the streams never end.
   const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
-  const streams = Array.from({ length: LIVE_STREAMS }, () => openProgressStream(`${service.baseUrl}/api/v1/runs/${run.ulid}/events`, bearer(who), agent));
+  const streams = Array.from({ length: LIVE_STREAMS }, () =>
+    openProgressStream(`${service.baseUrl}/api/v1/runs/${run.ulid}/events`, bearer(who), agent),
+  );
   try {
     await Promise.all(streams.map((stream) => stream.opened));
     const base = streams[0]!.arrivals[0]!.marked;
@@ -295,7 +331,10 @@ export async function serviceProgressLatency(service: ServiceProcess, fixture: L
       base,
       counts,
       async (index) => {
-        await send(service, who, 'PATCH', `/api/v1/runs/${run.ulid}/cases/${run.runCaseUlids[index]}`, { status: alternatingStatus(index), elapsedMs: elapsedOf(index) });
+        await send(service, who, 'PATCH', `/api/v1/runs/${run.ulid}/cases/${run.runCaseUlids[index]}`, {
+          status: alternatingStatus(index),
+          elapsedMs: elapsedOf(index),
+        });
       },
     );
   } finally {
@@ -316,8 +355,9 @@ const ms = (value: number) => `${value.toFixed(value < 10 ? 2 : 1)} ms`;
 
 /** Whether a figure is short of what it should hold (failed calls, lost deliveries or events, bad signatures). */
 export const liveShortfall = (row: LiveRow) =>
-  [row.webhooks.service, row.webhooks.raw].some((figures) => figures.failedCalls + figures.missing + figures.refused > 0 || figures.truncated) ||
-  [row.progress.service, row.progress.raw].some((figures) => figures.missing > 0);
+  [row.webhooks.service, row.webhooks.raw].some(
+    (figures) => figures.failedCalls + figures.missing + figures.refused > 0 || figures.truncated,
+  ) || [row.progress.service, row.progress.raw].some((figures) => figures.missing > 0);
 
 export function liveReport(rows: LiveRow[], plans: Record<string, LivePlan>): string {
   const webhook = (figures: WebhookFigures) =>
@@ -336,7 +376,9 @@ export function liveReport(rows: LiveRow[], plans: Record<string, LivePlan>): st
     }),
     ...(['service', 'raw'] as const).flatMap((side) => {
       const figures = row.progress[side];
-      return figures.missing ? [`! ${row.engine} progress ${side}: ${figures.missing} of ${figures.streams * figures.marks} events missing`] : [];
+      return figures.missing
+        ? [`! ${row.engine} progress ${side}: ${figures.missing} of ${figures.streams * figures.marks} events missing`]
+        : [];
     }),
   ]);
   return [
@@ -350,7 +392,10 @@ export function liveReport(rows: LiveRow[], plans: Record<string, LivePlan>): st
     `    the mark on a stream minus the mark's send time, over streams x marks. raw = the same mark statements, then NOTIFY heard by one LISTEN session`,
     `    (PostgreSQL: a pg client; PGlite: its listen() in this process) and handed to ${LIVE_STREAMS} in-process listeners`,
     `  counts: ${Object.entries(plans)
-      .map(([engine, plan]) => `${engine}: webhook calls ${plan.webhookCalls.measured} after ${plan.webhookCalls.warmup}, marks ${plan.marks.measured} after ${plan.marks.warmup}`)
+      .map(
+        ([engine, plan]) =>
+          `${engine}: webhook calls ${plan.webhookCalls.measured} after ${plan.webhookCalls.warmup}, marks ${plan.marks.measured} after ${plan.marks.warmup}`,
+      )
       .join('; ')}`,
     `  ratio events/s = service / raw; ratio latency = service / raw`,
     '',
@@ -358,10 +403,27 @@ export function liveReport(rows: LiveRow[], plans: Record<string, LivePlan>): st
       const { service, raw } = row.webhooks;
       const streams = row.progress;
       return [
-        [row.engine.padEnd(8), 'webhooks'.padEnd(8), webhook(service), '|', 'raw', webhook(raw), '|',
-          `ratio events/s ${(service.eventsPerSecond / raw.eventsPerSecond).toFixed(2)}  p50 ${(service.p50 / raw.p50).toFixed(1)}x  p99 ${(service.p99 / raw.p99).toFixed(1)}x`].join('  '),
-        [row.engine.padEnd(8), 'progress'.padEnd(8), progress(streams.service), `(${streams.service.samples} samples)`, '|',
-          'raw', progress(streams.raw), '|', `ratio p50 ${(streams.service.p50 / streams.raw.p50).toFixed(1)}x  p99 ${(streams.service.p99 / streams.raw.p99).toFixed(1)}x`].join('  '),
+        [
+          row.engine.padEnd(8),
+          'webhooks'.padEnd(8),
+          webhook(service),
+          '|',
+          'raw',
+          webhook(raw),
+          '|',
+          `ratio events/s ${(service.eventsPerSecond / raw.eventsPerSecond).toFixed(2)}  p50 ${(service.p50 / raw.p50).toFixed(1)}x  p99 ${(service.p99 / raw.p99).toFixed(1)}x`,
+        ].join('  '),
+        [
+          row.engine.padEnd(8),
+          'progress'.padEnd(8),
+          progress(streams.service),
+          `(${streams.service.samples} samples)`,
+          '|',
+          'raw',
+          progress(streams.raw),
+          '|',
+          `ratio p50 ${(streams.service.p50 / streams.raw.p50).toFixed(1)}x  p99 ${(streams.service.p99 / streams.raw.p99).toFixed(1)}x`,
+        ].join('  '),
       ];
     }),
     ...(notes.length ? ['', ...notes] : []),

@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { machineBusyMeter, summarize, type Measurement } from './stats.ts';
+import { type Measurement, machineBusyMeter, summarize } from './stats.ts';
 
 export type HttpLoad = {
   url: string;

@@ -15,7 +15,7 @@ import { newId } from '../src/kernel/ids.ts';
 import type { ServiceProcess } from './child.ts';
 import { runHttpLoad } from './load.ts';
 import type { Sql } from './raw.ts';
-import { getJsonAs, sessionHeaders, signUpPerson, type SessionPerson } from './setup.ts';
+import { getJsonAs, type SessionPerson, sessionHeaders, signUpPerson } from './setup.ts';
 import type { Measurement } from './stats.ts';
 import type { Counts, Drive } from './test-design.ts';
 
@@ -42,7 +42,8 @@ export async function teamPeople(service: ServiceProcess): Promise<Omit<TeamOrga
 }
 
 const isPrivate = (project: number) => project % 2 === 1;
-const groupsOf = (project: number) => Array.from({ length: GROUPS_PER_PRIVATE }, (_, k) => (project + k * (TEAM_GROUPS / GROUPS_PER_PRIVATE)) % TEAM_GROUPS);
+const groupsOf = (project: number) =>
+  Array.from({ length: GROUPS_PER_PRIVATE }, (_, k) => (project + k * (TEAM_GROUPS / GROUPS_PER_PRIVATE)) % TEAM_GROUPS);
 /** The reader: granted on every other private project, revoked on every twelfth project (public or private). */
 const readerRow = (project: number): 'granted' | 'revoked' | null =>
   project % 12 === 3 ? 'revoked' : isPrivate(project) && project % 4 === 1 ? 'granted' : null;
@@ -66,7 +67,9 @@ export async function seedTeamOrganization(sql: Sql, people: Omit<TeamOrganizati
   );
   const uniqueGroupRows = [...new Map(groupRows.map((row) => [`${row.groupId}/${row.userId}`, row])).values()];
   uniqueGroupRows.push(...READER_GROUPS.map((group) => ({ groupId: groups[group]!, userId: reader.userId })));
-  const assignments = projects.flatMap((projectId, index) => (isPrivate(index) ? groupsOf(index).map((group) => ({ projectId, groupId: groups[group]! })) : []));
+  const assignments = projects.flatMap((projectId, index) =>
+    isPrivate(index) ? groupsOf(index).map((group) => ({ projectId, groupId: groups[group]! })) : [],
+  );
   const accessRows = projects.flatMap((projectId, index) => {
     const count = isPrivate(index) ? GRANTS_PER_PRIVATE : REVOKED_PER_PUBLIC;
     const state = isPrivate(index) ? 'granted' : 'revoked';
@@ -134,13 +137,25 @@ type TeamPage = { total: number; items: Array<{ stats?: object; team?: unknown[]
  * Checks one answer, then measures. Until private projects are hidden from members who are not
  * on their allowlist, the reader sees all TEAM_PROJECTS; afterwards exactly `visibleProjects`.
  */
-export async function serviceTeamList(service: ServiceProcess, organization: TeamOrganization, counts: Counts, drive: Drive): Promise<Measurement> {
+export async function serviceTeamList(
+  service: ServiceProcess,
+  organization: TeamOrganization,
+  counts: Counts,
+  drive: Drive,
+): Promise<Measurement> {
   const headers = sessionHeaders(organization.reader, organization.orgId);
   const page = (await getJsonAs(service, TEAM_LIST_PATH, headers)) as TeamPage;
   const whole = page.items.length === page.total && [organization.visibleProjects, TEAM_PROJECTS].includes(page.total);
   const shaped = page.items.every((item) => item.stats && item.team && item.team.length <= 4 && (item.teamCount ?? 0) > 0);
-  if (!whole || !shaped) throw new Error(`unexpected team page: ${page.items.length} items, total ${page.total}, ${JSON.stringify(page.items[0])}`);
-  const load = { url: `${service.baseUrl}${TEAM_LIST_PATH}`, method: 'GET' as const, headers, concurrency: drive.concurrency, maxMs: drive.maxMs };
+  if (!whole || !shaped)
+    throw new Error(`unexpected team page: ${page.items.length} items, total ${page.total}, ${JSON.stringify(page.items[0])}`);
+  const load = {
+    url: `${service.baseUrl}${TEAM_LIST_PATH}`,
+    method: 'GET' as const,
+    headers,
+    concurrency: drive.concurrency,
+    maxMs: drive.maxMs,
+  };
   await runHttpLoad({ ...load, requests: counts.warmup });
   return runHttpLoad({ ...load, requests: counts.measured });
 }

@@ -20,20 +20,20 @@ import http from 'node:http';
 import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
 import { signatureHeader } from '../src/webhooks/signature.ts';
-import { elapsedOf, type BenchRun } from './runs.ts';
 import {
-  LIVE_STREAMS, 
+  type Arrival,
+  alternatingStatus,
+  LIVE_STREAMS,
+  type LiveFixture,
   measureProgress,
   measureWebhooks,
-  alternatingStatus,
-  type Arrival,
-  type LiveFixture,
   type ProgressFigures,
   type Receiver,
   type WebhookFigures,
 } from './live.ts';
 import type { Sql } from './raw.ts';
 import { bulkMarkRun, markRunCase, type RunsActor, type WriteEvent } from './raw-runs.ts';
+import { type BenchRun, elapsedOf } from './runs.ts';
 import type { Counts } from './test-design.ts';
 
 /** emitAudit's statement: the event, one delivery per matching active webhook, and the run's plan. */
@@ -61,7 +61,20 @@ const POST_TIMEOUT_MS = 10_000;
 /** The event's parameters (raw-runs' auditRow order) as AuditEventOut, the body's `data`. */
 function eventOut(event: unknown[]) {
   const [ulid, , action, , , actorTokenId, , actorName, entityType, entityUlid, entityLabel, runUlid, metadata, createdAt] = event as [
-    string, string, string, string, null, string, null, string, string, string, string, string, string, Date,
+    string,
+    string,
+    string,
+    string,
+    null,
+    string,
+    null,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    Date,
   ];
   return {
     ulid,
@@ -104,7 +117,14 @@ function postSigned(url: string, secret: string, deliveryId: string, body: strin
   });
 }
 
-export async function rawWebhooks(sql: Sql, actor: RunsActor, fixture: LiveFixture, receiver: Receiver, counts: Counts, maxMs: number): Promise<WebhookFigures> {
+export async function rawWebhooks(
+  sql: Sql,
+  actor: RunsActor,
+  fixture: LiveFixture,
+  receiver: Receiver,
+  counts: Counts,
+  maxMs: number,
+): Promise<WebhookFigures> {
   const { secret } = fixture;
   return measureWebhooks(receiver, secret, fixture.raw.bulk, counts, maxMs, async (run: BenchRun, status: string) => {
     let written: { event: unknown[]; deliveryIds: string[] } | undefined;
@@ -113,7 +133,8 @@ export async function rawWebhooks(sql: Sql, actor: RunsActor, fixture: LiveFixtu
       written = { event, deliveryIds: rows[0]?.deliveryIds ?? [] };
     };
     await bulkMarkRun(sql, actor, run, status, false, writeEvent);
-    if (written?.deliveryIds.length !== 1) throw new Error(`raw bulk-mark: ${written?.deliveryIds.length ?? 0} deliveries written, not one`);
+    if (written?.deliveryIds.length !== 1)
+      throw new Error(`raw bulk-mark: ${written?.deliveryIds.length ?? 0} deliveries written, not one`);
     const data = eventOut(written.event);
     const body = JSON.stringify({ type: data.action, timestamp: data.createdAt, organizationUlid: actor.orgId, data });
     const deliveryId = written.deliveryIds[0]!;
@@ -149,7 +170,13 @@ export const pgliteListen =
 
 const CHANNEL = 'bench_live_progress';
 
-export async function rawProgressLatency(sql: Sql, listen: Listen, actor: RunsActor, run: BenchRun, counts: Counts): Promise<ProgressFigures> {
+export async function rawProgressLatency(
+  sql: Sql,
+  listen: Listen,
+  actor: RunsActor,
+  run: BenchRun,
+  counts: Counts,
+): Promise<ProgressFigures> {
   const listeners: Arrival[][] = Array.from({ length: LIVE_STREAMS }, () => []);
   const hearers = listeners.map((arrivals) => (payload: string) => {
     const at = performance.now();
@@ -161,7 +188,10 @@ export async function rawProgressLatency(sql: Sql, listen: Listen, actor: RunsAc
   try {
     return await measureProgress(listeners, 0, counts, async (index) => {
       await markRunCase(sql, actor, run.ulid, run.runCaseUlids[index]!, alternatingStatus(index), elapsedOf(index));
-      await sql.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify({ orgId: actor.orgId, runId: run.ulid, planId: null, marked: index + 1 })]);
+      await sql.query('SELECT pg_notify($1, $2)', [
+        CHANNEL,
+        JSON.stringify({ orgId: actor.orgId, runId: run.ulid, planId: null, marked: index + 1 }),
+      ]);
     });
   } finally {
     await unlisten();

@@ -13,8 +13,8 @@
  * service's enforcement is; the page and the total then leave those projects out.
  */
 import { createHash } from 'node:crypto';
-import { runOps, type Sql } from './raw.ts';
 import { TEAM_PROJECTS, type TeamOrganization } from './project-team.ts';
+import { runOps, type Sql } from './raw.ts';
 import type { Measurement } from './stats.ts';
 import type { Counts, Drive } from './test-design.ts';
 
@@ -46,7 +46,9 @@ const placeholders = (from: number, count: number) => Array.from({ length: count
 /** `AND "t0"."id" NOT IN (…)` of the hidden projects, their parameters from $2 on. */
 const notHidden = (column: string, hidden: number) => (hidden === 0 ? '' : ` AND ${column} NOT IN (${placeholders(2, hidden)})`);
 
-const page = (hidden: number) => `SELECT "t0"."id", "t0"."org_id" AS "orgId", "t0"."code", "t0"."name", "t0"."description", "t0"."avatar_key" AS "avatarKey",
+const page = (
+  hidden: number,
+) => `SELECT "t0"."id", "t0"."org_id" AS "orgId", "t0"."code", "t0"."name", "t0"."description", "t0"."avatar_key" AS "avatarKey",
   "t0"."avatar_version" AS "avatarVersion", "t0"."avatar_size_bytes" AS "avatarSizeBytes", "t0"."locked_at" AS "lockedAt", "t0"."last_suite_number" AS "lastSuiteNumber",
   "t0"."last_case_number" AS "lastCaseNumber", "t0"."last_plan_number" AS "lastPlanNumber", "t0"."run_settings" AS "runSettings", "t0"."access_mode" AS "accessMode",
   "t0"."owner_user_id" AS "ownerUserId", "t0"."created_at" AS "createdAt", "t0"."updated_at" AS "updatedAt" FROM "public"."projects" AS "t0"
@@ -95,7 +97,8 @@ const perProject = (table: string, condition: string, by: string[], projects: nu
   WHERE ("public"."${table}"."project_id" IN (${placeholders(1, projects)})${condition} AND "public"."${table}"."org_id" = $${projects + 1})
   GROUP BY ${by.map((column) => `"public"."${table}"."${column}"`).join(', ')} OFFSET $${projects + 2}`;
 const cases = (projects: number) => perProject('test_cases', ' AND "public"."test_cases"."archived_at" IS NULL', ['project_id'], projects);
-const milestones = (projects: number) => perProject('milestones', ' AND "public"."milestones"."deleted_at" IS NULL', ['project_id'], projects);
+const milestones = (projects: number) =>
+  perProject('milestones', ' AND "public"."milestones"."deleted_at" IS NULL', ['project_id'], projects);
 const runs = (projects: number) => perProject('test_runs', '', ['project_id', 'state'], projects);
 
 /** The request of one member: answers the total, for the check before measuring. */
@@ -121,7 +124,8 @@ async function readTeamList(sql: Sql, organization: TeamOrganization, sessionHas
 export async function rawTeamList(sql: Sql, organization: TeamOrganization, counts: Counts, drive: Drive): Promise<Measurement> {
   const sessionHash = createHash('sha256').update(organization.reader.sessionToken).digest('hex');
   const total = await readTeamList(sql, organization, sessionHash);
-  if (total !== organization.visibleProjects) throw new Error(`raw team list: ${total} projects visible, ${organization.visibleProjects} expected`);
+  if (total !== organization.visibleProjects)
+    throw new Error(`raw team list: ${total} projects visible, ${organization.visibleProjects} expected`);
   const op = async () => {
     await readTeamList(sql, organization, sessionHash);
   };

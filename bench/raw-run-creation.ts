@@ -22,7 +22,7 @@
 import { newId } from '../src/kernel/ids.ts';
 import { authenticate, type Sql } from './raw.ts';
 import type { Query, RunsActor } from './raw-runs.ts';
-import { repeated, selectionOrder, type RunCreationFixture } from './run-creation.ts';
+import { type RunCreationFixture, repeated, selectionOrder } from './run-creation.ts';
 import type { Measurement } from './stats.ts';
 
 type Rows<T = Record<string, unknown>> = { rows: T[] };
@@ -47,8 +47,17 @@ const EMIT_AUDIT = `WITH event AS (
 type Event = { action: string; entityType: string; entityUlid: string; entityLabel: string; runId: string | null; metadata: unknown };
 const emitAudit = (query: Query, actor: RunsActor, event: Event) =>
   query(EMIT_AUDIT, [
-    newId(), actor.orgId, event.action, actor.tokenId, actor.tokenName, event.entityType, event.entityUlid, event.entityLabel, event.runId,
-    JSON.stringify(event.metadata), new Date(),
+    newId(),
+    actor.orgId,
+    event.action,
+    actor.tokenId,
+    actor.tokenName,
+    event.entityType,
+    event.entityUlid,
+    event.entityLabel,
+    event.runId,
+    JSON.stringify(event.metadata),
+    new Date(),
   ]);
 
 // ---- run from a plan ----------------------------------------------------------------------------
@@ -98,7 +107,8 @@ const SNAPSHOT_FROM_PLAN = `WITH source AS MATERIALIZED (SELECT tcms_ulid() AS i
     RETURNING 1
   )
   SELECT count(*)::int AS count FROM run_case`;
-const COUNT_UNTESTED = 'UPDATE test_runs SET count_untested = count_untested + $1, updated_at = $2 WHERE id = $3 AND org_id = $4 RETURNING *';
+const COUNT_UNTESTED =
+  'UPDATE test_runs SET count_untested = count_untested + $1, updated_at = $2 WHERE id = $3 AND org_id = $4 RETURNING *';
 const READ_RUN = `SELECT run.*, row_to_json(environment) AS environment, row_to_json(milestone) AS milestone, COALESCE((
     SELECT json_agg(configuration ORDER BY configuration.position, configuration.id) FROM test_run_configurations AS configuration
     WHERE configuration.run_id = run.id), '[]') AS configurations
@@ -116,10 +126,16 @@ async function runFromPlan(sql: Sql, actor: RunsActor, code: string, planUlid: s
     const now = new Date();
     const runId = newId();
     await query(INSERT_RUN, [runId, actor.orgId, project!.id, plan!.id, name, actor.tokenId, actor.tokenName, now]);
-    [{ count }] = (await rowsOf<{ count: number }>(query(SNAPSHOT_FROM_PLAN, [actor.orgId, runId, now, plan!.id, project!.id]))) as [{ count: number }];
+    [{ count }] = (await rowsOf<{ count: number }>(query(SNAPSHOT_FROM_PLAN, [actor.orgId, runId, now, plan!.id, project!.id]))) as [
+      { count: number },
+    ];
     await query(COUNT_UNTESTED, [count, new Date(), runId, actor.orgId]);
     await emitAudit(query, actor, {
-      action: 'run.created', entityType: 'test_run', entityUlid: runId, entityLabel: name, runId,
+      action: 'run.created',
+      entityType: 'test_run',
+      entityUlid: runId,
+      entityLabel: name,
+      runId,
       metadata: { caseCount: count, plan: { ulid: plan!.id, name: plan!.name } },
     });
     await query(READ_RUN, [runId, actor.orgId]);
@@ -201,14 +217,20 @@ async function putSelection(sql: Sql, actor: RunsActor, planUlid: string, caseUl
   await sql.transaction(async (query) => {
     await query(LOCK_PLAN, [[planUlid], actor.orgId]);
     const [plan] = await rowsOf<{ id: string; name: string; project_id: string }>(query(RESOLVE_PLAN, [planUlid, actor.orgId]));
-    const [{ live }] = (await rowsOf<{ live: number }>(query(COUNT_LIVE, [caseUlids, actor.orgId, plan!.project_id]))) as [{ live: number }];
+    const [{ live }] = (await rowsOf<{ live: number }>(query(COUNT_LIVE, [caseUlids, actor.orgId, plan!.project_id]))) as [
+      { live: number },
+    ];
     if (live !== caseUlids.length) throw new Error(`raw PUT selection: ${live} of ${caseUlids.length} cases live`);
     const [change] = (await rowsOf<Change>(query(REPLACE_SELECTION, [caseUlids, plan!.id, actor.orgId]))) as [Change];
     if (change.added + change.removed + change.updated > 0) {
       await query(TOUCH_PLAN, [new Date(), plan!.id, actor.orgId]);
       const { added, removed, reassigned, reordered } = change;
       await emitAudit(query, actor, {
-        action: 'plan.cases_replaced', entityType: 'test_plan', entityUlid: plan!.id, entityLabel: plan!.name, runId: null,
+        action: 'plan.cases_replaced',
+        entityType: 'test_plan',
+        entityUlid: plan!.id,
+        entityLabel: plan!.name,
+        runId: null,
         metadata: { added, removed, reassigned, reordered, total: caseUlids.length },
       });
     }

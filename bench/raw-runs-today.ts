@@ -18,7 +18,7 @@
 import { newId } from '../src/kernel/ids.ts';
 import type { Sql } from './raw.ts';
 import { auditRow, type CaseRow, type Mark, type Query, type Rows, type RunsActor, type RunsStatements } from './raw-runs.ts';
-import { elapsedOf, type BenchRun } from './runs.ts';
+import { type BenchRun, elapsedOf } from './runs.ts';
 
 /** src/auth/authenticate.ts: the token with its membership and organization, its last use touched, the call counted in the minute's window. */
 const TOKEN_WITH_COUNT = `WITH token AS (
@@ -56,7 +56,16 @@ const TOUCH_INTERVAL_MS = 60_000;
 async function authenticate(sql: Sql, actor: RunsActor): Promise<void> {
   const now = new Date();
   const window = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
-  await sql.query(TOKEN_WITH_COUNT, [actor.tokenHash, now, now, new Date(now.getTime() - TOUCH_INTERVAL_MS), 'requests', window, null, false]);
+  await sql.query(TOKEN_WITH_COUNT, [
+    actor.tokenHash,
+    now,
+    now,
+    new Date(now.getTime() - TOUCH_INTERVAL_MS),
+    'requests',
+    window,
+    null,
+    false,
+  ]);
 }
 
 /** Marks: the run (key share, so marks of other cases overlap), its settings, the case (locked) and its steps. */
@@ -167,7 +176,10 @@ const BULK_EVENT = `WITH ${eventCtes(1)}
  * month's charge in one statement; a single mark's holds to a run that still accepts results
  * and writes its run.case_marked event too.
  */
-const countersOf = (single: boolean, charge = single ? 16 : 15) => `WITH before AS (SELECT id, state FROM test_runs WHERE id = $1 AND org_id = $2 FOR NO KEY UPDATE), updated AS (UPDATE test_runs AS r SET
+const countersOf = (
+  single: boolean,
+  charge = single ? 16 : 15,
+) => `WITH before AS (SELECT id, state FROM test_runs WHERE id = $1 AND org_id = $2 FOR NO KEY UPDATE), updated AS (UPDATE test_runs AS r SET
     ${STATUSES.map((status, index) => `count_${status} = r.count_${status} + $${3 + index}::int`).join(', ')},
     total_duration_ms = r.total_duration_ms + $9::bigint,
     first_result_at = COALESCE(r.first_result_at, $10::timestamptz),
@@ -191,16 +203,47 @@ const BULK_COUNTERS = countersOf(false);
 const RESULT_CEILING = 1_000_000_000;
 
 /** recordResults for `marks` (each changes its case): the writes, then the counters with the charge (and `event`, for a single mark). */
-async function recordResults(query: Query, actor: RunsActor, runUlid: string, marks: Mark[], source: string, event?: unknown[]): Promise<void> {
+async function recordResults(
+  query: Query,
+  actor: RunsActor,
+  runUlid: string,
+  marks: Mark[],
+  source: string,
+  event?: unknown[],
+): Promise<void> {
   const at = new Date();
   const ids = marks.map((mark) => mark.runCase.id);
   const statuses = marks.map((mark) => mark.status);
   await query(WRITE_RESULTS, [
-    at, at, ids, statuses, marks.map((mark) => mark.elapsedMs), marks.map((mark) => mark.elapsedMs !== null), actor.orgId,
-    at, ids, statuses, actor.orgId,
-    actor.orgId, runUlid, source, at, actor.userId, 'api_token', actor.tokenId, actor.tokenName, null,
-    marks.map(() => newId()), ids, marks.map((mark) => mark.runCase.caseId), statuses, marks.map((mark) => mark.elapsedMs),
-    marks.map(() => null), marks.map(() => false), marks.map(() => null), marks.map(() => null),
+    at,
+    at,
+    ids,
+    statuses,
+    marks.map((mark) => mark.elapsedMs),
+    marks.map((mark) => mark.elapsedMs !== null),
+    actor.orgId,
+    at,
+    ids,
+    statuses,
+    actor.orgId,
+    actor.orgId,
+    runUlid,
+    source,
+    at,
+    actor.userId,
+    'api_token',
+    actor.tokenId,
+    actor.tokenName,
+    null,
+    marks.map(() => newId()),
+    ids,
+    marks.map((mark) => mark.runCase.caseId),
+    statuses,
+    marks.map((mark) => mark.elapsedMs),
+    marks.map(() => null),
+    marks.map(() => false),
+    marks.map(() => null),
+    marks.map(() => null),
   ]);
   const delta = new Map(STATUSES.map((status) => [status, 0]));
   for (const mark of marks) {
@@ -219,14 +262,25 @@ async function recordResults(query: Query, actor: RunsActor, runUlid: string, ma
 }
 
 /** PATCH run case `{ status, elapsedMs }`: the token, then the case gate, the writes and the counters with the event. */
-async function markRunCase(sql: Sql, actor: RunsActor, runUlid: string, runCaseUlid: string, status: string, elapsedMs: number): Promise<void> {
+async function markRunCase(
+  sql: Sql,
+  actor: RunsActor,
+  runUlid: string,
+  runCaseUlid: string,
+  status: string,
+  elapsedMs: number,
+): Promise<void> {
   await authenticate(sql, actor);
   await sql.transaction(async (query) => {
-    const gate = ((await query(CASE_GATE, [runUlid, actor.orgId, [], runCaseUlid, runUlid, actor.orgId])) as Rows<{ runCase: CaseRow }>).rows[0]!;
+    const gate = ((await query(CASE_GATE, [runUlid, actor.orgId, [], runCaseUlid, runUlid, actor.orgId])) as Rows<{ runCase: CaseRow }>)
+      .rows[0]!;
     const { runCase } = gate;
     const label = `${runCase.caseNumber} · ${runCase.title}`;
     const event = auditRow(actor, 'run.case_marked', 'test_run_case', runCase.id, label, runUlid, {
-      caseDisplayId: `C-${runCase.caseNumber}`, titleSnapshot: runCase.title, changes: [{ field: 'status', from: runCase.status, to: status }], elapsedMs,
+      caseDisplayId: `C-${runCase.caseNumber}`,
+      titleSnapshot: runCase.title,
+      changes: [{ field: 'status', from: runCase.status, to: status }],
+      elapsedMs,
     });
     await recordResults(query, actor, runUlid, [{ runCase, status, elapsedMs }], 'api', event);
   });
@@ -245,11 +299,32 @@ async function bulkMarkRun(sql: Sql, actor: RunsActor, run: BenchRun, status: st
     const row = ((await query(READ_RUN, [1, 1, 1, 1, run.ulid, actor.orgId, 1])) as Rows).rows[0]!;
     const ulids = run.runCaseUlids;
     const cases = ((await query(CASES_BY_ULID, [run.ulid, actor.orgId, ulids, ulids])) as Rows<CaseRow>).rows;
-    const entries = cases.slice(0, 20).map((runCase) => ({ ulid: runCase.id, caseDisplayId: `C-${runCase.caseNumber}`, titleSnapshot: runCase.title, fromStatus: runCase.status, toStatus: status }));
-    await writeEvent(query, auditRow(actor, 'run.cases_bulk_marked', 'test_run', run.ulid, String(row.name), run.ulid, {
-      bulkCases: { cases: entries, omittedCount: cases.length - entries.length, summary: { affected: cases.length, unchanged: 0, statusTo: status } },
-    }));
-    await recordResults(query, actor, run.ulid, cases.map((runCase, index) => ({ runCase, status, elapsedMs: withElapsed ? elapsedOf(index) : null })), 'bulk');
+    const entries = cases
+      .slice(0, 20)
+      .map((runCase) => ({
+        ulid: runCase.id,
+        caseDisplayId: `C-${runCase.caseNumber}`,
+        titleSnapshot: runCase.title,
+        fromStatus: runCase.status,
+        toStatus: status,
+      }));
+    await writeEvent(
+      query,
+      auditRow(actor, 'run.cases_bulk_marked', 'test_run', run.ulid, String(row.name), run.ulid, {
+        bulkCases: {
+          cases: entries,
+          omittedCount: cases.length - entries.length,
+          summary: { affected: cases.length, unchanged: 0, statusTo: status },
+        },
+      }),
+    );
+    await recordResults(
+      query,
+      actor,
+      run.ulid,
+      cases.map((runCase, index) => ({ runCase, status, elapsedMs: withElapsed ? elapsedOf(index) : null })),
+      'bulk',
+    );
   });
 }
 

@@ -33,8 +33,8 @@
  * answers.
  */
 import { newId } from '../src/kernel/ids.ts';
-import { authenticate, INSERT_AUDIT, measureOps, type Actor, type Sql } from './raw.ts';
-import { elapsedOf, markSequence, PROGRESS_PLANS, roundRobin, RUN_CASES, statusOfPass, type BenchRun } from './runs.ts';
+import { type Actor, authenticate, INSERT_AUDIT, measureOps, type Sql } from './raw.ts';
+import { type BenchRun, elapsedOf, markSequence, PROGRESS_PLANS, RUN_CASES, roundRobin, statusOfPass } from './runs.ts';
 import type { Measurement } from './stats.ts';
 import type { Counts, Drive } from './test-design.ts';
 
@@ -100,14 +100,44 @@ const INSERT_RESULTS = `INSERT INTO test_run_results (id, org_id, run_id, run_ca
   FROM unnest($10::char(26)[], $11::char(26)[], $12::char(26)[], $13::text[], $14::int[], $15::text[])
     AS r(id, run_case_id, case_id, status, elapsed_ms, comment)`;
 
-const RUN_COLUMNS = ['id', 'org_id', 'project_id', 'plan_id', 'name', 'description', 'state', 'closed_at', 'aborted_at', 'default_assignee_id', 'milestone_id', 'environment_id',
-  'environment_name', 'combo_key', 'count_passed', 'count_failed', 'count_blocked', 'count_skipped', 'count_untested', 'count_retested', 'total_duration_ms', 'first_result_at',
-  'last_result_at', 'author_kind', 'author_id', 'author_name', 'author_avatar_key', 'created_at', 'updated_at'];
+const RUN_COLUMNS = [
+  'id',
+  'org_id',
+  'project_id',
+  'plan_id',
+  'name',
+  'description',
+  'state',
+  'closed_at',
+  'aborted_at',
+  'default_assignee_id',
+  'milestone_id',
+  'environment_id',
+  'environment_name',
+  'combo_key',
+  'count_passed',
+  'count_failed',
+  'count_blocked',
+  'count_skipped',
+  'count_untested',
+  'count_retested',
+  'total_duration_ms',
+  'first_result_at',
+  'last_result_at',
+  'author_kind',
+  'author_id',
+  'author_name',
+  'author_avatar_key',
+  'created_at',
+  'updated_at',
+];
 /** applyRunChange: one increment per status whose count moves, the duration, first/last result. */
 const updateRun = (statuses: string[]) =>
   `UPDATE "public"."test_runs" SET "updated_at" = $1, ${statuses
     .map((status, index) => `"count_${status}" = ("public"."test_runs"."count_${status}" + $${2 + index})`)
-    .join(', ')}, "total_duration_ms" = ("public"."test_runs"."total_duration_ms" + $${2 + statuses.length}), "first_result_at" = $${3 + statuses.length},
+    .join(
+      ', ',
+    )}, "total_duration_ms" = ("public"."test_runs"."total_duration_ms" + $${2 + statuses.length}), "first_result_at" = $${3 + statuses.length},
   "last_result_at" = $${4 + statuses.length} WHERE ("public"."test_runs"."id" = $${5 + statuses.length} AND "public"."test_runs"."org_id" = $${6 + statuses.length})
   RETURNING ${RUN_COLUMNS.map((column) => `"public"."test_runs"."${column}"`).join(', ')}`;
 
@@ -119,20 +149,61 @@ const RESULT_CEILING = 1_000_000_000;
 export type CaseRow = { id: string; caseId: string | null; caseNumber: number; title: string; status: string };
 export type Mark = { runCase: CaseRow; status: string; elapsedMs: number | null };
 
-export const auditRow = (actor: RunsActor, action: string, entityType: string, entityUlid: string, label: string, runId: string, metadata: unknown) => [
-  newId(), actor.orgId, action, 'api_token', null, actor.tokenId, null, actor.tokenName, entityType, entityUlid, label, runId, JSON.stringify(metadata), new Date(),
+export const auditRow = (
+  actor: RunsActor,
+  action: string,
+  entityType: string,
+  entityUlid: string,
+  label: string,
+  runId: string,
+  metadata: unknown,
+) => [
+  newId(),
+  actor.orgId,
+  action,
+  'api_token',
+  null,
+  actor.tokenId,
+  null,
+  actor.tokenName,
+  entityType,
+  entityUlid,
+  label,
+  runId,
+  JSON.stringify(metadata),
+  new Date(),
 ];
 
 /** The writes of recordResults for `marks` (each changes its case), then the month's charge. */
 async function recordResults(query: Query, actor: RunsActor, run: Record<string, unknown>, marks: Mark[], source: string): Promise<void> {
   const at = new Date();
   const ids = marks.map((mark) => mark.runCase.id);
-  await query(UPDATE_CASES, [at, at, ids, marks.map((mark) => mark.status), marks.map((mark) => mark.elapsedMs), marks.map((mark) => mark.elapsedMs !== null), actor.orgId]);
+  await query(UPDATE_CASES, [
+    at,
+    at,
+    ids,
+    marks.map((mark) => mark.status),
+    marks.map((mark) => mark.elapsedMs),
+    marks.map((mark) => mark.elapsedMs !== null),
+    actor.orgId,
+  ]);
   await query(UPDATE_STEPS, [at, ids, marks.map((mark) => mark.status), actor.orgId]);
   await query(INSERT_RESULTS, [
-    actor.orgId, run.id, source, at, actor.userId, 'api_token', actor.tokenId, actor.tokenName, null,
-    marks.map(() => newId()), ids, marks.map((mark) => mark.runCase.caseId), marks.map((mark) => mark.status),
-    marks.map((mark) => mark.elapsedMs), marks.map(() => null),
+    actor.orgId,
+    run.id,
+    source,
+    at,
+    actor.userId,
+    'api_token',
+    actor.tokenId,
+    actor.tokenName,
+    null,
+    marks.map(() => newId()),
+    ids,
+    marks.map((mark) => mark.runCase.caseId),
+    marks.map((mark) => mark.status),
+    marks.map((mark) => mark.elapsedMs),
+    marks.map(() => null),
   ]);
   const delta = new Map<string, number>();
   for (const mark of marks) {
@@ -142,7 +213,13 @@ async function recordResults(query: Query, actor: RunsActor, run: Record<string,
   const moved = [...delta].filter(([, count]) => count !== 0);
   const duration = marks.reduce((sum, mark) => sum + (mark.elapsedMs ?? 0), 0);
   await query(updateRun(moved.map(([status]) => status)), [
-    at, ...moved.map(([, count]) => count), duration, run.firstResultAt ?? at, at, run.id, actor.orgId,
+    at,
+    ...moved.map(([, count]) => count),
+    duration,
+    run.firstResultAt ?? at,
+    at,
+    run.id,
+    actor.orgId,
   ]);
   await query(CHARGE_RESULTS, [actor.orgId, at.toISOString().slice(0, 7), marks.length, RESULT_CEILING, RESULT_CEILING]);
 }
@@ -153,15 +230,28 @@ async function lockAndReadRun(query: Query, actor: RunsActor, runUlid: string) {
 }
 
 /** PATCH run case `{ status, elapsedMs }`. */
-export async function markRunCase(sql: Sql, actor: RunsActor, runUlid: string, runCaseUlid: string, status: string, elapsedMs: number): Promise<void> {
+export async function markRunCase(
+  sql: Sql,
+  actor: RunsActor,
+  runUlid: string,
+  runCaseUlid: string,
+  status: string,
+  elapsedMs: number,
+): Promise<void> {
   await authenticate(sql, actor);
   await sql.transaction(async (query) => {
     const run = await lockAndReadRun(query, actor, runUlid);
     const runCase = ((await query(READ_RUN_CASE, [runCaseUlid, runUlid, actor.orgId, 1])) as Rows<CaseRow>).rows[0]!;
     const label = `${runCase.caseNumber} · ${runCase.title}`;
-    await query(INSERT_AUDIT, auditRow(actor, 'run.case_marked', 'test_run_case', runCase.id, label, runUlid, {
-      caseDisplayId: `C-${runCase.caseNumber}`, titleSnapshot: runCase.title, changes: [{ field: 'status', from: runCase.status, to: status }], elapsedMs,
-    }));
+    await query(
+      INSERT_AUDIT,
+      auditRow(actor, 'run.case_marked', 'test_run_case', runCase.id, label, runUlid, {
+        caseDisplayId: `C-${runCase.caseNumber}`,
+        titleSnapshot: runCase.title,
+        changes: [{ field: 'status', from: runCase.status, to: status }],
+        elapsedMs,
+      }),
+    );
     await recordResults(query, actor, run, [{ runCase, status, elapsedMs }], 'api');
     await query(READ_RUN_CASE, [runCaseUlid, runUlid, actor.orgId, 1]);
   });
@@ -181,17 +271,45 @@ const insertEvent: WriteEvent = async (query, event) => {
  * one transaction; `writeEvent` writes its run.cases_bulk_marked event (the webhook floor of
  * bench/raw-live.ts adds the delivery row there).
  */
-export async function bulkMarkRun(sql: Sql, actor: RunsActor, run: BenchRun, status: string, withElapsed: boolean, writeEvent = insertEvent): Promise<void> {
+export async function bulkMarkRun(
+  sql: Sql,
+  actor: RunsActor,
+  run: BenchRun,
+  status: string,
+  withElapsed: boolean,
+  writeEvent = insertEvent,
+): Promise<void> {
   await authenticate(sql, actor);
   await sql.transaction(async (query) => {
     const row = await lockAndReadRun(query, actor, run.ulid);
     const ulids = run.runCaseUlids;
     const cases = ((await query(readCasesByUlid(ulids.length), [run.ulid, ...ulids, ...ulids, actor.orgId])) as Rows<CaseRow>).rows;
-    const entries = cases.slice(0, 20).map((runCase) => ({ ulid: runCase.id, caseDisplayId: `C-${runCase.caseNumber}`, titleSnapshot: runCase.title, fromStatus: runCase.status, toStatus: status }));
-    await writeEvent(query, auditRow(actor, 'run.cases_bulk_marked', 'test_run', run.ulid, String(row.name), run.ulid, {
-      bulkCases: { cases: entries, omittedCount: cases.length - entries.length, summary: { affected: cases.length, unchanged: 0, statusTo: status } },
-    }));
-    await recordResults(query, actor, row, cases.map((runCase, index) => ({ runCase, status, elapsedMs: withElapsed ? elapsedOf(index) : null })), 'bulk');
+    const entries = cases
+      .slice(0, 20)
+      .map((runCase) => ({
+        ulid: runCase.id,
+        caseDisplayId: `C-${runCase.caseNumber}`,
+        titleSnapshot: runCase.title,
+        fromStatus: runCase.status,
+        toStatus: status,
+      }));
+    await writeEvent(
+      query,
+      auditRow(actor, 'run.cases_bulk_marked', 'test_run', run.ulid, String(row.name), run.ulid, {
+        bulkCases: {
+          cases: entries,
+          omittedCount: cases.length - entries.length,
+          summary: { affected: cases.length, unchanged: 0, statusTo: status },
+        },
+      }),
+    );
+    await recordResults(
+      query,
+      actor,
+      row,
+      cases.map((runCase, index) => ({ runCase, status, elapsedMs: withElapsed ? elapsedOf(index) : null })),
+      'bulk',
+    );
   });
 }
 
@@ -224,7 +342,9 @@ const BUCKET_NAMES = `SELECT latest.plan_id, latest.combo_key, snapshot.group_na
 async function readProgress(sql: Sql, actor: RunsActor, code: string, plans: number): Promise<void> {
   await authenticate(sql, actor);
   const project = ((await sql.query(PROJECT_BY_CODE, [code, actor.orgId, 1])) as Rows<{ id: string }>).rows[0]!;
-  const ids = ((await sql.query(PLAN_PAGE, [project.id, actor.orgId, plans + 1, 0])) as Rows<{ id: string }>).rows.slice(0, plans).map((row) => row.id);
+  const ids = ((await sql.query(PLAN_PAGE, [project.id, actor.orgId, plans + 1, 0])) as Rows<{ id: string }>).rows
+    .slice(0, plans)
+    .map((row) => row.id);
   await sql.query(progressOf(ids.length), [...ids, actor.orgId, 0]);
   await sql.query(BUCKET_NAMES, [actor.orgId, ids]);
 }
@@ -267,7 +387,14 @@ export type RunsStatements = { mark: typeof markRunCase; bulk: typeof bulkMarkRu
 export const ISSUE_STATEMENTS: RunsStatements = { mark: markRunCase, bulk: bulkMarkRun };
 
 /** Single marks into `runs` in markSequence's order, as the service side sends them. */
-export function rawMarks(sql: Sql, actor: RunsActor, runs: BenchRun[], counts: Counts, drive: Drive, statements: RunsStatements): Promise<Measurement> {
+export function rawMarks(
+  sql: Sql,
+  actor: RunsActor,
+  runs: BenchRun[],
+  counts: Counts,
+  drive: Drive,
+  statements: RunsStatements,
+): Promise<Measurement> {
   const next = markSequence(runs);
   return measureOps(counts, drive, () => {
     const { run, runCaseUlid, status, elapsedMs } = next();
@@ -276,7 +403,15 @@ export function rawMarks(sql: Sql, actor: RunsActor, runs: BenchRun[], counts: C
 }
 
 /** bulk-mark (`withElapsed` false) or bulk submit-result over `runs`, round-robin. */
-export function rawBulk(sql: Sql, actor: RunsActor, runs: BenchRun[], withElapsed: boolean, counts: Counts, drive: Drive, statements: RunsStatements): Promise<Measurement> {
+export function rawBulk(
+  sql: Sql,
+  actor: RunsActor,
+  runs: BenchRun[],
+  withElapsed: boolean,
+  counts: Counts,
+  drive: Drive,
+  statements: RunsStatements,
+): Promise<Measurement> {
   if (runs.some((run) => run.runCaseUlids.length !== RUN_CASES)) throw new Error('raw bulk: a run without all its cases');
   const next = roundRobin(runs);
   return measureOps(counts, drive, () => {

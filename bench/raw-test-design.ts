@@ -33,21 +33,21 @@
  * the JSON responses.
  */
 import { newId } from '../src/kernel/ids.ts';
-import { authenticate, INSERT_AUDIT, measureOps, runOps, type Actor, type Sql } from './raw.ts';
+import { type Actor, authenticate, INSERT_AUDIT, measureOps, runOps, type Sql } from './raw.ts';
 import type { SelectField } from './setup.ts';
 import type { Measurement } from './stats.ts';
 import {
   assertGapless,
   CASE_PAGE,
-  caseTitle,
   CHANGED_STEP,
+  type Counts,
+  caseTitle,
+  type Drive,
+  type PoolCase,
   patchSequence,
   STEPS,
   TREE_CASES,
   versionOf,
-  type Counts,
-  type Drive,
-  type PoolCase,
 } from './test-design.ts';
 
 /** A token's organization, the project it works in and the priority field it writes. */
@@ -173,7 +173,9 @@ WHERE $4::text IS NULL OR sort_key COLLATE "C" > (SELECT sort_key FROM tree WHER
 ORDER BY sort_key COLLATE "C"
 LIMIT $6::int`;
 
-const SUITES_WITH_CASES = (suites: number) => `SELECT "t0"."id", "t0"."org_id" AS "orgId", "t0"."project_id" AS "projectId", "t0"."suite_number" AS "suiteNumber",
+const SUITES_WITH_CASES = (
+  suites: number,
+) => `SELECT "t0"."id", "t0"."org_id" AS "orgId", "t0"."project_id" AS "projectId", "t0"."suite_number" AS "suiteNumber",
   "t0"."name", "t0"."description", "t0"."parent_id" AS "parentId", "t0"."position", "t0"."created_at" AS "createdAt",
   "t0"."updated_at" AS "updatedAt", "Suite_cases"."__prisma_data__" AS "cases"
   FROM "public"."suites" AS "t0" LEFT JOIN LATERAL (SELECT COALESCE(JSONB_AGG("__prisma_data__"), '[]') AS "__prisma_data__"
@@ -283,8 +285,20 @@ async function readValues(sql: Sql, actor: CaseActor, caseIds: string[]): Promis
 }
 
 const auditEvent = (actor: CaseActor, action: string, caseId: string, label: string, metadata: unknown) => [
-  newId(), actor.orgId, action, 'api_token', null, actor.tokenId, null, actor.tokenName,
-  'test_case', caseId, label, null, JSON.stringify(metadata), new Date(),
+  newId(),
+  actor.orgId,
+  action,
+  'api_token',
+  null,
+  actor.tokenId,
+  null,
+  actor.tokenName,
+  'test_case',
+  caseId,
+  label,
+  null,
+  JSON.stringify(metadata),
+  new Date(),
 ];
 
 /** POST /api/v1/projects/{code}/test-cases with caseBody(index): returns the case for the PATCH pool. */
@@ -342,8 +356,15 @@ export async function readCasePage(sql: Sql, actor: CaseActor, cursor: string | 
   const project = ((await sql.query(CASE_LIST_PROJECT, [actor.projectCode, actor.orgId, 1])) as Rows<{ id: string }>).rows[0];
   if (!project) throw new Error(`no project ${actor.projectCode}`);
   const window = cursor ? [project.id, cursor, actor.orgId] : [project.id, actor.orgId];
-  const cases = ((await sql.query(casePage(cursor !== null), [1, ...window, CASE_PAGE + 1])) as Rows<{ id: string }>).rows.slice(0, CASE_PAGE);
-  await readValues(sql, actor, cases.map((each) => each.id));
+  const cases = ((await sql.query(casePage(cursor !== null), [1, ...window, CASE_PAGE + 1])) as Rows<{ id: string }>).rows.slice(
+    0,
+    CASE_PAGE,
+  );
+  await readValues(
+    sql,
+    actor,
+    cases.map((each) => each.id),
+  );
   return cases.length;
 }
 
@@ -358,7 +379,16 @@ export async function patchCase(sql: Sql, actor: CaseActor, testCase: PoolCase, 
     await query(LOCK_CASE, [caseId, actor.orgId]);
     await query(CASE_WITH_PROJECT, [1, caseId, actor.orgId, 1]);
     await query(STEPS_OF_CASE, [caseId, actor.orgId]);
-    await query(UPDATE_STEPS, [new Date(), [step.ulid], [CHANGED_STEP], [after.action], [step.expectedResult], [false], caseId, actor.orgId]);
+    await query(UPDATE_STEPS, [
+      new Date(),
+      [step.ulid],
+      [CHANGED_STEP],
+      [after.action],
+      [step.expectedResult],
+      [false],
+      caseId,
+      actor.orgId,
+    ]);
     await lookUpAttachments(query, actor, caseId);
     await writePriority(query, actor, caseId, after.option);
     const updated = (await query(UPDATE_TITLE, [after.title, new Date(), caseId, actor.orgId])) as Rows;
@@ -372,7 +402,14 @@ export async function patchCase(sql: Sql, actor: CaseActor, testCase: PoolCase, 
         nextCount: testCase.steps.length,
         summary: { added: 0, removed: 0, modified: 1, reordered: 0 },
         entries: [
-          { ulid: step.ulid, change: 'modified', position: CHANGED_STEP, fields: ['action'], action: after.action, previousAction: before.action },
+          {
+            ulid: step.ulid,
+            change: 'modified',
+            position: CHANGED_STEP,
+            fields: ['action'],
+            action: after.action,
+            previousAction: before.action,
+          },
         ],
       },
       customFieldChanges: [{ fieldUlid: actor.priority.fieldUlid, fieldLabel: PRIORITY_LABEL, from: before.option, to: after.option }],
@@ -396,7 +433,9 @@ export async function rawCreateCases(sql: Sql, actor: CaseActor, counts: Counts,
   };
   const warmup = await runOps(counts.warmup, drive.concurrency, drive.maxMs, op);
   const measurement = await runOps(counts.measured, drive.concurrency, drive.maxMs, op);
-  const numbers = (await sql.query('SELECT case_number FROM test_cases WHERE project_id = $1', [actor.projectId])) as Rows<{ case_number: number }>;
+  const numbers = (await sql.query('SELECT case_number FROM test_cases WHERE project_id = $1', [actor.projectId])) as Rows<{
+    case_number: number;
+  }>;
   assertGapless(
     numbers.rows.map((row) => row.case_number),
     warmup.ok + measurement.ok,
@@ -414,7 +453,13 @@ export async function rawReadTree(sql: Sql, actor: CaseActor, counts: Counts, dr
 }
 
 /** The pages of `cursors` (from casePageCursors) round-robin, each checked full first. */
-export async function rawCaseList(sql: Sql, actor: CaseActor, cursors: Array<string | null>, counts: Counts, drive: Drive): Promise<Measurement> {
+export async function rawCaseList(
+  sql: Sql,
+  actor: CaseActor,
+  cursors: Array<string | null>,
+  counts: Counts,
+  drive: Drive,
+): Promise<Measurement> {
   for (const cursor of cursors) {
     const read = await readCasePage(sql, actor, cursor);
     if (read !== CASE_PAGE) throw new Error(`raw case list: ${read} cases on the page after ${cursor}`);

@@ -9,7 +9,7 @@ import type { PGlite, Transaction } from '@electric-sql/pglite';
 import type pg from 'pg';
 import { worthNaming } from '../src/kernel/database/raw-sql.ts';
 import { newId } from '../src/kernel/ids.ts';
-import { machineBusyMeter, summarize, type Measurement } from './stats.ts';
+import { type Measurement, machineBusyMeter, summarize } from './stats.ts';
 import type { Counts, Drive } from './test-design.ts';
 
 /** The one thing both engines must offer: a query, and a transaction on one session. */
@@ -58,10 +58,36 @@ export function pgliteSql(db: PGlite): Sql {
   };
 }
 
-const PROJECT_COLUMNS = ['id', 'org_id', 'code', 'name', 'description', 'avatar_key', 'avatar_version', 'locked_at', 'created_at', 'updated_at']
+const PROJECT_COLUMNS = [
+  'id',
+  'org_id',
+  'code',
+  'name',
+  'description',
+  'avatar_key',
+  'avatar_version',
+  'locked_at',
+  'created_at',
+  'updated_at',
+]
   .map((column) => `"public"."projects"."${column}"`)
   .join(', ');
-const AUDIT_COLUMNS = ['id', 'org_id', 'action', 'actor_kind', 'actor_user_id', 'actor_token_id', 'actor_email', 'actor_name', 'entity_type', 'entity_ulid', 'entity_label', 'run_id', 'metadata', 'created_at'];
+const AUDIT_COLUMNS = [
+  'id',
+  'org_id',
+  'action',
+  'actor_kind',
+  'actor_user_id',
+  'actor_token_id',
+  'actor_email',
+  'actor_name',
+  'entity_type',
+  'entity_ulid',
+  'entity_label',
+  'run_id',
+  'metadata',
+  'created_at',
+];
 
 const LIST_PAGE = `SELECT ${PROJECT_COLUMNS} FROM "public"."projects" WHERE "public"."projects"."org_id" = $1 ORDER BY "public"."projects"."created_at" ASC, "public"."projects"."id" ASC LIMIT $2 OFFSET $3`;
 const COUNT = `SELECT COUNT(*) AS "_count$_all" FROM (SELECT "public"."projects"."id" FROM "public"."projects" WHERE "public"."projects"."org_id" = $1 OFFSET $2) AS "sub"`;
@@ -105,8 +131,20 @@ export async function createProject(sql: Sql, actor: Actor, code: string, name: 
     const projectId = newId();
     await query(INSERT_PROJECT, [projectId, actor.orgId, code, name, null, 0, now, now]);
     await query(INSERT_AUDIT, [
-      newId(), actor.orgId, 'project.created', 'api_token', null, actor.tokenId, null, actor.tokenName,
-      'project', projectId, name, null, JSON.stringify({ id: code, name }), new Date(),
+      newId(),
+      actor.orgId,
+      'project.created',
+      'api_token',
+      null,
+      actor.tokenId,
+      null,
+      actor.tokenName,
+      'project',
+      projectId,
+      name,
+      null,
+      JSON.stringify({ id: code, name }),
+      new Date(),
     ]);
   });
 }
@@ -115,12 +153,7 @@ export async function createProject(sql: Sql, actor: Actor, code: string, name: 
  * Runs `total` operations with `concurrency` workers, each starting its next operation as soon
  * as its previous one ends (the same closed loop as autocannon's connections).
  */
-export async function runOps(
-  total: number,
-  concurrency: number,
-  maxMs: number,
-  op: () => Promise<void>,
-): Promise<Measurement> {
+export async function runOps(total: number, concurrency: number, maxMs: number, op: () => Promise<void>): Promise<Measurement> {
   const latencies: number[] = [];
   let failed = 0;
   let firstFailure: unknown;

@@ -28,8 +28,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { ServiceProcess } from './child.ts';
 import { send } from './runs.ts';
-import { bearer, createProjectThroughApi, listCases, type Integrator } from './setup.ts';
-import { machineBusyMeter, summarize, type Measurement } from './stats.ts';
+import { bearer, createProjectThroughApi, type Integrator, listCases } from './setup.ts';
+import { type Measurement, machineBusyMeter, summarize } from './stats.ts';
 import { STEPS } from './test-design.ts';
 
 const RUNS_SCALE = Number(process.env.BENCH_RUNS_SCALE ?? '1');
@@ -90,7 +90,8 @@ export async function seedRunCreation(service: ServiceProcess, who: Integrator, 
   const caseUlids = (await listCases(service, who, code)).map((each) => each.ulid);
   if (caseUlids.length !== SELECTION_SIZE) throw new Error(`the project holds ${caseUlids.length} cases, not ${SELECTION_SIZE}`);
   const sources = [];
-  for (const size of PLAN_SIZES) sources.push({ size, planUlid: await planOf(service, who, code, `Source of ${size}`, caseUlids.slice(0, size)) });
+  for (const size of PLAN_SIZES)
+    sources.push({ size, planUlid: await planOf(service, who, code, `Source of ${size}`, caseUlids.slice(0, size)) });
   const selection = {
     service: await planOf(service, who, code, 'Service selection', caseUlids),
     raw: await planOf(service, who, code, 'Raw selection', caseUlids),
@@ -99,7 +100,8 @@ export async function seedRunCreation(service: ServiceProcess, who: Integrator, 
 }
 
 /** Forward and reversed by turns: call `index` (warm-up included) of a selection measure. */
-export const selectionOrder = (fixture: RunCreationFixture, index: number) => (index % 2 === 0 ? [...fixture.caseUlids].reverse() : fixture.caseUlids);
+export const selectionOrder = (fixture: RunCreationFixture, index: number) =>
+  index % 2 === 0 ? [...fixture.caseUlids].reverse() : fixture.caseUlids;
 
 /** The warm-up, then REPS sequential calls of `call(index)`; their latencies as a Measurement (p50 = the median). */
 export async function repeated(call: (index: number, warmup: boolean) => Promise<void>): Promise<Measurement> {
@@ -145,8 +147,16 @@ export async function serviceRunFromPlan(service: ServiceProcess, fixture: RunCr
   const memory: Memory[] = [];
   const measurement = await repeated(async (index, warmup) => {
     const create = async () => {
-      const run = await send(service, fixture.who, 'POST', `/api/v1/projects/${fixture.code}/runs`, { name: `Service run ${index}`, planUlid }, CALL_TIMEOUT_MS);
-      if (run.total !== size || run.counts.untested !== size) throw new Error(`run from a plan of ${size}: ${JSON.stringify(run).slice(0, 500)}`);
+      const run = await send(
+        service,
+        fixture.who,
+        'POST',
+        `/api/v1/projects/${fixture.code}/runs`,
+        { name: `Service run ${index}`, planUlid },
+        CALL_TIMEOUT_MS,
+      );
+      if (run.total !== size || run.counts.untested !== size)
+        throw new Error(`run from a plan of ${size}: ${JSON.stringify(run).slice(0, 500)}`);
     };
     if (warmup) await create();
     else memory.push(await withPeak(service.pid, create));
@@ -184,13 +194,26 @@ export function runCreationReport(rows: RunCreationRow[]): string {
   };
   const width = Math.max(...PLAN_SIZES.map((size) => endpoints.run(size).length), endpoints.selection.length);
   const line = (engine: string, endpoint: string, service: Measurement, raw: Measurement, extra: string[] = []) =>
-    [engine.padEnd(8), endpoint.padEnd(width), side(service), '|', 'raw', side(raw), '|', `${times(service.p50 / raw.p50)} slower`, ...extra].join('  ');
+    [
+      engine.padEnd(8),
+      endpoint.padEnd(width),
+      side(service),
+      '|',
+      'raw',
+      side(raw),
+      '|',
+      `${times(service.p50 / raw.p50)} slower`,
+      ...extra,
+    ].join('  ');
   const table = rows.flatMap((row) => {
     const bySize = (size: number) => row.runs.find((run) => run.size === size)!;
     const runLines = row.runs.map((run) => {
       const growth = Math.max(...run.service.memory.map((each) => each.peakMiB - each.beforeMiB));
       const peak = Math.max(...run.service.memory.map((each) => each.peakMiB));
-      return line(row.engine, endpoints.run(run.size), run.service.measurement, run.raw, ['|', `RSS growth +${growth.toFixed(0)} MiB (peak ${peak.toFixed(0)} MiB)`]);
+      return line(row.engine, endpoints.run(run.size), run.service.measurement, run.raw, [
+        '|',
+        `RSS growth +${growth.toFixed(0)} MiB (peak ${peak.toFixed(0)} MiB)`,
+      ]);
     });
     const linear = (pick: (size: number) => Measurement) => times(pick(large).p50 / pick(small).p50);
     return [

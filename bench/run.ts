@@ -67,62 +67,88 @@ import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { killServices, startService, type ServiceProcess } from './child.ts';
-import { runHttpLoad } from './load.ts';
-import { createProject, listPage, pgliteSql, pgPoolSql, runOps, type Actor, type Sql } from './raw.ts';
-import { rawCaseList, rawCreateCases, rawPatchCases, rawReadTree, type CaseActor } from './raw-test-design.ts';
-import { ISSUE_STATEMENTS, rawBulk, rawMarks, rawPlanDetail, rawProgress, type RunsActor } from './raw-runs.ts';
-import { TODAY_STATEMENTS } from './raw-runs-today.ts';
-import { LIVE_STREAMS, livePlan, liveReport, liveShortfall, seedLive, serviceProgressLatency, serviceWebhooks, startReceiver, type LiveRow } from './live.ts';
-import { pgListen, pgliteListen, rawProgressLatency, rawWebhooks } from './raw-live.ts';
-import {
-  DETAIL_RUNS,
-  MANY_CLIENTS,
-  MARK_MEASURES,
-  PROGRESS_PLANS,
-  RUN_CASES,
-  seedRuns,
-  serviceBulkMark,
-  serviceMarks,
-  servicePlanDetail,
-  serviceProgress,
-  serviceSubmit,
-  SPREAD_RUNS,
-  type MarkMeasure,
-  type RunsFixture,
-} from './runs.ts';
-import { seedTeamOrganization, serviceTeamList, TEAM_GROUPS, TEAM_LIST_PATH, TEAM_MEMBERS, TEAM_PROJECTS, teamPeople } from './project-team.ts';
-import { rawTeamList } from './raw-project-team.ts';
-import { PLAN_SIZES, runCreationReport, SELECTION_SIZE, seedRunCreation, servicePutSelection, serviceRunFromPlan, type RunCreationRow } from './run-creation.ts';
-import { rawPutSelection, rawRunFromPlan } from './raw-run-creation.ts';
-import { IMPORT_TESTS, importProject, peakRssOfLargeReport, rawImport, REPORT_MB, serviceImport, type ImportFigures } from './import.ts';
-import { bearer, getJson, newIntegrator, seedProjects, type Integrator } from './setup.ts';
+import { killServices, type ServiceProcess, startService } from './child.ts';
 import {
   EXPORT_MEASURES,
+  type ExportMeasureName,
+  type ExportRow,
   exportPeople,
   exportReport,
   rawExportPglite,
   rawExportPostgres,
   seedExports,
   serviceExport,
-  type ExportMeasureName,
-  type ExportRow,
 } from './exports.ts';
+import { IMPORT_TESTS, type ImportFigures, importProject, peakRssOfLargeReport, REPORT_MB, rawImport, serviceImport } from './import.ts';
+import {
+  LIVE_STREAMS,
+  type LiveRow,
+  livePlan,
+  liveReport,
+  liveShortfall,
+  seedLive,
+  serviceProgressLatency,
+  serviceWebhooks,
+  startReceiver,
+} from './live.ts';
+import { runHttpLoad } from './load.ts';
+import {
+  seedTeamOrganization,
+  serviceTeamList,
+  TEAM_GROUPS,
+  TEAM_LIST_PATH,
+  TEAM_MEMBERS,
+  TEAM_PROJECTS,
+  teamPeople,
+} from './project-team.ts';
+import { type Actor, createProject, listPage, pgliteSql, pgPoolSql, runOps, type Sql } from './raw.ts';
+import { pgListen, pgliteListen, rawProgressLatency, rawWebhooks } from './raw-live.ts';
+import { rawTeamList } from './raw-project-team.ts';
+import { rawPutSelection, rawRunFromPlan } from './raw-run-creation.ts';
+import { ISSUE_STATEMENTS, type RunsActor, rawBulk, rawMarks, rawPlanDetail, rawProgress } from './raw-runs.ts';
+import { TODAY_STATEMENTS } from './raw-runs-today.ts';
+import { type CaseActor, rawCaseList, rawCreateCases, rawPatchCases, rawReadTree } from './raw-test-design.ts';
+import {
+  PLAN_SIZES,
+  type RunCreationRow,
+  runCreationReport,
+  SELECTION_SIZE,
+  seedRunCreation,
+  servicePutSelection,
+  serviceRunFromPlan,
+} from './run-creation.ts';
+import {
+  DETAIL_RUNS,
+  MANY_CLIENTS,
+  MARK_MEASURES,
+  type MarkMeasure,
+  PROGRESS_PLANS,
+  RUN_CASES,
+  type RunsFixture,
+  SPREAD_RUNS,
+  seedRuns,
+  serviceBulkMark,
+  serviceMarks,
+  servicePlanDetail,
+  serviceProgress,
+  serviceSubmit,
+} from './runs.ts';
+import { bearer, getJson, type Integrator, newIntegrator, seedProjects } from './setup.ts';
 import type { Measurement } from './stats.ts';
 import {
   CASE_PAGE,
+  type Counts,
   casePageCursors,
+  type DesignProject,
   designProject,
+  STEPS,
   seedTree,
   serviceCaseList,
   serviceCreateCases,
   servicePatchCases,
   serviceReadTree,
-  STEPS,
   TREE_CASES,
   TREE_SUITES,
-  type Counts,
-  type DesignProject,
 } from './test-design.ts';
 
 const CONCURRENCY = 10;
@@ -424,7 +450,9 @@ async function serviceReads(side: Side, service: ServiceProcess, fixture: Fixtur
   await measure(side, 'tree', 'service tree', () => serviceReadTree(service, tree.who, tree.code, tree.priority, plan.tree, drive));
   await measure(side, 'progress', 'service progress', () => serviceProgress(service, runs.project, plan.progress, drive));
   await measure(side, 'planDetail', 'service plan detail', () => servicePlanDetail(service, runs, plan.planDetail, drive));
-  await measure(side, 'caseList', 'service case list', () => serviceCaseList(service, tree.who, tree.code, casePages, plan.caseList, drive));
+  await measure(side, 'caseList', 'service case list', () =>
+    serviceCaseList(service, tree.who, tree.code, casePages, plan.caseList, drive),
+  );
 }
 
 async function rawReads(side: Side, sql: Sql, fixture: Fixture, plan: Plan): Promise<void> {
@@ -432,7 +460,9 @@ async function rawReads(side: Side, sql: Sql, fixture: Fixture, plan: Plan): Pro
   await measure(side, 'list', 'raw GET', () => rawList(sql, lister, plan));
   await measure(side, 'tree', 'raw tree', () => rawReadTree(sql, caseActor(tree), plan.tree, drive));
   await measure(side, 'progress', 'raw progress', () => rawProgress(sql, runsActor(runs), runs.project.code, plan.progress, drive));
-  await measure(side, 'planDetail', 'raw plan detail', () => rawPlanDetail(sql, runsActor(runs), runs.detailPlan.ulid, plan.planDetail, drive));
+  await measure(side, 'planDetail', 'raw plan detail', () =>
+    rawPlanDetail(sql, runsActor(runs), runs.detailPlan.ulid, plan.planDetail, drive),
+  );
   await measure(side, 'caseList', 'raw case list', () => rawCaseList(sql, caseActor(tree), casePages, plan.caseList, drive));
 }
 
@@ -442,14 +472,22 @@ async function serviceWrites(side: Side, service: ServiceProcess, fixture: Fixtu
   await measure(side, 'create', 'service POST', () => serviceCreate(service, creator, plan));
   // The cases created are the PATCH pool: the two rows are measured together.
   if (SELECTED.has('createCases')) {
-    const created = await timed('service create cases', () => serviceCreateCases(service, cases.who, cases.code, cases.priority, plan.createCases, drive));
+    const created = await timed('service create cases', () =>
+      serviceCreateCases(service, cases.who, cases.code, cases.priority, plan.createCases, drive),
+    );
     side.createCases = created.measurement;
-    await measure(side, 'patch', 'service PATCH', () => servicePatchCases(service, cases.who, created.pool, cases.priority, plan.patch, drive));
+    await measure(side, 'patch', 'service PATCH', () =>
+      servicePatchCases(service, cases.who, created.pool, cases.priority, plan.patch, drive),
+    );
   }
   for (const key of MARK_KEYS) {
-    await measure(side, key, `service ${ENDPOINTS[key]}`, () => serviceMarks(service, runs.project, runs.service.marks[key], plan[key], markDrive(key)));
+    await measure(side, key, `service ${ENDPOINTS[key]}`, () =>
+      serviceMarks(service, runs.project, runs.service.marks[key], plan[key], markDrive(key)),
+    );
   }
-  await measure(side, 'bulkMark', 'service bulk-mark', () => serviceBulkMark(service, runs.project, runs.service.bulkMark, plan.bulkMark, drive));
+  await measure(side, 'bulkMark', 'service bulk-mark', () =>
+    serviceBulkMark(service, runs.project, runs.service.bulkMark, plan.bulkMark, drive),
+  );
   await measure(side, 'submit', 'service submit', () => serviceSubmit(service, runs.project, runs.service.submit, plan.submit, drive));
 }
 
@@ -462,17 +500,25 @@ async function rawWrites(side: Side, sql: Sql, fixture: Fixture, plan: Plan): Pr
     await measure(side, 'patch', 'raw PATCH', () => rawPatchCases(sql, caseActor(rawCases), created.pool, plan.patch, drive));
   }
   for (const key of MARK_KEYS) {
-    await measure(side, key, `raw ${ENDPOINTS[key]}`, () => rawMarks(sql, runsActor(runs), runs.raw.marks[key], plan[key], markDrive(key), RUNS_STATEMENTS));
+    await measure(side, key, `raw ${ENDPOINTS[key]}`, () =>
+      rawMarks(sql, runsActor(runs), runs.raw.marks[key], plan[key], markDrive(key), RUNS_STATEMENTS),
+    );
   }
-  await measure(side, 'bulkMark', 'raw bulk-mark', () => rawBulk(sql, runsActor(runs), runs.raw.bulkMark, false, plan.bulkMark, drive, RUNS_STATEMENTS));
-  await measure(side, 'submit', 'raw submit', () => rawBulk(sql, runsActor(runs), runs.raw.submit, true, plan.submit, drive, RUNS_STATEMENTS));
+  await measure(side, 'bulkMark', 'raw bulk-mark', () =>
+    rawBulk(sql, runsActor(runs), runs.raw.bulkMark, false, plan.bulkMark, drive, RUNS_STATEMENTS),
+  );
+  await measure(side, 'submit', 'raw submit', () =>
+    rawBulk(sql, runsActor(runs), runs.raw.submit, true, plan.submit, drive, RUNS_STATEMENTS),
+  );
 }
 
 /** The rows measured on both sides, in ENDPOINTS order. */
 const rowsOf = (engine: string, service: Side, raw: Side): Row[] =>
   (Object.keys(ENDPOINTS) as RowKey[]).flatMap((key) => {
     const [serviceFigures, rawFigures] = [service[key], raw[key]];
-    return serviceFigures && rawFigures ? [{ engine, key, endpoint: ENDPOINTS[key], perOp: PER_OP[key], service: serviceFigures, raw: rawFigures }] : [];
+    return serviceFigures && rawFigures
+      ? [{ engine, key, endpoint: ENDPOINTS[key], perOp: PER_OP[key], service: serviceFigures, raw: rawFigures }]
+      : [];
   });
 
 // ---- the two engines ----------------------------------------------------------------------------
@@ -612,7 +658,9 @@ async function teamPostgres(): Promise<Row> {
   const plan = PLANS.postgres;
   const { databaseUrl, drop } = await temporaryDatabase();
   const { dataDir, remove: removeDir } = await temporaryDataDir();
-  const service = await timed('service started', () => startService(serviceEnv({ DATABASE_URL: databaseUrl.toString(), TCMS_DATA_DIR: dataDir })));
+  const service = await timed('service started', () =>
+    startService(serviceEnv({ DATABASE_URL: databaseUrl.toString(), TCMS_DATA_DIR: dataDir })),
+  );
   const stopService = onCleanup('postgres service', () => service.stop());
   const pool = new pg.Pool({ connectionString: databaseUrl.toString(), max: CONCURRENCY, connectionTimeoutMillis: 10_000 });
   pool.on('error', (error) => log(`raw pool: ${error.message}`));
@@ -662,7 +710,9 @@ async function exportsPglite(): Promise<ExportRow[]> {
 async function exportsPostgres(): Promise<ExportRow[]> {
   const { databaseUrl, drop } = await temporaryDatabase();
   const { dataDir, remove: removeDir } = await temporaryDataDir();
-  const service = await timed('service started', () => startService(serviceEnv({ DATABASE_URL: databaseUrl.toString(), TCMS_DATA_DIR: dataDir })));
+  const service = await timed('service started', () =>
+    startService(serviceEnv({ DATABASE_URL: databaseUrl.toString(), TCMS_DATA_DIR: dataDir })),
+  );
   const stopService = onCleanup('postgres service', () => service.stop());
   const client = new pg.Client({ connectionString: databaseUrl.toString(), connectionTimeoutMillis: 10_000 });
   client.on('error', (error) => log(`raw client: ${error.message}`));
@@ -702,16 +752,25 @@ async function runCreationServiceSide(service: ServiceProcess) {
   const who = await newIntegrator(service, 'runcreation');
   const fixture = await timed(`project of ${SELECTION_SIZE} cases (CSV import) and plans`, () => seedRunCreation(service, who, nextCode()));
   const runs = [];
-  for (const size of PLAN_SIZES) runs.push({ size, service: await timed(`service run from a plan of ${size}`, () => serviceRunFromPlan(service, fixture, size)) });
+  for (const size of PLAN_SIZES)
+    runs.push({ size, service: await timed(`service run from a plan of ${size}`, () => serviceRunFromPlan(service, fixture, size)) });
   const selection = await timed(`service PUT selection of ${SELECTION_SIZE}`, () => servicePutSelection(service, fixture));
   return { fixture, runs, selection };
 }
 
 /** The raw floor of the same measures, in the same order; the row of both sides. */
-async function runCreationRow(engine: string, sql: Sql, measured: Awaited<ReturnType<typeof runCreationServiceSide>>): Promise<RunCreationRow> {
+async function runCreationRow(
+  engine: string,
+  sql: Sql,
+  measured: Awaited<ReturnType<typeof runCreationServiceSide>>,
+): Promise<RunCreationRow> {
   const actor = tokenActor(measured.fixture.who);
   const runs = [];
-  for (const run of measured.runs) runs.push({ ...run, raw: await timed(`raw run from a plan of ${run.size}`, () => rawRunFromPlan(sql, actor, measured.fixture, run.size)) });
+  for (const run of measured.runs)
+    runs.push({
+      ...run,
+      raw: await timed(`raw run from a plan of ${run.size}`, () => rawRunFromPlan(sql, actor, measured.fixture, run.size)),
+    });
   const raw = await timed(`raw PUT selection of ${SELECTION_SIZE}`, () => rawPutSelection(sql, actor, measured.fixture));
   return { engine, runs, selection: { service: measured.selection, raw } };
 }
@@ -735,7 +794,9 @@ async function runCreationPglite(): Promise<RunCreationRow> {
 async function runCreationPostgres(): Promise<RunCreationRow> {
   const { databaseUrl, drop } = await temporaryDatabase();
   const { dataDir, remove: removeDir } = await temporaryDataDir();
-  const service = await timed('service started', () => startService(serviceEnv({ DATABASE_URL: databaseUrl.toString(), TCMS_DATA_DIR: dataDir })));
+  const service = await timed('service started', () =>
+    startService(serviceEnv({ DATABASE_URL: databaseUrl.toString(), TCMS_DATA_DIR: dataDir })),
+  );
   const stopService = onCleanup('postgres service', () => service.stop());
   const measured = await runCreationServiceSide(service);
   const pool = new pg.Pool({ connectionString: databaseUrl.toString(), max: 2, connectionTimeoutMillis: 10_000 });
@@ -759,9 +820,13 @@ async function liveServiceSide(env: NodeJS.ProcessEnv, plan: (typeof LIVE_PLANS)
   const streamCaps = { TCMS_SSE_STREAMS_PER_CREDENTIAL: String(LIVE_STREAMS), TCMS_SSE_STREAMS_PER_ADDRESS: String(LIVE_STREAMS) };
   const service = await timed('service started', () => startService({ ...env, TCMS_WEBHOOKS_ALLOW_PRIVATE: 'true', ...streamCaps }));
   const stopService = onCleanup('live service', () => service.stop());
-  const fixture = await timed('project, runs and webhook', async () => seedLive(service, await newIntegrator(service, 'live'), nextCode(), receiver.url));
+  const fixture = await timed('project, runs and webhook', async () =>
+    seedLive(service, await newIntegrator(service, 'live'), nextCode(), receiver.url),
+  );
   const webhooks = await timed('service webhooks', () => serviceWebhooks(service, fixture, receiver, plan.webhookCalls, RUN_BOUND_MS));
-  const progress = await timed(`service progress (${plan.marks.warmup + plan.marks.measured} marks)`, () => serviceProgressLatency(service, fixture, plan.marks));
+  const progress = await timed(`service progress (${plan.marks.warmup + plan.marks.measured} marks)`, () =>
+    serviceProgressLatency(service, fixture, plan.marks),
+  );
   // The floor runs without the service: on PGlite it needs the data directory, on PostgreSQL the
   // service's dispatcher would claim the floor's delivery rows.
   await stopService();
@@ -776,8 +841,12 @@ async function livePglite(): Promise<LiveRow> {
   const db = await PGlite.create(path.join(dataDir, 'pgdata'));
   const closeDb = onCleanup('raw PGlite', () => db.close());
   const sql = pgliteSql(db);
-  const rawHooks = await timed('raw webhooks', () => rawWebhooks(sql, runsActor(fixture), fixture, receiver, plan.webhookCalls, RUN_BOUND_MS));
-  const rawStreams = await timed('raw progress', () => rawProgressLatency(sql, pgliteListen(db), runsActor(fixture), fixture.raw.progress, plan.marks));
+  const rawHooks = await timed('raw webhooks', () =>
+    rawWebhooks(sql, runsActor(fixture), fixture, receiver, plan.webhookCalls, RUN_BOUND_MS),
+  );
+  const rawStreams = await timed('raw progress', () =>
+    rawProgressLatency(sql, pgliteListen(db), runsActor(fixture), fixture.raw.progress, plan.marks),
+  );
   await closeDb();
   await closeReceiver();
   await removeDir();
@@ -800,8 +869,12 @@ async function livePostgres(): Promise<LiveRow> {
   await listener.connect();
   const endListener = onCleanup('raw listener', () => listener.end());
   const sql = pgPoolSql(pool, RAW_NAMED);
-  const rawHooks = await timed('raw webhooks', () => rawWebhooks(sql, runsActor(fixture), fixture, receiver, plan.webhookCalls, RUN_BOUND_MS));
-  const rawStreams = await timed('raw progress', () => rawProgressLatency(sql, pgListen(listener), runsActor(fixture), fixture.raw.progress, plan.marks));
+  const rawHooks = await timed('raw webhooks', () =>
+    rawWebhooks(sql, runsActor(fixture), fixture, receiver, plan.webhookCalls, RUN_BOUND_MS),
+  );
+  const rawStreams = await timed('raw progress', () =>
+    rawProgressLatency(sql, pgListen(listener), runsActor(fixture), fixture.raw.progress, plan.marks),
+  );
   await endListener();
   await endPool();
   await closeReceiver();
@@ -844,7 +917,9 @@ async function importPglite(): Promise<ImportRow> {
 async function importPostgres(): Promise<ImportRow> {
   const { databaseUrl, drop } = await temporaryDatabase();
   const { dataDir, remove: removeDir } = await temporaryDataDir();
-  const service = await timed('service started', () => startService(serviceEnv({ DATABASE_URL: databaseUrl.toString(), TCMS_DATA_DIR: dataDir })));
+  const service = await timed('service started', () =>
+    startService(serviceEnv({ DATABASE_URL: databaseUrl.toString(), TCMS_DATA_DIR: dataDir })),
+  );
   const stopService = onCleanup('postgres service', () => service.stop());
   const { who, projectId, first, second } = await importMeasures(service);
   const pool = new pg.Pool({ connectionString: databaseUrl.toString(), max: 2, connectionTimeoutMillis: 10_000 });
@@ -860,14 +935,17 @@ async function importPostgres(): Promise<ImportRow> {
 async function benchImport(): Promise<void> {
   const rows = [await importPglite(), await importPostgres()];
   const memory = await timed(`peak RSS of a ${REPORT_MB} MB report`, () => peakRssOfLargeReport());
-  const figure = (label: string, figures: ImportFigures) => `${label} ${(figures.ms / 1000).toFixed(2)} s = ${rate(figures.resultsPerSecond)} results/s`;
+  const figure = (label: string, figures: ImportFigures) =>
+    `${label} ${(figures.ms / 1000).toFixed(2)} s = ${rate(figures.resultsPerSecond)} results/s`;
   process.stdout.write(
     [
       '',
       `tcms bench: POST /api/v1/projects/{code}/result-imports of a gzip-compressed JUnit report of ${IMPORT_TESTS} tests (100 classes, one in ten failing), one request each`,
       '  first = into a project without cases (creates every case and its suite path); second = the same report into a new run (binds by automation key);',
       '  raw = the same cases, run, run cases, results, counters and event straight into the database in one transaction, set-based (bench/import.ts)',
-      ...rows.map((row) => `${row.engine.padEnd(8)}  ${figure('first', row.first)}  |  ${figure('second', row.second)}  |  ${figure('raw', row.raw)}`),
+      ...rows.map(
+        (row) => `${row.engine.padEnd(8)}  ${figure('first', row.first)}  |  ${figure('second', row.second)}  |  ${figure('raw', row.raw)}`,
+      ),
       `memory: a ${(memory.reportBytes / 1024 / 1024).toFixed(0)} MiB report (${memory.tests} tests, 4 KiB system-out each, gzip on disk) read by the import's reader in ${(memory.ms / 1000).toFixed(1)} s:` +
         ` peak RSS ${memory.peakRssMb.toFixed(0)} MiB (the process before reading: ${memory.baselineRssMb.toFixed(0)} MiB)`,
       '',
@@ -881,7 +959,11 @@ const ms = (value: number) => `${value.toFixed(value < 10 ? 2 : 1)} ms`;
 const rate = (value: number) => value.toFixed(0);
 const flags = (m: Measurement) =>
   [m.failed ? `${m.failed} failed` : '', m.truncated ? 'stopped at time bound' : ''].filter(Boolean).join(', ');
-const loadAverage = () => os.loadavg().map((value) => value.toFixed(1)).join(' ');
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' ');
 
 const COUNT_LABELS: Record<keyof Plan, string> = {
   list: 'GET',
@@ -926,7 +1008,9 @@ function scalingLines(rows: Row[]): string[] {
 function report(rows: Row[], totalMs: number, loadAtStart: string) {
   const counts = (engine: 'pglite' | 'postgres') => {
     const plan = PLANS[engine];
-    const measured = (Object.keys(COUNT_LABELS) as Array<keyof Plan>).filter((key) => (key === 'team' ? rows.some((row) => !row.key) : SELECTED.has(key)));
+    const measured = (Object.keys(COUNT_LABELS) as Array<keyof Plan>).filter((key) =>
+      key === 'team' ? rows.some((row) => !row.key) : SELECTED.has(key),
+    );
     return `${engine}: ${measured.map((key) => `${COUNT_LABELS[key]} ${plan[key].measured} after ${plan[key].warmup}`).join(', ')}`;
   };
   const header = [
@@ -993,10 +1077,20 @@ function report(rows: Row[], totalMs: number, loadAtStart: string) {
   // The benchmark itself keeps about two cores busy; other work before it started is what skews it.
   const before = Number(loadAtStart.split(' ')[0]);
   if (before > 1) {
-    notes.push(`! other work was running (1-min load ${before.toFixed(1)} before the start, ${os.availableParallelism()} cores): figures are lower and noisier than on an idle machine`);
+    notes.push(
+      `! other work was running (1-min load ${before.toFixed(1)} before the start, ${os.availableParallelism()} cores): figures are lower and noisier than on an idle machine`,
+    );
   }
   process.stdout.write(
-    [...header, ...table, ...(scaling.length ? ['', ...scaling] : []), ...(notes.length ? ['', ...notes] : []), '', `total wall time ${(totalMs / 1000).toFixed(1)} s`, ''].join('\n'),
+    [
+      ...header,
+      ...table,
+      ...(scaling.length ? ['', ...scaling] : []),
+      ...(notes.length ? ['', ...notes] : []),
+      '',
+      `total wall time ${(totalMs / 1000).toFixed(1)} s`,
+      '',
+    ].join('\n'),
   );
 }
 
@@ -1036,7 +1130,11 @@ try {
     if (liveRows.length > 0) process.stdout.write(liveReport(liveRows, LIVE_PLANS));
     if (runCreationRows.length > 0) process.stdout.write(runCreationReport(runCreationRows));
     if (everything) await benchImport();
-    if (rows.some((row) => row.service.failed || row.raw.failed || row.service.truncated || row.raw.truncated) || liveRows.some(liveShortfall)) exitCode = 1;
+    if (
+      rows.some((row) => row.service.failed || row.raw.failed || row.service.truncated || row.raw.truncated) ||
+      liveRows.some(liveShortfall)
+    )
+      exitCode = 1;
   }
 } catch (error) {
   log(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);

@@ -22,9 +22,9 @@
  *   configuration buckets, some closed (seedDetailPlan); its progress is checked before the load.
  */
 import type { ServiceProcess } from './child.ts';
-import { bearer, createProjectThroughApi, getJson, graphqlData, seedCases, type Integrator } from './setup.ts';
+import { bearer, createProjectThroughApi, getJson, graphqlData, type Integrator, seedCases } from './setup.ts';
 import type { Measurement } from './stats.ts';
-import { measureLoad, runVaryingLoad, STEPS, type Counts, type Drive, type Next } from './test-design.ts';
+import { type Counts, type Drive, measureLoad, type Next, runVaryingLoad, STEPS } from './test-design.ts';
 
 export const RUN_CASES = 500;
 export const BULK_RUNS = 10;
@@ -36,7 +36,14 @@ const CONFIGURED_PLANS = 20;
 const REQUEST_TIMEOUT_MS = 30_000;
 
 /** One request with `who`'s token; the parsed answer, or an error naming the status and the answer. */
-export async function send(service: ServiceProcess, who: Integrator, method: string, path: string, body?: unknown, timeoutMs = REQUEST_TIMEOUT_MS) {
+export async function send(
+  service: ServiceProcess,
+  who: Integrator,
+  method: string,
+  path: string,
+  body?: unknown,
+  timeoutMs = REQUEST_TIMEOUT_MS,
+) {
   const response = await fetch(`${service.baseUrl}${path}`, {
     method,
     headers: { 'content-type': 'application/json', ...bearer(who) },
@@ -60,7 +67,12 @@ export async function runsProject(service: ServiceProcess, who: Integrator, code
 /** A run of all the project's cases; returns its ULID and its run case ULIDs in position order. */
 export type BenchRun = { ulid: string; runCaseUlids: string[] };
 
-export async function newRun(service: ServiceProcess, project: RunsProject, name: string, caseUlids = project.caseUlids): Promise<BenchRun> {
+export async function newRun(
+  service: ServiceProcess,
+  project: RunsProject,
+  name: string,
+  caseUlids = project.caseUlids,
+): Promise<BenchRun> {
   const run = await send(service, project.who, 'POST', `/api/v1/projects/${project.code}/runs`, { name, caseUlids });
   const runCaseUlids: string[] = [];
   for (let page = 1; runCaseUlids.length < caseUlids.length; page++) {
@@ -104,7 +116,13 @@ export function markSequence(runs: BenchRun[]): () => Mark {
   };
 }
 
-export async function serviceMarks(service: ServiceProcess, project: RunsProject, runs: BenchRun[], counts: Counts, drive: Drive): Promise<Measurement> {
+export async function serviceMarks(
+  service: ServiceProcess,
+  project: RunsProject,
+  runs: BenchRun[],
+  counts: Counts,
+  drive: Drive,
+): Promise<Measurement> {
   const next = markSequence(runs);
   const load: Next = () => {
     const { run, runCaseUlid, status, elapsedMs } = next();
@@ -171,7 +189,10 @@ export async function seedRuns(service: ServiceProcess, who: Integrator, code: s
   const configurations = await seedConfigurations(service, project);
   await seedProgressPlans(service, project, configurations);
   const detailPlan = await seedDetailPlan(service, project, configurations);
-  const sides = { service: await sideRuns(service, project, 'service', withBulkMark), raw: await sideRuns(service, project, 'raw', withBulkMark) };
+  const sides = {
+    service: await sideRuns(service, project, 'service', withBulkMark),
+    raw: await sideRuns(service, project, 'raw', withBulkMark),
+  };
   return { project, detailPlan, ...sides };
 }
 
@@ -200,7 +221,16 @@ async function serviceBulk(
 
 /** Every bulk-mark must have changed all cases of its run (a case it leaves unchanged appends no result). */
 export const serviceBulkMark = (service: ServiceProcess, project: RunsProject, runs: BenchRun[], counts: Counts, drive: Drive) =>
-  serviceBulk(service, project, runs, (run) => `/api/v1/runs/${run.ulid}/cases/bulk-mark`, bulkMarkBody, (answer) => answer.includes(`"affected":${RUN_CASES}`), counts, drive);
+  serviceBulk(
+    service,
+    project,
+    runs,
+    (run) => `/api/v1/runs/${run.ulid}/cases/bulk-mark`,
+    bulkMarkBody,
+    (answer) => answer.includes(`"affected":${RUN_CASES}`),
+    counts,
+    drive,
+  );
 
 /**
  * Every submit must have appended a result per case. Not every one changes every case: a call
@@ -208,7 +238,16 @@ export const serviceBulkMark = (service: ServiceProcess, project: RunsProject, r
  * finds its cases already set (PGlite under 10 clients, 1 call in 50 on 2026-11-28).
  */
 export const serviceSubmit = (service: ServiceProcess, project: RunsProject, runs: BenchRun[], counts: Counts, drive: Drive) =>
-  serviceBulk(service, project, runs, (run) => `/api/v1/runs/${run.ulid}/results/bulk`, submitBody, (answer) => JSON.parse(answer).resultUlids?.length === RUN_CASES, counts, drive);
+  serviceBulk(
+    service,
+    project,
+    runs,
+    (run) => `/api/v1/runs/${run.ulid}/results/bulk`,
+    submitBody,
+    (answer) => JSON.parse(answer).resultUlids?.length === RUN_CASES,
+    counts,
+    drive,
+  );
 
 // ---- the plans of the progress and detail measures ---------------------------------------------
 
@@ -221,14 +260,24 @@ async function seedConfigurations(service: ServiceProcess, project: RunsProject)
   for (const group of ['Browser', 'OS']) {
     const created = await send(service, who, 'POST', `/api/v1/projects/${code}/configuration-groups`, { name: group });
     const pair: string[] = [];
-    for (const name of ['A', 'B']) pair.push((await send(service, who, 'POST', `/api/v1/configuration-groups/${created.ulid}/values`, { name: `${group} ${name}` })).ulid);
+    for (const name of ['A', 'B'])
+      pair.push(
+        (await send(service, who, 'POST', `/api/v1/configuration-groups/${created.ulid}/values`, { name: `${group} ${name}` })).ulid,
+      );
     groups.push(pair);
   }
   return { values: groups.flat(), combinations: groups[0]!.flatMap((first) => groups[1]!.map((second) => [first, second])) };
 }
 
 /** A run of the plan (of its combination `configurationUlids`) with two cases marked: one passed, one failed. */
-async function markedPlanRun(service: ServiceProcess, project: RunsProject, planUlid: string, caseUlids: string[], name: string, configurationUlids: string[]) {
+async function markedPlanRun(
+  service: ServiceProcess,
+  project: RunsProject,
+  planUlid: string,
+  caseUlids: string[],
+  name: string,
+  configurationUlids: string[],
+) {
   const { who, code } = project;
   const run = await send(service, who, 'POST', `/api/v1/projects/${code}/runs`, { name, planUlid, configurationUlids });
   await send(service, who, 'POST', `/api/v1/runs/${run.ulid}/results/bulk`, {
@@ -292,7 +341,8 @@ async function seedDetailPlan(service: ServiceProcess, project: RunsProject, con
   let closedRuns = 0;
   for (let index = 0; index < DETAIL_RUNS; index++) {
     if (index === DETAIL_UNCONFIGURED_RUNS) await selectConfigurations(service, project, ulid, configurations);
-    const configurationUlids = index < DETAIL_UNCONFIGURED_RUNS ? [] : configurations.combinations[index % configurations.combinations.length]!;
+    const configurationUlids =
+      index < DETAIL_UNCONFIGURED_RUNS ? [] : configurations.combinations[index % configurations.combinations.length]!;
     const runUlid = await markedPlanRun(service, project, ulid, caseUlids, `Detail run ${index}`, configurationUlids);
     if (index % DETAIL_CLOSE_EVERY === 0) {
       await send(service, project.who, 'POST', `/api/v1/runs/${runUlid}/close`);
@@ -309,7 +359,11 @@ export async function servicePlanDetail(service: ServiceProcess, fixture: RunsFi
   const { project, detailPlan } = fixture;
   const path = `/api/v1/plans/${detailPlan.ulid}`;
   const { progress } = (await getJson(service, path, project.who)) as PlanDetailAnswer;
-  if (progress.totalRuns !== DETAIL_RUNS || progress.closedRuns !== detailPlan.closedRuns || progress.byConfiguration.length !== detailPlan.buckets) {
+  if (
+    progress.totalRuns !== DETAIL_RUNS ||
+    progress.closedRuns !== detailPlan.closedRuns ||
+    progress.byConfiguration.length !== detailPlan.buckets
+  ) {
     throw new Error(`unexpected plan detail: ${JSON.stringify(progress).slice(0, 500)}`);
   }
   return measureLoad(service, project.who, drive, counts, () => ({ method: 'GET', path }));

@@ -65,7 +65,13 @@ export const sessionHeaders = (person: SessionPerson, orgId: string) => ({ cooki
 export async function newIntegrator(service: ServiceProcess, label: string): Promise<Integrator> {
   const person = await signUpPerson(service, label);
   const tokenName = `bench ${label}`;
-  const created = await call(service, 'POST', '/api/v1/me/api-tokens', { name: tokenName, role: 'admin' }, sessionHeaders(person, person.orgId));
+  const created = await call(
+    service,
+    'POST',
+    '/api/v1/me/api-tokens',
+    { name: tokenName, role: 'admin' },
+    sessionHeaders(person, person.orgId),
+  );
   expect(201, created, 'API token creation');
   await service.raiseLimits(person.orgId);
   return { orgId: person.orgId, userId: person.userId, token: created.body.token, tokenId: created.body.ulid, tokenName };

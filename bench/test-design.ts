@@ -21,20 +21,20 @@
  *   steps and priority).
  */
 import type { ServiceProcess } from './child.ts';
-import { runHttpLoad, type HttpLoad } from './load.ts';
+import { type HttpLoad, runHttpLoad } from './load.ts';
 import {
   bearer,
+  type CreatedCase,
   createProjectThroughApi,
   createSuiteThroughApi,
   getJson,
   graphqlData,
+  type Integrator,
   listCases,
   newestEventsOf,
+  type SelectField,
   seedCases,
   systemSelectField,
-  type CreatedCase,
-  type Integrator,
-  type SelectField,
 } from './setup.ts';
 import type { Measurement } from './stats.ts';
 
@@ -177,14 +177,22 @@ type ListedCase = { steps: unknown[]; customFieldValues: Array<{ fieldUlid: stri
  * The cursors of the tree project's pages of CASE_PAGE cases (null: the first page), walked
  * through the API; throws unless every page is full and every case has its steps and priority.
  */
-export async function casePageCursors(service: ServiceProcess, who: Integrator, code: string, priority: SelectField): Promise<Array<string | null>> {
+export async function casePageCursors(
+  service: ServiceProcess,
+  who: Integrator,
+  code: string,
+  priority: SelectField,
+): Promise<Array<string | null>> {
   const cursors: Array<string | null> = [];
   let cursor: string | null = null;
   do {
     cursors.push(cursor);
     const page: { items: ListedCase[]; nextCursor: string | null } = await getJson(service, casePagePath(code, cursor), who);
-    const complete = page.items.every((each) => each.steps.length === STEPS.length && each.customFieldValues.some((value) => value.fieldUlid === priority.fieldUlid));
-    if (page.items.length !== CASE_PAGE || !complete) throw new Error(`unexpected case page: ${page.items.length} cases, every case complete: ${complete}`);
+    const complete = page.items.every(
+      (each) => each.steps.length === STEPS.length && each.customFieldValues.some((value) => value.fieldUlid === priority.fieldUlid),
+    );
+    if (page.items.length !== CASE_PAGE || !complete)
+      throw new Error(`unexpected case page: ${page.items.length} cases, every case complete: ${complete}`);
     cursor = page.nextCursor;
   } while (cursor);
   if (cursors.length !== TREE_CASES / CASE_PAGE) throw new Error(`case list: ${cursors.length} pages of ${TREE_CASES} cases`);
@@ -281,9 +289,19 @@ export async function serviceReadTree(
 }
 
 /** GET the tree project's case pages round-robin (`cursors` from casePageCursors). */
-export async function serviceCaseList(service: ServiceProcess, who: Integrator, code: string, cursors: Array<string | null>, counts: Counts, drive: Drive): Promise<Measurement> {
+export async function serviceCaseList(
+  service: ServiceProcess,
+  who: Integrator,
+  code: string,
+  cursors: Array<string | null>,
+  counts: Counts,
+  drive: Drive,
+): Promise<Measurement> {
   let page = 0;
-  return measureLoad(service, who, drive, counts, () => ({ method: 'GET', path: casePagePath(code, cursors[page++ % cursors.length] ?? null) }));
+  return measureLoad(service, who, drive, counts, () => ({
+    method: 'GET',
+    path: casePagePath(code, cursors[page++ % cursors.length] ?? null),
+  }));
 }
 
 /** PATCHes the pool round-robin; then one test_case.updated event per 2xx answer must be in the feed. */

@@ -70,7 +70,12 @@ port.on('message', (message: ReceiverRequest) => {
     clearTimeout(timer);
     collection.check = () => {};
     current = undefined;
-    port.postMessage({ type: 'collected', deliveries: collection.deliveries, refused: collection.refused, truncated } satisfies ReceiverAnswer);
+    port.postMessage({
+      type: 'collected',
+      deliveries: collection.deliveries,
+      refused: collection.refused,
+      truncated,
+    } satisfies ReceiverAnswer);
   };
   const timer = setTimeout(() => settle(true), message.withinMs);
   collection.check = () => {

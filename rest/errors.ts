@@ -2,13 +2,13 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import {
   AppError,
+  type ErrorCode,
   notFound,
   toAppError,
+  UNREADABLE_REQUEST,
+  type UnreadableRequest,
   unreachable,
   unreadableRequest,
-  UNREADABLE_REQUEST,
-  type ErrorCode,
-  type UnreadableRequest,
 } from '../src/kernel/errors.ts';
 import { logger } from '../src/kernel/logger.ts';
 import { JSON_BODY_LIMIT } from './http-settings.ts';
@@ -89,7 +89,11 @@ function unreadableStatus(reason: UnreadableRequest): number {
 const errorHeaders = (error: AppError): Record<string, string> =>
   error.details?.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(error.details.retryAfterSeconds) };
 
-export type ErrorReply = { status: number; headers: Record<string, string>; body: { error: { code: string; message: string; details?: unknown } } };
+export type ErrorReply = {
+  status: number;
+  headers: Record<string, string>;
+  body: { error: { code: string; message: string; details?: unknown } };
+};
 
 /**
  * Any thrown value as the contract's envelope. An unexpected one becomes 500 internal_error: its
@@ -119,7 +123,10 @@ function fromExpress(error: ParserError): unknown {
       return unreadableRequest('malformed_json', 'The request body is not valid JSON');
     case 'entity.too.large':
       // The limit of the parser that refused it: the API's JSON parser, or a smaller one (OAuth's).
-      return unreadableRequest('body_too_large', `The request body exceeds ${error.limit === undefined ? JSON_BODY_LIMIT : `${error.limit} bytes`}`);
+      return unreadableRequest(
+        'body_too_large',
+        `The request body exceeds ${error.limit === undefined ? JSON_BODY_LIMIT : `${error.limit} bytes`}`,
+      );
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return new AppError('unsupported_media_type', 'Unsupported body encoding or charset');

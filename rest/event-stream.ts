@@ -1,9 +1,8 @@
 import { Readable } from 'node:stream';
-import type { ProgressEvent } from '../src/live/progress-streams.service.ts';
 import { settings } from '../src/kernel/config.ts';
-import { heldStream, type ClosableStream, type StreamHolder } from '../src/live/stream-places.service.ts';
+import type { ProgressEvent } from '../src/live/progress-streams.service.ts';
+import { type ClosableStream, heldStream, type StreamHolder } from '../src/live/stream-places.service.ts';
 import { Reply } from './route.ts';
-
 
 /** A stream of progress events; `return()` ends it at once, even while a `next()` waits. */
 export type EventSource<T> = ClosableStream<ProgressEvent<T>>;
@@ -32,7 +31,11 @@ export async function eventStreamReply<T>(holder: StreamHolder, open: () => Prom
     clearInterval(keepAlive);
     body.push(null);
   })();
-  return new Reply(200, body, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
+  return new Reply(200, body, {
+    'Content-Type': 'text/event-stream; charset=utf-8',
+    'Cache-Control': 'no-cache',
+    'X-Accel-Buffering': 'no',
+  });
 }
 
 export const EVENTS_DESCRIPTION = (what: string, payload: string) =>

@@ -1,6 +1,6 @@
 import { parse, serialize } from 'cookie';
-import type { Config } from '../src/kernel/config.ts';
 import { SESSION_IDLE_MS } from '../src/foundation/auth/auth.schemas.ts';
+import type { Config } from '../src/kernel/config.ts';
 
 /** The largest JSON body any route takes (decisions: "Malformed and oversized bodies"). */
 export const JSON_BODY_LIMIT = '10mb';

@@ -1,17 +1,22 @@
+import {
+  AccessDeniedError,
+  InvalidRequestError,
+  InvalidTargetError,
+  TooManyRequestsError,
+} from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { authorizationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/authorize.js';
 import { metadataHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/metadata.js';
 import { clientRegistrationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/register.js';
 import { revocationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/revoke.js';
 import { tokenHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/token.js';
-import { AccessDeniedError, InvalidRequestError, InvalidTargetError, TooManyRequestsError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import { createOAuthMetadata } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
+import { clientName } from '../src/foundation/auth/authenticate.ts';
+import { consumeAddressCall } from '../src/foundation/rate-limit/rate-limit.service.ts';
 import { AppError } from '../src/kernel/errors.ts';
 import { logger } from '../src/kernel/logger.ts';
-import { clientName } from '../src/foundation/auth/authenticate.ts';
-import { clientsStore, isRegisteredRedirectUri } from '../src/oauth/oauth-clients.service.ts';
 import {
   challengeFor,
   consentChoices,
@@ -21,9 +26,9 @@ import {
   revokeToken,
   verifyAccessToken,
 } from '../src/oauth/oauth.service.ts';
-import { consumeAddressCall } from '../src/foundation/rate-limit/rate-limit.service.ts';
+import { clientsStore, isRegisteredRedirectUri } from '../src/oauth/oauth-clients.service.ts';
 import { errorReply } from './errors.ts';
-import { readSessionCookie, type HttpSettings } from './http-settings.ts';
+import { type HttpSettings, readSessionCookie } from './http-settings.ts';
 import { consentPage, errorPage, PAGE_HEADERS, signInPage } from './oauth-pages.ts';
 
 /** Client registrations one address may make per hour (counted in the database: processes are stateless). */
@@ -93,10 +98,9 @@ class TcmsOAuthProvider implements OAuthServerProvider {
       if (!choices) return sendPage(res, 200, signInPage(name));
       const query = req.query as Record<string, string | undefined>;
       const request = Object.fromEntries(
-        ['client_id', 'redirect_uri', 'response_type', 'code_challenge', 'code_challenge_method', 'state', 'scope', 'resource'].map((key) => [
-          key,
-          typeof query[key] === 'string' ? query[key] : undefined,
-        ]),
+        ['client_id', 'redirect_uri', 'response_type', 'code_challenge', 'code_challenge_method', 'state', 'scope', 'resource'].map(
+          (key) => [key, typeof query[key] === 'string' ? query[key] : undefined],
+        ),
       );
       return sendPage(res, 200, consentPage(name, choices, request));
     }
@@ -164,7 +168,10 @@ const registrationLimit: RequestHandler = async (req, res, next) => {
  */
 const exactRedirectUri: RequestHandler = async (req, res, next) => {
   // A POST that is not a form has no parsed body: the SDK's handler answers it.
-  const { client_id: clientId, redirect_uri: redirectUri } = ((req.method === 'POST' ? req.body : req.query) ?? {}) as Record<string, unknown>;
+  const { client_id: clientId, redirect_uri: redirectUri } = ((req.method === 'POST' ? req.body : req.query) ?? {}) as Record<
+    string,
+    unknown
+  >;
   if (typeof clientId !== 'string' || typeof redirectUri !== 'string') return next();
   const client = await clientsStore.getClient(clientId);
   if (!client || isRegisteredRedirectUri(client, redirectUri)) return next();

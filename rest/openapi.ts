@@ -1,4 +1,4 @@
-import { OpenApiGeneratorV31, OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { ERROR_CODES } from '../src/kernel/errors.ts';
 import { ulidSchema } from '../src/kernel/validation.ts';
@@ -34,7 +34,9 @@ const mebibytes = (bytes: number) => `${+(bytes / 2 ** 20).toFixed(2)} MiB`;
 
 function uploadBody({ description, maxBytes, maxFiles, rawTypes = [] }: NonNullable<RouteDefinition['upload']>) {
   const part = z.string().meta({ format: 'binary', description: `${description}, at most ${mebibytes(maxBytes)}` });
-  const limits = maxFiles ? `1 to ${maxFiles} \`file\` parts of at most ${mebibytes(maxBytes)} each` : `One \`file\` part of at most ${mebibytes(maxBytes)}`;
+  const limits = maxFiles
+    ? `1 to ${maxFiles} \`file\` parts of at most ${mebibytes(maxBytes)} each`
+    : `One \`file\` part of at most ${mebibytes(maxBytes)}`;
   const raw = rawTypes.length > 0 ? `; or the file itself as the body (${rawTypes.join(', ')})` : '';
   return {
     description: `multipart/form-data: ${limits}${raw}`,
@@ -54,7 +56,12 @@ const jsonBody = (schema: z.ZodType) => ({
 });
 
 const IDEMPOTENCY_KEY = {
-  'Idempotency-Key': z.string().min(1).max(255).optional().meta({ description: 'Replays the first response for 24 hours', example: 'deploy-4711' }),
+  'Idempotency-Key': z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .meta({ description: 'Replays the first response for 24 hours', example: 'deploy-4711' }),
 };
 const ORGANIZATION_HEADER = {
   'X-Organization-Id': ulidSchema.optional().meta({
@@ -72,7 +79,10 @@ function registerHeaders(registry: OpenAPIRegistry) {
       'X-RateLimit-Remaining': integerHeader('X-RateLimit-Remaining', 'Requests left in the current window (API-token callers)'),
       'X-RateLimit-Reset': integerHeader('X-RateLimit-Reset', 'When the window rolls, in epoch seconds (API-token callers)'),
     },
-    retryAfter: integerHeader('Retry-After', 'Whole seconds to wait: with 429, and with 409 when the same Idempotency-Key is still in flight'),
+    retryAfter: integerHeader(
+      'Retry-After',
+      'Whole seconds to wait: with 429, and with 409 when the same Idempotency-Key is still in flight',
+    ),
     replayed: registry.registerComponent('headers', 'Idempotency-Replayed', {
       description: 'Present on the replay of an earlier response to the same Idempotency-Key',
       schema: { type: 'string', enum: ['true'] },
@@ -96,7 +106,10 @@ function errorResponses(registry: OpenAPIRegistry, headers: ReturnType<typeof re
     if (!reference) {
       reference = registry.registerComponent('responses', component, {
         description,
-        ...withHeaders({ ...(metered ? headers.rateLimit : {}), ...(status === 409 || status === 429 ? { 'Retry-After': headers.retryAfter } : {}) }),
+        ...withHeaders({
+          ...(metered ? headers.rateLimit : {}),
+          ...(status === 409 || status === 429 ? { 'Retry-After': headers.retryAfter } : {}),
+        }),
         content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
       }).ref;
       references.set(component, reference);
@@ -132,7 +145,8 @@ export function buildOpenApiDocument(routes: RouteDefinition[]) {
       operationId: route.operationId,
       summary: route.summary,
       tags: [route.tag],
-      security: route.auth === 'none' ? [] : route.sessionOnly || route.auth === 'user' ? [{ session: [] }] : [{ bearer: [] }, { session: [] }],
+      security:
+        route.auth === 'none' ? [] : route.sessionOnly || route.auth === 'user' ? [{ session: [] }] : [{ bearer: [] }, { session: [] }],
       request: {
         ...(route.params ? { params: route.params as z.ZodObject } : {}),
         ...(route.query ? { query: route.query as z.ZodObject } : {}),

@@ -5,12 +5,12 @@ import { pipeline } from 'node:stream/promises';
 import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import type { Identity, RequestContext } from '../src/foundation/context.ts';
-import type { Db } from '../src/kernel/database/client.ts';
 import { executeOnce, parseIdempotencyKey, principalOf, type StoredResponse } from '../src/foundation/idempotency/idempotency.service.ts';
 import type { RateLimitState } from '../src/foundation/rate-limit/rate-limit.service.ts';
 import { openRequest, type RequestOutcome } from '../src/foundation/request.ts';
 import type { UploadedFile } from '../src/foundation/storage/storage.service.ts';
 import { withImportSlot } from '../src/foundation/uploads/import-slots.ts';
+import type { Db } from '../src/kernel/database/client.ts';
 import { validate } from '../src/kernel/validation.ts';
 import { errorReply } from './errors.ts';
 import type { HttpSettings } from './http-settings.ts';
@@ -65,7 +65,11 @@ export const fileReply = (file: { data: Buffer; contentType: string; fileName: s
     'X-Content-Type-Options': 'nosniff',
   });
 
-export type RouteDefinition<P extends Schema | undefined = Schema | undefined, Q extends Schema | undefined = Schema | undefined, B extends Schema | undefined = Schema | undefined> = {
+export type RouteDefinition<
+  P extends Schema | undefined = Schema | undefined,
+  Q extends Schema | undefined = Schema | undefined,
+  B extends Schema | undefined = Schema | undefined,
+> = {
   method: Method;
   /** OpenAPI-style path below /api/v1, e.g. `/projects/{projectId}`. */
   path: string;
@@ -112,7 +116,9 @@ const canonicalJson = (value: unknown): string =>
 
 /** The identity of a request for Idempotency-Key: method, path and body (files by their digests). */
 function fingerprint(req: Request, files: UploadedFile[]): string {
-  const hash = createHash('sha256').update(`${req.method} ${req.originalUrl}\n`).update(canonicalJson(req.body ?? null));
+  const hash = createHash('sha256')
+    .update(`${req.method} ${req.originalUrl}\n`)
+    .update(canonicalJson(req.body ?? null));
   for (const file of files) hash.update('\n').update(file.sha256);
   return hash.digest('hex');
 }
@@ -178,7 +184,12 @@ export function routeHandler(route: RouteDefinition, settings: HttpSettings): Re
     let reply: Reply;
     try {
       const outcome = await openRequest(
-        { caller: route.auth, sessionOnly: route.sessionOnly, openWhileSuspended: route.openWhileSuspended, orgFromPath: route.orgParam ? (req.params[route.orgParam] as string) : undefined },
+        {
+          caller: route.auth,
+          sessionOnly: route.sessionOnly,
+          openWhileSuspended: route.openWhileSuspended,
+          orgFromPath: route.orgParam ? (req.params[route.orgParam] as string) : undefined,
+        },
         credentialsOf(req, settings),
       );
       if (outcome.rateLimit) res.set(rateLimitHeaders(outcome.rateLimit));

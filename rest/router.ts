@@ -1,9 +1,9 @@
 import express, { type Request, type Response, type Router } from 'express';
-import { AppError, unreadableRequest } from '../src/kernel/errors.ts';
 import { JsonScanner } from '../src/foundation/uploads/json-scanner.ts';
+import { AppError, unreadableRequest } from '../src/kernel/errors.ts';
 import { MAX_NESTING_DEPTH, nestedTooDeeply } from '../src/kernel/validation.ts';
-import { JSON_BODY_LIMIT, type HttpSettings } from './http-settings.ts';
-import { routeHandler, type RouteDefinition } from './route.ts';
+import { type HttpSettings, JSON_BODY_LIMIT } from './http-settings.ts';
+import { type RouteDefinition, routeHandler } from './route.ts';
 
 /** `/x/{id}` → `/x/:id` (Express 5 path syntax); a literal colon (`/step-attachments:stage`) is escaped first. */
 const expressPath = (path: string) => path.replace(/:/g, '\\:').replace(/\{(\w+)\}/g, ':$1');

@@ -144,7 +144,11 @@ function runPage(run: PublicRun, token: string, nonce: string): string {
   return htmlDocument(`${run.name} · shared test run`, nonce, body);
 }
 
-const NOT_FOUND_PAGE = htmlDocument('Not found', null, '<main><h1>Not found</h1><p>This link does not lead to a shared test run.</p></main>');
+const NOT_FOUND_PAGE = htmlDocument(
+  'Not found',
+  null,
+  '<main><h1>Not found</h1><p>This link does not lead to a shared test run.</p></main>',
+);
 /** The pages without a script (404, 429) allow their one style by its hash: the same bytes on every answer. */
 const STATIC_CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
 
@@ -155,7 +159,11 @@ const csp = (nonce: string) =>
 const PAGE_HEADERS = { 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store' };
 
 function sendHtml(res: Response, status: number, html: string, headers: Record<string, string>): void {
-  res.status(status).set({ ...PAGE_HEADERS, ...headers }).type('html').send(html);
+  res
+    .status(status)
+    .set({ ...PAGE_HEADERS, ...headers })
+    .type('html')
+    .send(html);
 }
 
 /** GET /share/runs/{token}: every failure of the link is the same 404 page. */
@@ -168,7 +176,10 @@ export const sharePage: RequestHandler = async (req: Request, res) => {
     if (!(error instanceof AppError)) throw error;
     if (error.code === 'too_many_requests') {
       const page = htmlDocument('Too many requests', null, '<main><h1>Too many requests</h1><p>Please try again in a minute.</p></main>');
-      return sendHtml(res, 429, page, { 'Content-Security-Policy': STATIC_CSP, 'Retry-After': String(error.details?.retryAfterSeconds ?? 60) });
+      return sendHtml(res, 429, page, {
+        'Content-Security-Policy': STATIC_CSP,
+        'Retry-After': String(error.details?.retryAfterSeconds ?? 60),
+      });
     }
     return sendHtml(res, 404, NOT_FOUND_PAGE, { 'Content-Security-Policy': STATIC_CSP });
   }

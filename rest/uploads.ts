@@ -4,9 +4,9 @@ import { rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import type { Request, Response } from 'express';
 import multer from 'multer';
-import { AppError, fromValidationIssues } from '../src/kernel/errors.ts';
 import type { UploadedFile } from '../src/foundation/storage/storage.service.ts';
 import { temporaryUploadPath } from '../src/foundation/storage/temporary-uploads.ts';
+import { AppError, fromValidationIssues } from '../src/kernel/errors.ts';
 
 /**
  * A route's multipart upload of parts named `file`: one, or up to `maxFiles` (parsing stops at
@@ -107,7 +107,10 @@ export function receiveUpload(req: Request, res: Response, upload: UploadOptions
   const parts = upload.maxFiles ? upload.maxFiles + 1 : 1;
   receivedBytes.set(req, { total: 0, max: upload.maxTotalBytes ?? maxBytes * parts });
   // Browsers send a file name as raw UTF-8 in `filename=`; multer would read it as Latin-1.
-  const parser = multer({ storage: temporaryFiles, defParamCharset: 'utf8', limits: { fileSize: maxBytes, files: parts } }).array('file', parts);
+  const parser = multer({ storage: temporaryFiles, defParamCharset: 'utf8', limits: { fileSize: maxBytes, files: parts } }).array(
+    'file',
+    parts,
+  );
   return new Promise((resolve, reject) => {
     parser(req, res, (error: unknown) => {
       if (error instanceof multer.MulterError) {
@@ -174,7 +177,11 @@ function receiveRawBody(req: Request, res: Response, maxBytes: number): Promise<
     req.on('data', receive);
     req.once('end', () => {
       if (size > maxBytes) return;
-      file.end(() => resolve([{ path: target, fileName: 'body', contentType: req.get('content-type') ?? '', sizeBytes: size, sha256: hash.digest('hex') }]));
+      file.end(() =>
+        resolve([
+          { path: target, fileName: 'body', contentType: req.get('content-type') ?? '', sizeBytes: size, sha256: hash.digest('hex') },
+        ]),
+      );
     });
     req.once('error', fail);
     file.once('error', fail);

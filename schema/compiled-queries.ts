@@ -1,5 +1,5 @@
 import { useGraphQlJit } from '@envelop/graphql-jit';
-import { getOperationAST, type ExecutionArgs, type GraphQLError } from 'graphql';
+import { type ExecutionArgs, type GraphQLError, getOperationAST } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 
 const isQuery = (args: ExecutionArgs) => getOperationAST(args.document, args.operationName)?.operation === 'query';

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../src/foundation/context.ts';
-import type { AppError } from '../src/kernel/errors.ts';
 import { openRequest, organizationSuspended } from '../src/foundation/request.ts';
+import type { AppError } from '../src/kernel/errors.ts';
 
 /**
  * The caller in their active organization, or why the request pipeline refused it (every

@@ -5,13 +5,13 @@ import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import {
-  GraphQLError,
-  Kind,
-  NoSchemaIntrospectionCustomRule,
   type ASTNode,
+  GraphQLError,
   type GraphQLField,
   type GraphQLNamedType,
   type GraphQLOutputType,
+  Kind,
+  NoSchemaIntrospectionCustomRule,
   type SelectionNode,
   type SelectionSetNode,
   type ValidationContext,
@@ -50,7 +50,9 @@ const namedTypeOf = (type: GraphQLOutputType): GraphQLNamedType => ('ofType' in 
 const isListField = (type: GraphQLOutputType): boolean =>
   String(type).replace(/!$/, '').startsWith('[') || namedTypeOf(type).name.endsWith('Connection');
 const fieldsOf = (type: GraphQLNamedType | null | undefined): Record<string, GraphQLField<unknown, unknown>> =>
-  type && 'getFields' in type && typeof type.getFields === 'function' ? (type.getFields() as Record<string, GraphQLField<unknown, unknown>>) : {};
+  type && 'getFields' in type && typeof type.getFields === 'function'
+    ? (type.getFields() as Record<string, GraphQLField<unknown, unknown>>)
+    : {};
 
 /** Selections the walk below visits at most (fragments expand where they are spread). */
 const MAX_VISITED_SELECTIONS = 10_000;
@@ -79,7 +81,8 @@ const noNestedRepeatOfAList: ValidationRule = (context: ValidationContext) => ({
     const pending: PendingSelection[] = [];
     const enter = (selectionSet: SelectionSetNode, enclosing: Omit<PendingSelection, 'selection'>) => {
       // Reversed onto the stack, so that selections are visited in document order.
-      for (let index = selectionSet.selections.length - 1; index >= 0; index--) pending.push({ selection: selectionSet.selections[index]!, ...enclosing });
+      for (let index = selectionSet.selections.length - 1; index >= 0; index--)
+        pending.push({ selection: selectionSet.selections[index]!, ...enclosing });
     };
     const refuse = (message: string, node: ASTNode) => context.reportError(new GraphQLError(message, { nodes: [node] }));
     enter(operation.selectionSet, { parentType: schema.getRootType(operation.operation), listsAbove: [], fragmentsAbove: [] });
@@ -94,7 +97,11 @@ const noNestedRepeatOfAList: ValidationRule = (context: ValidationContext) => ({
         if (coordinate && listsAbove.includes(coordinate)) {
           return refuse(`${coordinate} may not be selected inside itself: query it at one level and follow references by ULID`, selection);
         }
-        enter(selection.selectionSet, { parentType: namedTypeOf(field.type), listsAbove: coordinate ? [...listsAbove, coordinate] : listsAbove, fragmentsAbove });
+        enter(selection.selectionSet, {
+          parentType: namedTypeOf(field.type),
+          listsAbove: coordinate ? [...listsAbove, coordinate] : listsAbove,
+          fragmentsAbove,
+        });
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         const type = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parentType;
         enter(selection.selectionSet, { parentType: type, listsAbove, fragmentsAbove });
@@ -102,7 +109,11 @@ const noNestedRepeatOfAList: ValidationRule = (context: ValidationContext) => ({
         const name = selection.name.value;
         const fragment = context.getFragment(name);
         if (!fragment || fragmentsAbove.includes(name)) continue;
-        enter(fragment.selectionSet, { parentType: schema.getType(fragment.typeCondition.name.value), listsAbove, fragmentsAbove: [...fragmentsAbove, name] });
+        enter(fragment.selectionSet, {
+          parentType: schema.getType(fragment.typeCondition.name.value),
+          listsAbove,
+          fragmentsAbove: [...fragmentsAbove, name],
+        });
       }
     }
   },

@@ -19,7 +19,10 @@ async function newestSourceTime(entry) {
 }
 
 async function isStale() {
-  const built = await stat(STAMP).then((info) => info.mtimeMs, () => 0);
+  const built = await stat(STAMP).then(
+    (info) => info.mtimeMs,
+    () => 0,
+  );
   const sources = await Promise.all(SOURCES.map((entry) => newestSourceTime(path.join(root, entry))));
   return Math.max(...sources) > built;
 }

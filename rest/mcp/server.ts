@@ -1,16 +1,23 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool as ListedTool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  type Tool as ListedTool,
+  ListToolsRequestSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { z } from 'zod';
 import type { Identity } from '../../src/foundation/context.ts';
-import { AppError } from '../../src/kernel/errors.ts';
 import { budgetSpent, consumeToolCall } from '../../src/foundation/rate-limit/rate-limit.service.ts';
 import { meterRequest, openRequest, type RequestOutcome } from '../../src/foundation/request.ts';
+import { AppError } from '../../src/kernel/errors.ts';
 import { errorReply } from '../errors.ts';
 import { execute, type RouteDefinition } from '../route.ts';
 import { jsonBody } from '../router.ts';
-import { TOOLS, type SubRequest } from './tools.ts';
+import { type SubRequest, TOOLS } from './tools.ts';
 
 type OpenOutcome = Extract<RequestOutcome, { kind: 'open' }>;
 
@@ -29,7 +36,7 @@ const INSTRUCTIONS =
   'Test case management: projects hold suites of test cases, test plans and test runs. A project is named by its code ' +
   '(its `id`, e.g. "WEB"), everything else by a 26-character ULID; test cases also have display IDs such as "WEB-12". ' +
   'A run holds run cases (one per test case); mark_result and submit_results take run case ULIDs from list_run_cases. ' +
-  'A failed call answers { error: { code, message, details? } } with isError: the code is the REST API\'s.';
+  "A failed call answers { error: { code, message, details? } } with isError: the code is the REST API's.";
 
 /** A sub-request's arguments, split as its route reads them: path parameters, query, and the rest as the body. */
 function routeInput(route: RouteDefinition, args: Record<string, unknown>, ip: string) {
@@ -85,7 +92,10 @@ const credentialId = (identity: Identity) => (identity.kind === 'session' ? iden
 
 /** The `tools/call` messages of a JSON-RPC body (one message or a batch). */
 const toolCallCount = (body: unknown) =>
-  [body].flat().filter((message) => message !== null && typeof message === 'object' && (message as { method?: unknown }).method === 'tools/call').length;
+  [body]
+    .flat()
+    .filter((message) => message !== null && typeof message === 'object' && (message as { method?: unknown }).method === 'tools/call')
+    .length;
 
 /** Counts the request's tool calls against the burst limit; the refusal when it is exceeded. */
 async function burstRefusal(identity: Identity, body: unknown): Promise<AppError | undefined> {
@@ -106,7 +116,10 @@ function sendError(res: Response, req: Request, error: unknown, resourceMetadata
 
 /** GET (a standalone event stream) and DELETE (ending a session) have no use without sessions. */
 const methodNotAllowed: RequestHandler = (_req, res) => {
-  res.status(405).set('Allow', 'POST').json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null });
+  res
+    .status(405)
+    .set('Allow', 'POST')
+    .json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null });
 };
 
 /**

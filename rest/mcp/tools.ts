@@ -64,7 +64,11 @@ function routeTool(operationId: string, tool: { name: string; title: string; des
 
 const searchInput = z.strictObject({
   projectId: z.string().meta({ description: ID_DESCRIPTIONS.projectId }),
-  q: z.string().min(1).max(200).meta({ description: 'Case-insensitive substring (taken literally) of test case titles, plan names and run names' }),
+  q: z
+    .string()
+    .min(1)
+    .max(200)
+    .meta({ description: 'Case-insensitive substring (taken literally) of test case titles, plan names and run names' }),
   limit: z.int().min(1).max(200).optional().meta({ description: 'At most this many of each kind (default 50; plans 20)' }),
 });
 
@@ -108,7 +112,7 @@ export const TOOLS: Tool[] = [
     name: 'list_suites',
     title: 'List suites',
     description:
-      "The suite tree of a project, depth-first in position order, a cursor page at a time (pass nextCursor back as cursor). Each suite has `ulid`, `parentUlid` and `displayId` (<projectCode>-S<number>).",
+      'The suite tree of a project, depth-first in position order, a cursor page at a time (pass nextCursor back as cursor). Each suite has `ulid`, `parentUlid` and `displayId` (<projectCode>-S<number>).',
   }),
   routeTool('listTestCases', {
     name: 'list_test_cases',
@@ -136,13 +140,14 @@ export const TOOLS: Tool[] = [
   routeTool('listPlans', {
     name: 'list_plans',
     title: 'List test plans',
-    description: 'The live test plans of a project by plan number, a page at a time (page, pageSize; default 20), without progress. `q` filters by name. Use get_plan for progress.',
+    description:
+      'The live test plans of a project by plan number, a page at a time (page, pageSize; default 20), without progress. `q` filters by name. Use get_plan for progress.',
   }),
   routeTool('getPlan', {
     name: 'get_plan',
     title: 'Get a test plan and its progress',
     description:
-      "One test plan by ULID with its progress over the runs generated from it: counts per status (passed, failed, blocked, skipped, untested), totals and one bucket per configuration combination.",
+      'One test plan by ULID with its progress over the runs generated from it: counts per status (passed, failed, blocked, skipped, untested), totals and one bucket per configuration combination.',
   }),
   routeTool('listRuns', {
     name: 'list_runs',
@@ -153,7 +158,8 @@ export const TOOLS: Tool[] = [
   routeTool('getRun', {
     name: 'get_run',
     title: 'Get a test run and its progress',
-    description: 'One test run by ULID: state (open or closed), projected status, counts per case status (its progress) and custom field values.',
+    description:
+      'One test run by ULID: state (open or closed), projected status, counts per case status (its progress) and custom field values.',
   }),
   routeTool('listRunCases', {
     name: 'list_run_cases',

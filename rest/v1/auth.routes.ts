@@ -22,7 +22,8 @@ export const authRoutes = [
     body: signupBodySchema,
     success: {
       status: 201,
-      description: 'Created (200 when an existing account was repaired); sets the session cookie. With invitationToken, `organization` is the inviting one',
+      description:
+        'Created (200 when an existing account was repaired); sets the session cookie. With invitationToken, `organization` is the inviting one',
       schema: signupResponseSchema,
     },
     errors: [403, 404, 409, 429],

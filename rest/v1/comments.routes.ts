@@ -8,13 +8,13 @@ import {
 } from '../../src/comments/comments.schemas.ts';
 import {
   addComment,
+  type Commentable,
   deleteComment,
   listComments,
   setCommentPinned,
   testCaseComments,
   toComment,
   updateComment,
-  type Commentable,
 } from '../../src/comments/comments.service.ts';
 import { defectComments } from '../../src/defects/defect-comments.service.ts';
 import { defineRoute, Reply } from '../route.ts';
@@ -50,8 +50,7 @@ function commentRoutesOf({ commentable, collection, param, operationNoun, noun }
         : 'Unpin a top-level comment (not pinned: 200, no event; a reply: 422)',
       params: commentPath,
       success: { status: 200, description: 'The comment', schema: commentSchema },
-      handle: async ({ ctx, params }) =>
-        toComment(await setCommentPinned(ctx, commentable, ownerOf(params), commentOf(params), pinned)),
+      handle: async ({ ctx, params }) => toComment(await setCommentPinned(ctx, commentable, ownerOf(params), commentOf(params), pinned)),
     });
 
   return [
@@ -89,8 +88,7 @@ function commentRoutesOf({ commentable, collection, param, operationNoun, noun }
       params: commentPath,
       body: updateCommentBodySchema,
       success: { status: 200, description: 'The comment', schema: commentSchema },
-      handle: async ({ ctx, params, body }) =>
-        toComment(await updateComment(ctx, commentable, ownerOf(params), commentOf(params), body)),
+      handle: async ({ ctx, params, body }) => toComment(await updateComment(ctx, commentable, ownerOf(params), commentOf(params), body)),
     }),
     defineRoute({
       ...common,
@@ -111,6 +109,12 @@ function commentRoutesOf({ commentable, collection, param, operationNoun, noun }
 }
 
 export const commentRoutes = [
-  ...commentRoutesOf({ commentable: testCaseComments, collection: 'test-cases', param: 'caseUlid', operationNoun: 'TestCase', noun: 'test case' }),
+  ...commentRoutesOf({
+    commentable: testCaseComments,
+    collection: 'test-cases',
+    param: 'caseUlid',
+    operationNoun: 'TestCase',
+    noun: 'test case',
+  }),
   ...commentRoutesOf({ commentable: defectComments, collection: 'defects', param: 'defectUlid', operationNoun: 'Defect', noun: 'defect' }),
 ];

@@ -7,14 +7,15 @@ import {
   customFieldListQuerySchema,
   customFieldPageSchema,
   customFieldPathSchema,
+  type LocalesQuery,
   localesQuerySchema,
   patchCaseValueBodySchema,
   putCaseValuesBodySchema,
   resetCustomFieldBodySchema,
   updateCustomFieldBodySchema,
-  type LocalesQuery,
 } from '../../src/custom-fields/custom-fields.schemas.ts';
 import {
+  type CustomFieldRow,
   createCustomField,
   deleteCustomField,
   getCustomField,
@@ -22,15 +23,13 @@ import {
   resetCustomField,
   toCustomField,
   updateCustomField,
-  type CustomFieldRow,
 } from '../../src/custom-fields/custom-fields.service.ts';
 import type { RequestContext } from '../../src/foundation/context.ts';
-import { replaceCaseValues, setCaseValue } from '../../src/test-cases/case-field-values.service.ts';
 import { orgPathSchema } from '../../src/orgs/orgs.schemas.ts';
+import { replaceCaseValues, setCaseValue } from '../../src/test-cases/case-field-values.service.ts';
 import { defineRoute, Reply } from '../route.ts';
 
-const fieldOut = (ctx: RequestContext, query: LocalesQuery, row: CustomFieldRow) =>
-  toCustomField(row, ctx.locale, query.locales === 'all');
+const fieldOut = (ctx: RequestContext, query: LocalesQuery, row: CustomFieldRow) => toCustomField(row, ctx.locale, query.locales === 'all');
 
 const envelope = (ctx: RequestContext, query: LocalesQuery, row: CustomFieldRow) => ({ field: fieldOut(ctx, query, row) });
 
@@ -96,8 +95,7 @@ export const customFieldRoutes = [
     body: updateCustomFieldBodySchema,
     success: { status: 200, description: 'The definition', schema: customFieldEnvelopeSchema },
     errors: [403, 404],
-    handle: async ({ ctx, params, query, body }) =>
-      envelope(ctx, query, await updateCustomField(ctx, params.fieldUlid, body)),
+    handle: async ({ ctx, params, query, body }) => envelope(ctx, query, await updateCustomField(ctx, params.fieldUlid, body)),
   }),
   defineRoute({
     method: 'delete',
@@ -139,7 +137,7 @@ export const customFieldRoutes = [
     auth: 'org',
     params: caseValuesPathSchema,
     body: putCaseValuesBodySchema,
-    success: { status: 200, description: 'The case\'s full customFieldValues', schema: caseValuesResponseSchema },
+    success: { status: 200, description: "The case's full customFieldValues", schema: caseValuesResponseSchema },
     errors: [403, 404],
     handle: async ({ ctx, params, body }) => ({
       customFieldValues: await replaceCaseValues(ctx, params.caseUlid, body.values),
@@ -154,7 +152,7 @@ export const customFieldRoutes = [
     auth: 'org',
     params: caseValuePathSchema,
     body: patchCaseValueBodySchema,
-    success: { status: 200, description: 'The case\'s full customFieldValues', schema: caseValuesResponseSchema },
+    success: { status: 200, description: "The case's full customFieldValues", schema: caseValuesResponseSchema },
     errors: [403, 404],
     handle: async ({ ctx, params, body }) => ({
       customFieldValues: await setCaseValue(ctx, params.caseUlid, params.fieldUlid, body.value),

@@ -41,7 +41,10 @@ export const exportRoutes = [
     success: {
       status: 200,
       description: 'An attachment, streamed: `{ project, suites, cases }` as JSON, or one CSV row per case',
-      media: { 'application/json': z.object({ project: z.unknown(), suites: z.array(z.unknown()), cases: z.array(z.unknown()) }), 'text/csv': z.string() },
+      media: {
+        'application/json': z.object({ project: z.unknown(), suites: z.array(z.unknown()), cases: z.array(z.unknown()) }),
+        'text/csv': z.string(),
+      },
     },
     errors: [403, 404],
     handle: async ({ ctx, params, query }) => {

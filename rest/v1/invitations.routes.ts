@@ -1,3 +1,4 @@
+import type { RequestContext } from '../../src/foundation/context.ts';
 import {
   acceptedInvitationSchema,
   acceptInvitationBodySchema,
@@ -13,13 +14,12 @@ import {
   acceptInvitation,
   createInvitation,
   createInvitationsInBulk,
+  type InvitationRow,
   invitationViews,
   listInvitations,
   resendInvitation,
   revokeInvitation,
-  type InvitationRow,
 } from '../../src/invitations/invitations.service.ts';
-import type { RequestContext } from '../../src/foundation/context.ts';
 import { orgPathSchema } from '../../src/orgs/orgs.schemas.ts';
 import { toOrganization } from '../../src/orgs/orgs.service.ts';
 import { defineRoute, Reply } from '../route.ts';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { subscribeToPlanProgress, subscribeToRunProgress } from '../../src/live/progress-streams.service.ts';
 import { planPathSchema } from '../../src/plans/plans.schemas.ts';
 import { runPathSchema } from '../../src/runs/runs.schemas.ts';
-import { eventStreamReply, EVENTS_DESCRIPTION as EVENTS } from '../event-stream.ts';
+import { EVENTS_DESCRIPTION as EVENTS, eventStreamReply } from '../event-stream.ts';
 import { defineRoute } from '../route.ts';
 
 export const liveProgressRoutes = [
@@ -20,7 +20,8 @@ export const liveProgressRoutes = [
       media: { 'text/event-stream': z.string() },
     },
     errors: [403, 404],
-    handle: ({ ctx, ip, params }) => eventStreamReply({ identity: ctx.identity, address: ip }, () => subscribeToRunProgress(ctx, params.runUlid)),
+    handle: ({ ctx, ip, params }) =>
+      eventStreamReply({ identity: ctx.identity, address: ip }, () => subscribeToRunProgress(ctx, params.runUlid)),
   }),
   defineRoute({
     method: 'get',
@@ -30,8 +31,13 @@ export const liveProgressRoutes = [
     tag: 'Plans',
     auth: 'org',
     params: planPathSchema,
-    success: { status: 200, description: EVENTS('plan', '`progress` object (as the plan detail shows it)'), media: { 'text/event-stream': z.string() } },
+    success: {
+      status: 200,
+      description: EVENTS('plan', '`progress` object (as the plan detail shows it)'),
+      media: { 'text/event-stream': z.string() },
+    },
     errors: [403, 404],
-    handle: ({ ctx, ip, params }) => eventStreamReply({ identity: ctx.identity, address: ip }, () => subscribeToPlanProgress(ctx, params.planUlid)),
+    handle: ({ ctx, ip, params }) =>
+      eventStreamReply({ identity: ctx.identity, address: ip }, () => subscribeToPlanProgress(ctx, params.planUlid)),
   }),
 ];

@@ -1,4 +1,10 @@
-import { memberListQuerySchema, memberPageSchema, memberPathSchema, memberSchema, updateMemberBodySchema } from '../../src/members/members.schemas.ts';
+import {
+  memberListQuerySchema,
+  memberPageSchema,
+  memberPathSchema,
+  memberSchema,
+  updateMemberBodySchema,
+} from '../../src/members/members.schemas.ts';
 import { changeMemberRole, listMembers, removeMember, toMember } from '../../src/members/members.service.ts';
 import { orgPathSchema } from '../../src/orgs/orgs.schemas.ts';
 import { defineRoute, Reply } from '../route.ts';

@@ -12,7 +12,11 @@ export const oauthGrantRoutes = [
     tag: 'Identity',
     auth: 'org',
     sessionOnly: true,
-    success: { status: 200, description: 'Authorized applications (never their tokens)', schema: z.object({ items: z.array(oauthGrantSchema) }) },
+    success: {
+      status: 200,
+      description: 'Authorized applications (never their tokens)',
+      schema: z.object({ items: z.array(oauthGrantSchema) }),
+    },
     handle: ({ ctx }) => listOAuthGrants(ctx),
   }),
   defineRoute({

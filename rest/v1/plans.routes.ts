@@ -26,7 +26,16 @@ import {
   setPlanConfigurationsBodySchema,
   updatePlanBodySchema,
 } from '../../src/plans/plans.schemas.ts';
-import { createPlan, deletePlan, listPlanRuns, listPlans, planDetail, readPlanDetail, toPlan, updatePlan } from '../../src/plans/plans.service.ts';
+import {
+  createPlan,
+  deletePlan,
+  listPlanRuns,
+  listPlans,
+  planDetail,
+  readPlanDetail,
+  toPlan,
+  updatePlan,
+} from '../../src/plans/plans.service.ts';
 import { projectPathSchema } from '../../src/projects/projects.schemas.ts';
 import { toRunResponse } from '../../src/runs/runs.service.ts';
 import { defineRoute, Reply } from '../route.ts';

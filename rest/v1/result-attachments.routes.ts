@@ -1,16 +1,16 @@
 import { z } from 'zod';
 import {
-  commitResultAttachmentsBodySchema,
-  resultAttachmentPathSchema,
-  resultAttachmentSchema,
-  resultPathSchema,
-} from '../../src/runs/run-cases.schemas.ts';
-import {
   commitResultAttachments,
   deleteResultAttachment,
   readResultAttachment,
   stageResultAttachments,
 } from '../../src/runs/result-attachments.service.ts';
+import {
+  commitResultAttachmentsBodySchema,
+  resultAttachmentPathSchema,
+  resultAttachmentSchema,
+  resultPathSchema,
+} from '../../src/runs/run-cases.schemas.ts';
 import { ATTACHMENT_MAX_BYTES, ATTACHMENTS_PER_STEP, stagedAttachmentSchema } from '../../src/test-cases/attachments.schemas.ts';
 import { defineRoute, fileReply, Reply } from '../route.ts';
 

@@ -3,6 +3,7 @@ import type { RequestContext } from '../../src/foundation/context.ts';
 import {
   addRunCasesBodySchema,
   addRunCasesResponseSchema,
+  type BulkResult,
   bulkAssignBodySchema,
   bulkCasesBodySchema,
   bulkMarkBodySchema,
@@ -10,13 +11,18 @@ import {
   reconcileResponseSchema,
   submitResultsBodySchema,
   submitResultsResponseSchema,
-  type BulkResult,
 } from '../../src/runs/run-bulk.schemas.ts';
-import { bulkAssignRunCases, bulkMarkRunCases, bulkRemoveRunCases, bulkRetryRunCases, submitRunResults } from '../../src/runs/run-bulk.service.ts';
+import {
+  bulkAssignRunCases,
+  bulkMarkRunCases,
+  bulkRemoveRunCases,
+  bulkRetryRunCases,
+  submitRunResults,
+} from '../../src/runs/run-bulk.service.ts';
 import { toRunCase } from '../../src/runs/run-cases.service.ts';
 import { addRunCases, reconcileRun } from '../../src/runs/run-membership.service.ts';
-import { toRunResponse } from '../../src/runs/runs.service.ts';
 import { runPathSchema } from '../../src/runs/runs.schemas.ts';
+import { toRunResponse } from '../../src/runs/runs.service.ts';
 import { defineRoute } from '../route.ts';
 
 /** POST /runs/{runUlid}/cases/<operation>: a bulk operation answering `{ affected, unchanged }`. */
@@ -59,10 +65,34 @@ export const runCaseBulkRoutes = [
       return { items: items.map((runCase) => toRunCase(runCase, projectCode)), added };
     },
   }),
-  bulkOperation('bulk-mark', 'bulkMarkRunCases', 'Mark cases with one outcome (atomic; one result per case whose status changes)', bulkMarkBodySchema, bulkMarkRunCases),
-  bulkOperation('bulk-assign', 'bulkAssignRunCases', 'Assign cases to a member, or unassign them (atomic)', bulkAssignBodySchema, bulkAssignRunCases),
-  bulkOperation('bulk-retry', 'bulkRetryRunCases', 'Reset cases and their steps to untested (atomic; no result is appended)', bulkCasesBodySchema, bulkRetryRunCases),
-  bulkOperation('bulk-remove', 'bulkRemoveRunCases', 'Remove cases from a run (atomic; their results stay in the history)', bulkCasesBodySchema, bulkRemoveRunCases),
+  bulkOperation(
+    'bulk-mark',
+    'bulkMarkRunCases',
+    'Mark cases with one outcome (atomic; one result per case whose status changes)',
+    bulkMarkBodySchema,
+    bulkMarkRunCases,
+  ),
+  bulkOperation(
+    'bulk-assign',
+    'bulkAssignRunCases',
+    'Assign cases to a member, or unassign them (atomic)',
+    bulkAssignBodySchema,
+    bulkAssignRunCases,
+  ),
+  bulkOperation(
+    'bulk-retry',
+    'bulkRetryRunCases',
+    'Reset cases and their steps to untested (atomic; no result is appended)',
+    bulkCasesBodySchema,
+    bulkRetryRunCases,
+  ),
+  bulkOperation(
+    'bulk-remove',
+    'bulkRemoveRunCases',
+    'Remove cases from a run (atomic; their results stay in the history)',
+    bulkCasesBodySchema,
+    bulkRemoveRunCases,
+  ),
   defineRoute({
     method: 'post',
     path: '/runs/{runUlid}/results/bulk',

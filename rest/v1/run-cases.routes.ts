@@ -1,3 +1,4 @@
+import { getRunCaseDetail } from '../../src/runs/run-case-detail.service.ts';
 import {
   markRunCaseStepBodySchema,
   runCaseDetailSchema,
@@ -8,18 +9,10 @@ import {
   runCaseStepPathSchema,
   runResultListQuerySchema,
   runResultPageSchema,
-  updateRunCaseBodySchema,
   updatedRunCaseSchema,
+  updateRunCaseBodySchema,
 } from '../../src/runs/run-cases.schemas.ts';
-import { getRunCaseDetail } from '../../src/runs/run-case-detail.service.ts';
-import {
-  listRunCases,
-  listRunResults,
-  markRunCaseStep,
-  openRunCase,
-  toRunCase,
-  updateRunCase,
-} from '../../src/runs/run-cases.service.ts';
+import { listRunCases, listRunResults, markRunCaseStep, openRunCase, toRunCase, updateRunCase } from '../../src/runs/run-cases.service.ts';
 import { runPathSchema } from '../../src/runs/runs.schemas.ts';
 import { defineRoute } from '../route.ts';
 

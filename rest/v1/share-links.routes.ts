@@ -3,14 +3,21 @@ import { runPathSchema } from '../../src/runs/runs.schemas.ts';
 import {
   createdShareLinkSchema,
   createShareLinkBodySchema,
-  publicRunPathSchema,
   PUBLIC_SHARE_REQUESTS_PER_MINUTE,
+  publicRunPathSchema,
   publicRunSchema,
   shareLinkListSchema,
   shareLinkPathSchema,
 } from '../../src/share-links/share-links.schemas.ts';
-import { createShareLink, listShareLinks, readSharedRun, revokeShareLink, subscribeToSharedRun, toCreatedShareLink } from '../../src/share-links/share-links.service.ts';
-import { eventStreamReply, EVENTS_DESCRIPTION } from '../event-stream.ts';
+import {
+  createShareLink,
+  listShareLinks,
+  readSharedRun,
+  revokeShareLink,
+  subscribeToSharedRun,
+  toCreatedShareLink,
+} from '../../src/share-links/share-links.service.ts';
+import { EVENTS_DESCRIPTION, eventStreamReply } from '../event-stream.ts';
 import { defineRoute, Reply } from '../route.ts';
 
 const tag = 'Share links';

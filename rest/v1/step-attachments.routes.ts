@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { ulidSchema } from '../../src/kernel/validation.ts';
 import { ATTACHMENT_MAX_BYTES, ATTACHMENTS_PER_STEP, stagedAttachmentSchema } from '../../src/test-cases/attachments.schemas.ts';
 import { deleteAttachment, readAttachment, stageAttachments } from '../../src/test-cases/attachments.service.ts';
-import { ulidSchema } from '../../src/kernel/validation.ts';
 import { defineRoute, fileReply, Reply } from '../route.ts';
 
 const casePath = z.object({ caseUlid: z.string() });

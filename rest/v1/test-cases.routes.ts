@@ -1,3 +1,4 @@
+import { mergeTestCases } from '../../src/test-cases/merge.service.ts';
 import {
   archivedListQuerySchema,
   casePathSchema,
@@ -26,7 +27,6 @@ import {
   setTestCaseSteps,
   updateTestCase,
 } from '../../src/test-cases/test-cases.service.ts';
-import { mergeTestCases } from '../../src/test-cases/merge.service.ts';
 import { defineRoute, Reply, type RouteDefinition } from '../route.ts';
 
 const tag = 'Test cases';

@@ -1,10 +1,5 @@
 import { z } from 'zod';
-import {
-  apiTokenSchema,
-  createdTokenSchema,
-  createTokenBodySchema,
-  tokenPathSchema,
-} from '../../src/tokens/tokens.schemas.ts';
+import { apiTokenSchema, createdTokenSchema, createTokenBodySchema, tokenPathSchema } from '../../src/tokens/tokens.schemas.ts';
 import { createApiToken, listApiTokens, revokeApiToken } from '../../src/tokens/tokens.service.ts';
 import { defineRoute, Reply } from '../route.ts';
 

@@ -1,3 +1,4 @@
+import { orgPathSchema } from '../../src/orgs/orgs.schemas.ts';
 import {
   createWebhookBodySchema,
   deliveryListQuerySchema,
@@ -24,7 +25,6 @@ import {
   updateWebhook,
   type WebhookRow,
 } from '../../src/webhooks/webhooks.service.ts';
-import { orgPathSchema } from '../../src/orgs/orgs.schemas.ts';
 import { defineRoute, Reply } from '../route.ts';
 
 const tag = 'Webhooks';

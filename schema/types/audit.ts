@@ -8,7 +8,8 @@ const AuditActorKind = builder.enumType('AuditActorKind', { values: ['user', 'ap
 type ActorShape = ReturnType<typeof auditActorOf>;
 
 const AuditActor = builder.objectRef<ActorShape>('AuditActor').implement({
-  description: 'Who acted (the REST actor object): a user (email, displayName), an API token (name) or the system; null references once erased',
+  description:
+    'Who acted (the REST actor object): a user (email, displayName), an API token (name) or the system; null references once erased',
   fields: (t) => ({
     kind: t.field({ type: AuditActorKind, resolve: (actor) => actor.kind }),
     ulid: t.string({ nullable: true, resolve: (actor) => ('ulid' in actor ? actor.ulid : null) }),

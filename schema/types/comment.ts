@@ -1,16 +1,16 @@
-import { toAuthor } from '../../src/foundation/actors.ts';
 import { createCommentBodySchema, updateCommentBodySchema } from '../../src/comments/comments.schemas.ts';
 import {
   addComment,
+  type Commentable,
   countComments,
   deleteComment,
   findComments,
   setCommentPinned,
   testCaseComments,
   updateComment,
-  type Commentable,
 } from '../../src/comments/comments.service.ts';
 import { defectComments } from '../../src/defects/defect-comments.service.ts';
+import { toAuthor } from '../../src/foundation/actors.ts';
 import { validationFailed } from '../../src/kernel/errors.ts';
 import { validate } from '../../src/kernel/validation.ts';
 import { builder } from '../builder.ts';

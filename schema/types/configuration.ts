@@ -16,9 +16,9 @@ import {
   updateConfigurationGroup,
 } from '../../src/configurations/configurations.service.ts';
 import { validate } from '../../src/kernel/validation.ts';
+import { orUndefined } from '../arguments.ts';
 import { builder } from '../builder.ts';
 import { requestOf } from '../context.ts';
-import { orUndefined } from '../arguments.ts';
 
 builder.prismaObject('Configuration', {
   fields: (t) => ({

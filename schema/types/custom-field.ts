@@ -3,9 +3,9 @@ import {
   createCustomFieldBodySchema,
   customFieldFilterSchema,
   ENTITIES,
+  type Entity,
   updateCustomFieldBodySchema,
   VALUE_TYPES,
-  type Entity,
   type ValueType,
 } from '../../src/custom-fields/custom-fields.schemas.ts';
 import {
@@ -17,11 +17,11 @@ import {
   resetCustomField,
   updateCustomField,
 } from '../../src/custom-fields/custom-fields.service.ts';
-import { readFieldValues, type CustomFieldValue, type ValueEntity } from '../../src/custom-fields/field-values.service.ts';
-import { localized, type Locale } from '../../src/kernel/i18n.ts';
+import { type CustomFieldValue, readFieldValues, type ValueEntity } from '../../src/custom-fields/field-values.service.ts';
+import { type Locale, localized } from '../../src/kernel/i18n.ts';
 import { validate } from '../../src/kernel/validation.ts';
 import { builder } from '../builder.ts';
-import { requestOf, type GraphQLContext } from '../context.ts';
+import { type GraphQLContext, requestOf } from '../context.ts';
 
 type BuilderTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
 
@@ -81,8 +81,7 @@ builder.prismaObject('CustomField', {
     titleI18n: t.field({ type: LocalizedText, resolve: (field) => ({ en: field.titleEn, es: field.titleEs }) }),
     placeholder: t.string({
       nullable: true,
-      resolve: (field, _args, context) =>
-        localeOf(context) === 'es' && field.placeholderEs ? field.placeholderEs : field.placeholderEn,
+      resolve: (field, _args, context) => (localeOf(context) === 'es' && field.placeholderEs ? field.placeholderEs : field.placeholderEn),
     }),
     placeholderI18n: t.field({
       type: LocalizedText,

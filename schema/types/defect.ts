@@ -1,8 +1,6 @@
-import { toAuthor } from '../../src/foundation/actors.ts';
 import { countComments, findComments } from '../../src/comments/comments.service.ts';
 import { defectComments } from '../../src/defects/defect-comments.service.ts';
 import { createDefectBodySchema, defectFilterSchema, updateDefectBodySchema } from '../../src/defects/defects.schemas.ts';
-import { DEFECT_STATUSES } from '../../src/kernel/statuses.ts';
 import {
   countDefects,
   countRunDefects,
@@ -16,6 +14,8 @@ import {
   unlinkResult,
   updateDefect,
 } from '../../src/defects/defects.service.ts';
+import { toAuthor } from '../../src/foundation/actors.ts';
+import { DEFECT_STATUSES } from '../../src/kernel/statuses.ts';
 import { validate } from '../../src/kernel/validation.ts';
 import { orUndefined } from '../arguments.ts';
 import { builder } from '../builder.ts';

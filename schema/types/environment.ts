@@ -8,9 +8,9 @@ import {
   updateEnvironment,
 } from '../../src/environments/environments.service.ts';
 import { validate } from '../../src/kernel/validation.ts';
+import { orUndefined, searchOf } from '../arguments.ts';
 import { builder } from '../builder.ts';
 import { requestOf } from '../context.ts';
-import { orUndefined, searchOf } from '../arguments.ts';
 
 builder.prismaObject('Environment', {
   fields: (t) => ({

@@ -1,4 +1,4 @@
-import { flakyTestsQuerySchema, type FlakyTest } from '../../src/flaky-tests/flaky-tests.schemas.ts';
+import { type FlakyTest, flakyTestsQuerySchema } from '../../src/flaky-tests/flaky-tests.schemas.ts';
 import { flakyTestsOf } from '../../src/flaky-tests/flaky-tests.service.ts';
 import { validate } from '../../src/kernel/validation.ts';
 import { orUndefined } from '../arguments.ts';

@@ -2,14 +2,14 @@ import { createGraphQLError } from 'graphql-yoga';
 import type { RequestContext } from '../../src/foundation/context.ts';
 import { AppError } from '../../src/kernel/errors.ts';
 import {
-  subscribeToPlanProgress,
-  subscribeToRunProgress,
   type ProgressEvent,
   type RunProgress,
+  subscribeToPlanProgress,
+  subscribeToRunProgress,
 } from '../../src/live/progress-streams.service.ts';
-import { heldStream, type ClosableStream } from '../../src/live/stream-places.service.ts';
+import { type ClosableStream, heldStream } from '../../src/live/stream-places.service.ts';
 import { builder } from '../builder.ts';
-import { requestOf, type GraphQLContext } from '../context.ts';
+import { type GraphQLContext, requestOf } from '../context.ts';
 import { PlanProgressRef } from './plan.ts';
 import { StatusCounts } from './run.ts';
 
@@ -43,7 +43,11 @@ async function placedStream<T>(context: GraphQLContext, open: (ctx: RequestConte
   } catch (error) {
     if (!(error instanceof AppError) || error.details?.code !== 'too_many_streams') throw error;
     throw createGraphQLError(error.message, {
-      extensions: { code: error.code, details: error.details, http: { status: 429, headers: { 'Retry-After': String(error.details.retryAfterSeconds) } } },
+      extensions: {
+        code: error.code,
+        details: error.details,
+        http: { status: 429, headers: { 'Retry-After': String(error.details.retryAfterSeconds) } },
+      },
     });
   }
 }

@@ -1,7 +1,7 @@
 import { displayName } from '../../src/foundation/context.ts';
 import {
-  bulkInvitationBodySchema,
   BULK_OUTCOMES,
+  bulkInvitationBodySchema,
   createInvitationBodySchema,
   INVITATION_ROLES,
   INVITATION_STATUSES,
@@ -17,11 +17,11 @@ import {
   resendInvitation,
   revokeInvitation,
 } from '../../src/invitations/invitations.service.ts';
+import { LOCALES } from '../../src/kernel/i18n.ts';
+import { validate } from '../../src/kernel/validation.ts';
 import { memberListQuerySchema, updateMemberBodySchema } from '../../src/members/members.schemas.ts';
 import { changeMemberRole, countMembers, findMembers, removeMember } from '../../src/members/members.service.ts';
 import { readSeatUsage } from '../../src/seats/seats.service.ts';
-import { LOCALES } from '../../src/kernel/i18n.ts';
-import { validate } from '../../src/kernel/validation.ts';
 import { orUndefined } from '../arguments.ts';
 import { builder } from '../builder.ts';
 import { requestOf } from '../context.ts';
@@ -97,7 +97,9 @@ type SeatUsageShape = { used: number; limit: number | null };
 
 const SeatUsage = builder.objectRef<SeatUsageShape>('SeatUsage').implement({
   fields: (t) => ({
-    used: t.exposeInt('used', { description: 'Owners, admins and members (suspended ones too) and pending unexpired non-viewer invitations' }),
+    used: t.exposeInt('used', {
+      description: 'Owners, admins and members (suspended ones too) and pending unexpired non-viewer invitations',
+    }),
     limit: t.exposeInt('limit', { nullable: true, description: 'null when unlimited' }),
   }),
 });

@@ -1,3 +1,4 @@
+import { validate } from '../../src/kernel/validation.ts';
 import { createMilestoneBodySchema, updateMilestoneBodySchema } from '../../src/milestones/milestones.schemas.ts';
 import {
   countMilestones,
@@ -7,7 +8,6 @@ import {
   resolveMilestone,
   updateMilestone,
 } from '../../src/milestones/milestones.service.ts';
-import { validate } from '../../src/kernel/validation.ts';
 import { orUndefined, searchOf } from '../arguments.ts';
 import { builder } from '../builder.ts';
 import { requestOf } from '../context.ts';

@@ -1,12 +1,13 @@
 import { toAuthor } from '../../src/foundation/actors.ts';
+import { validate } from '../../src/kernel/validation.ts';
 import {
-  combinationsOf,
   CONFIGURATION_SELECTION_QUERY,
+  combinationsOf,
   SELECTED_VALUE,
   setExcludedCombinations,
   setPlanConfigurations,
 } from '../../src/plans/plan-configurations.service.ts';
-import { readPlanProgress, type PlanProgress, type ProgressBucket } from '../../src/plans/plan-progress.service.ts';
+import { type PlanProgress, type ProgressBucket, readPlanProgress } from '../../src/plans/plan-progress.service.ts';
 import { assignPlanCase, SELECTION_QUERY, setPlanCases } from '../../src/plans/plan-selection.service.ts';
 import {
   assignPlanCaseBodySchema,
@@ -26,9 +27,8 @@ import {
   updatePlan,
   withSelection,
 } from '../../src/plans/plans.service.ts';
-import { RUN_ORDER } from '../../src/runs/runs.service.ts';
 import { caseDisplayId } from '../../src/projects/projects.schemas.ts';
-import { validate } from '../../src/kernel/validation.ts';
+import { RUN_ORDER } from '../../src/runs/runs.service.ts';
 import { orUndefined, searchOf } from '../arguments.ts';
 import { builder } from '../builder.ts';
 import { requestOf } from '../context.ts';
@@ -90,7 +90,12 @@ const CombinationsRef = builder.objectRef<Combinations>('PlanCombinations').impl
   }),
 });
 
-const TEST_CASE_SNAPSHOT = { caseNumber: true, title: true, suite: { select: { name: true } }, project: { select: { code: true } } } as const;
+const TEST_CASE_SNAPSHOT = {
+  caseNumber: true,
+  title: true,
+  suite: { select: { name: true } },
+  project: { select: { code: true } },
+} as const;
 
 builder.prismaObject('TestPlanCase', {
   name: 'PlanCase',
@@ -112,7 +117,6 @@ builder.prismaObject('TestPlanCase', {
     assigneeUlid: t.exposeString('assigneeId', { nullable: true }),
   }),
 });
-
 
 builder.prismaObject('TestPlanConfiguration', {
   name: 'PlanConfiguration',
@@ -168,7 +172,11 @@ builder.prismaObject('TestPlan', {
       type: CombinationsRef,
       select: {
         excludedComboKeys: true,
-        configurations: { where: CONFIGURATION_SELECTION_QUERY.where, orderBy: CONFIGURATION_SELECTION_QUERY.orderBy, select: SELECTED_VALUE },
+        configurations: {
+          where: CONFIGURATION_SELECTION_QUERY.where,
+          orderBy: CONFIGURATION_SELECTION_QUERY.orderBy,
+          select: SELECTED_VALUE,
+        },
       },
       resolve: (plan) => combinationsOf(plan.configurations, plan.excludedComboKeys),
     }),

@@ -1,3 +1,4 @@
+import { validate } from '../../src/kernel/validation.ts';
 import {
   ACCESS_MODES,
   ACCESS_STATES,
@@ -15,7 +16,6 @@ import {
   unassignAccessGroup,
   updateProjectAccess,
 } from '../../src/project-access/project-access.service.ts';
-import { validate } from '../../src/kernel/validation.ts';
 import { orUndefined } from '../arguments.ts';
 import { builder } from '../builder.ts';
 import { requestOf } from '../context.ts';

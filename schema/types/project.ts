@@ -1,22 +1,22 @@
 import { createContextCache } from '@pothos/core';
 import DataLoader from 'dataloader';
+import { validate } from '../../src/kernel/validation.ts';
+import { createProjectBodySchema, projectConnectionFilterSchema, updateProjectBodySchema } from '../../src/projects/projects.schemas.ts';
 import {
   countProjects,
   createProject,
   deleteProject,
   findProjects,
+  type ProjectStats,
+  type ProjectTeam,
   projectStats,
   projectTeams,
   resolveProject,
   updateProject,
-  type ProjectStats,
-  type ProjectTeam,
 } from '../../src/projects/projects.service.ts';
-import { createProjectBodySchema, projectConnectionFilterSchema, updateProjectBodySchema } from '../../src/projects/projects.schemas.ts';
-import { validate } from '../../src/kernel/validation.ts';
 import { orUndefined } from '../arguments.ts';
 import { builder } from '../builder.ts';
-import { requestOf, type GraphQLContext } from '../context.ts';
+import { type GraphQLContext, requestOf } from '../context.ts';
 
 const TeamMember = builder.objectRef<ProjectTeam['team'][number]>('TeamMember').implement({
   fields: (t) => ({

@@ -1,16 +1,22 @@
+import { validate } from '../../src/kernel/validation.ts';
 import {
   addRunCasesBodySchema,
+  type BulkResult,
   bulkAssignBodySchema,
   bulkCasesBodySchema,
   bulkMarkBodySchema,
   submitResultsBodySchema,
-  type BulkResult,
 } from '../../src/runs/run-bulk.schemas.ts';
-import { bulkAssignRunCases, bulkMarkRunCases, bulkRemoveRunCases, bulkRetryRunCases, submitRunResults } from '../../src/runs/run-bulk.service.ts';
+import {
+  bulkAssignRunCases,
+  bulkMarkRunCases,
+  bulkRemoveRunCases,
+  bulkRetryRunCases,
+  submitRunResults,
+} from '../../src/runs/run-bulk.service.ts';
 import type { RunCaseRecord } from '../../src/runs/run-cases.service.ts';
 import { addRunCases, reconcileRun } from '../../src/runs/run-membership.service.ts';
 import type { RunRecord } from '../../src/runs/runs.service.ts';
-import { validate } from '../../src/kernel/validation.ts';
 import { orUndefined } from '../arguments.ts';
 import { builder } from '../builder.ts';
 import { requestOf } from '../context.ts';
@@ -19,19 +25,19 @@ import { RunCase } from './run-case.ts';
 const BulkRunCasesResult = builder.objectRef<BulkResult>('BulkRunCasesResult').implement({
   fields: (t) => ({
     affected: t.exposeInt('affected', { description: 'Cases changed' }),
-    unchanged: t.exposeInt('unchanged', { description: 'ULIDs that changed nothing: already so, naming no case of the run, or assignee-locked' }),
+    unchanged: t.exposeInt('unchanged', {
+      description: 'ULIDs that changed nothing: already so, naming no case of the run, or assignee-locked',
+    }),
   }),
 });
 
-const SubmitRunResultsResult = builder
-  .objectRef<BulkResult & { resultUlids: string[] }>('SubmitRunResultsResult')
-  .implement({
-    fields: (t) => ({
-      affected: t.exposeInt('affected', { description: "Entries that changed their case's status" }),
-      unchanged: t.exposeInt('unchanged', { description: "Entries that repeated their case's status" }),
-      resultUlids: t.exposeStringList('resultUlids', { description: 'The appended results, one per entry, in order' }),
-    }),
-  });
+const SubmitRunResultsResult = builder.objectRef<BulkResult & { resultUlids: string[] }>('SubmitRunResultsResult').implement({
+  fields: (t) => ({
+    affected: t.exposeInt('affected', { description: "Entries that changed their case's status" }),
+    unchanged: t.exposeInt('unchanged', { description: "Entries that repeated their case's status" }),
+    resultUlids: t.exposeStringList('resultUlids', { description: 'The appended results, one per entry, in order' }),
+  }),
+});
 
 const AddRunCasesResult = builder.objectRef<{ items: RunCaseRecord[]; added: number }>('AddRunCasesResult').implement({
   fields: (t) => ({
@@ -109,7 +115,11 @@ builder.mutationFields((t) => ({
     authScopes: { member: true },
     args: { runUlid: t.arg.string({ required: true }), input: t.arg({ type: BulkAssignRunCasesInput, required: true }) },
     resolve: (_root, { runUlid, input }, context) =>
-      bulkAssignRunCases(requestOf(context), runUlid, validate(bulkAssignBodySchema, { ...input, assigneeUlid: input.assigneeUlid ?? null })),
+      bulkAssignRunCases(
+        requestOf(context),
+        runUlid,
+        validate(bulkAssignBodySchema, { ...input, assigneeUlid: input.assigneeUlid ?? null }),
+      ),
   }),
   bulkRetryRunCases: t.field({
     type: BulkRunCasesResult,
@@ -135,7 +145,11 @@ builder.mutationFields((t) => ({
         requestOf(context),
         runUlid,
         validate(submitResultsBodySchema, {
-          results: results.map((entry) => ({ ...entry, runCaseUlid: orUndefined(entry.runCaseUlid), caseUlid: orUndefined(entry.caseUlid) })),
+          results: results.map((entry) => ({
+            ...entry,
+            runCaseUlid: orUndefined(entry.runCaseUlid),
+            caseUlid: orUndefined(entry.caseUlid),
+          })),
         }),
       ),
   }),

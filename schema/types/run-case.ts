@@ -1,14 +1,14 @@
 import { toAuthor } from '../../src/foundation/actors.ts';
+import { validate } from '../../src/kernel/validation.ts';
 import { caseDisplayId } from '../../src/projects/projects.schemas.ts';
-import { readResultUsage } from '../../src/usage/usage.service.ts';
-import type { RunCaseRecord } from '../../src/runs/run-cases.service.ts';
 import {
   markRunCaseStepBodySchema,
+  type RunCaseFilter,
   runCaseListQuerySchema,
   runResultListQuerySchema,
   updateRunCaseBodySchema,
-  type RunCaseFilter,
 } from '../../src/runs/run-cases.schemas.ts';
+import type { RunCaseRecord } from '../../src/runs/run-cases.service.ts';
 import {
   countRunCases,
   countRunResults,
@@ -19,7 +19,7 @@ import {
   openRunCase,
   updateRunCase,
 } from '../../src/runs/run-cases.service.ts';
-import { validate } from '../../src/kernel/validation.ts';
+import { readResultUsage } from '../../src/usage/usage.service.ts';
 import { orUndefined } from '../arguments.ts';
 import { builder } from '../builder.ts';
 import { requestOf } from '../context.ts';
@@ -166,7 +166,10 @@ builder.queryFields((t) => ({
 const MarkRunCasePayload = builder.objectRef<{ runCase: RunCaseRecord; resultUlid: string | null }>('MarkRunCasePayload').implement({
   fields: (t) => ({
     runCase: t.field({ type: RunCase, resolve: (payload) => payload.runCase }),
-    resultUlid: t.exposeString('resultUlid', { nullable: true, description: 'The result appended when the status changed; null otherwise' }),
+    resultUlid: t.exposeString('resultUlid', {
+      nullable: true,
+      description: 'The result appended when the status changed; null otherwise',
+    }),
   }),
 });
 
@@ -194,7 +197,11 @@ builder.mutationFields((t) => ({
     authScopes: { member: true },
     args: { ulid: t.arg.string({ required: true }), input: t.arg({ type: MarkRunCaseInput, required: true }) },
     resolve: (_root, { ulid, input }, context) =>
-      updateRunCase(requestOf(context), { runCaseUlid: ulid }, validate(updateRunCaseBodySchema, { ...input, status: orUndefined(input.status) })),
+      updateRunCase(
+        requestOf(context),
+        { runCaseUlid: ulid },
+        validate(updateRunCaseBodySchema, { ...input, status: orUndefined(input.status) }),
+      ),
   }),
   markRunCaseStep: t.field({
     type: RunCase,

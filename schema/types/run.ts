@@ -1,16 +1,19 @@
-import { toAuthor } from '../../src/foundation/actors.ts';
 import { putCaseValuesBodySchema } from '../../src/custom-fields/custom-fields.schemas.ts';
-import { cloneRun } from '../../src/runs/run-clone.service.ts';
-import { projectedStatus, runCounts, runProgress } from '../../src/runs/runs.schemas.ts';
-import { updateOrganizationRunSettingsBodySchema, updateProjectRunSettingsBodySchema } from '../../src/run-settings/run-settings.schemas.ts';
+import { toAuthor } from '../../src/foundation/actors.ts';
+import { validate } from '../../src/kernel/validation.ts';
+import {
+  updateOrganizationRunSettingsBodySchema,
+  updateProjectRunSettingsBodySchema,
+} from '../../src/run-settings/run-settings.schemas.ts';
+import type { ResolvedRunSettings, SettingSource } from '../../src/run-settings/run-settings.service.ts';
 import {
   getOrganizationRunSettings,
   getProjectRunSettings,
   updateOrganizationRunSettings,
   updateProjectRunSettings,
 } from '../../src/run-settings/run-settings.service.ts';
-import type { ResolvedRunSettings, SettingSource } from '../../src/run-settings/run-settings.service.ts';
-import { cloneRunBodySchema, createRunBodySchema, runFilterSchema, updateRunBodySchema } from '../../src/runs/runs.schemas.ts';
+import { cloneRun } from '../../src/runs/run-clone.service.ts';
+import { cloneRunBodySchema, createRunBodySchema, projectedStatus, runCounts, runFilterSchema, runProgress, updateRunBodySchema } from '../../src/runs/runs.schemas.ts';
 import {
   abortRun,
   closeRun,
@@ -22,7 +25,6 @@ import {
   setRunFieldValues,
   updateRun,
 } from '../../src/runs/runs.service.ts';
-import { validate } from '../../src/kernel/validation.ts';
 import { builder } from '../builder.ts';
 import { requestOf } from '../context.ts';
 import { Author } from './comment.ts';
@@ -80,7 +82,10 @@ builder.prismaObject('TestRun', {
     totalDurationMs: t.float({ resolve: (run) => Number(run.totalDurationMs) }),
     author: t.field({ type: Author, nullable: true, resolve: (run) => toAuthor(run) }),
     customFieldValues: t.loadableList(
-      fieldValuesOf('test_run', 'Values of the test-run fields visible in the project, in field order; missing ones show the default or null'),
+      fieldValuesOf(
+        'test_run',
+        'Values of the test-run fields visible in the project, in field order; missing ones show the default or null',
+      ),
     ),
     createdAt: t.expose('createdAt', { type: 'Timestamp' }),
     updatedAt: t.expose('updatedAt', { type: 'Timestamp' }),
@@ -157,7 +162,11 @@ const RunSettings = builder.objectRef<Partial<ResolvedRunSettings>>('RunSettings
   fields: (t) => ({
     allowResultsInClosedRuns: t.field({ type: BooleanRunSetting, resolve: (settings) => settings.allowResultsInClosedRuns! }),
     assigneeResultLock: t.field({ type: BooleanRunSetting, resolve: (settings) => settings.assigneeResultLock! }),
-    timeTracking: t.field({ type: TextRunSetting, description: 'off, optional or required', resolve: (settings) => settings.timeTracking! }),
+    timeTracking: t.field({
+      type: TextRunSetting,
+      description: 'off, optional or required',
+      resolve: (settings) => settings.timeTracking!,
+    }),
     defaultAssigneeUserId: t.field({
       type: TextRunSetting,
       nullable: true,

@@ -1,6 +1,6 @@
+import { validate } from '../../src/kernel/validation.ts';
 import { createShareLinkBodySchema } from '../../src/share-links/share-links.schemas.ts';
 import { createShareLink, findShareLinks, revokeShareLink, type ShareLinkRow } from '../../src/share-links/share-links.service.ts';
-import { validate } from '../../src/kernel/validation.ts';
 import { orUndefined } from '../arguments.ts';
 import { builder } from '../builder.ts';
 import { requestOf } from '../context.ts';

@@ -1,11 +1,16 @@
-import { SEAT_CHANGE_TIMINGS, changeSeatsBodySchema, checkoutBodySchema, type SubscriptionReadout } from '../../src/subscription/subscription.schemas.ts';
+import { validate } from '../../src/kernel/validation.ts';
+import {
+  changeSeatsBodySchema,
+  checkoutBodySchema,
+  SEAT_CHANGE_TIMINGS,
+  type SubscriptionReadout,
+} from '../../src/subscription/subscription.schemas.ts';
 import {
   cancelPendingSeatsChange,
   changeSubscriptionSeats,
   checkoutSubscription,
   getSubscription,
 } from '../../src/subscription/subscription.service.ts';
-import { validate } from '../../src/kernel/validation.ts';
 import { builder } from '../builder.ts';
 import { organizationReaderOf, requestOf } from '../context.ts';
 

@@ -1,3 +1,4 @@
+import { validate } from '../../src/kernel/validation.ts';
 import { suiteDisplayId } from '../../src/projects/projects.schemas.ts';
 import { createSuiteBodySchema, updateSuiteBodySchema } from '../../src/suites/suites.schemas.ts';
 import {
@@ -8,7 +9,6 @@ import {
   resolveSuite,
   updateSuite,
 } from '../../src/suites/suites.service.ts';
-import { validate } from '../../src/kernel/validation.ts';
 import { builder } from '../builder.ts';
 import { requestOf } from '../context.ts';
 

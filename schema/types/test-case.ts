@@ -1,11 +1,13 @@
+import { validate } from '../../src/kernel/validation.ts';
 import { caseDisplayId } from '../../src/projects/projects.schemas.ts';
+import { mergeTestCases } from '../../src/test-cases/merge.service.ts';
 import {
   createTestCaseBodySchema,
   mergeTestCasesBodySchema,
   putStepsBodySchema,
+  type TestCaseFilter,
   testCaseListQuerySchema,
   updateTestCaseBodySchema,
-  type TestCaseFilter,
 } from '../../src/test-cases/test-cases.schemas.ts';
 import {
   archiveTestCase,
@@ -19,8 +21,6 @@ import {
   setTestCaseSteps,
   updateTestCase,
 } from '../../src/test-cases/test-cases.service.ts';
-import { mergeTestCases } from '../../src/test-cases/merge.service.ts';
-import { validate } from '../../src/kernel/validation.ts';
 import { orUndefined } from '../arguments.ts';
 import { builder } from '../builder.ts';
 import { requestOf } from '../context.ts';
@@ -72,7 +72,10 @@ builder.prismaObject('TestCase', {
     }),
     steps: t.relation('steps', { query: { orderBy: ORDERED } }),
     customFieldValues: t.loadableList(
-      fieldValuesOf('test_case', 'Values of the test-case fields visible in the project, in field order; missing ones show the default or null'),
+      fieldValuesOf(
+        'test_case',
+        'Values of the test-case fields visible in the project, in field order; missing ones show the default or null',
+      ),
     ),
     archivedAt: t.expose('archivedAt', { type: 'Timestamp', nullable: true }),
     createdAt: t.expose('createdAt', { type: 'Timestamp' }),
@@ -96,7 +99,11 @@ type FilterArgs = {
 };
 
 const filterOf = (args: FilterArgs): TestCaseFilter => {
-  const { limit: _limit, cursor: _cursor, ...filter } = validate(testCaseListQuerySchema, {
+  const {
+    limit: _limit,
+    cursor: _cursor,
+    ...filter
+  } = validate(testCaseListQuerySchema, {
     suiteUlid: args.suiteUlid ?? undefined,
     q: args.q ?? undefined,
     tag: args.tag ?? undefined,

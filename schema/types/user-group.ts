@@ -28,7 +28,10 @@ import { requestOf } from '../context.ts';
 builder.prismaObject('UserGroupMember', {
   fields: (t) => ({
     userUlid: t.exposeString('userId'),
-    displayName: t.string({ select: { user: { select: { firstName: true, lastName: true } } }, resolve: (member) => displayName(member.user) }),
+    displayName: t.string({
+      select: { user: { select: { firstName: true, lastName: true } } },
+      resolve: (member) => displayName(member.user),
+    }),
     email: t.string({ select: { user: { select: { email: true } } }, resolve: (member) => member.user.email }),
     addedAt: t.expose('addedAt', { type: 'Timestamp' }),
   }),
@@ -135,7 +138,11 @@ builder.mutationFields((t) => ({
     authScopes: { member: true },
     args: { ulid: t.arg.string({ required: true }), input: t.arg({ type: UpdateUserGroupInput, required: true }) },
     resolve: (_query, _root, { ulid, input }, context) =>
-      updateGroup(requestOf(context), ulid, validate(updateGroupBodySchema, { name: orUndefined(input.name), description: input.description })),
+      updateGroup(
+        requestOf(context),
+        ulid,
+        validate(updateGroupBodySchema, { name: orUndefined(input.name), description: input.description }),
+      ),
   }),
   deleteUserGroup: t.boolean({
     authScopes: { member: true },

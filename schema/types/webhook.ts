@@ -1,3 +1,4 @@
+import { validate } from '../../src/kernel/validation.ts';
 import { createWebhookBodySchema, DELIVERY_STATUSES, updateWebhookBodySchema } from '../../src/webhooks/webhooks.schemas.ts';
 import {
   countDeliveries,
@@ -13,7 +14,6 @@ import {
   updateWebhook,
   type WebhookRow,
 } from '../../src/webhooks/webhooks.service.ts';
-import { validate } from '../../src/kernel/validation.ts';
 import { orUndefined } from '../arguments.ts';
 import { builder } from '../builder.ts';
 import { requestOf } from '../context.ts';
@@ -107,7 +107,8 @@ const CreateWebhookInput = builder.inputType('CreateWebhookInput', {
 });
 
 const UpdateWebhookInput = builder.inputType('UpdateWebhookInput', {
-  description: 'At least one field; description takes null to clear; active: true also resets consecutiveFailures and sends one delivery at a time until one succeeds',
+  description:
+    'At least one field; description takes null to clear; active: true also resets consecutiveFailures and sends one delivery at a time until one succeeds',
   fields: (t) => ({ url: t.string(), events: t.stringList(), description: t.string(), active: t.boolean() }),
 });
 

@@ -16,13 +16,19 @@ export const signupBodySchema = z
       .min(1)
       .max(200)
       .optional()
-      .meta({ description: 'The token of an invitation to this email: the new user joins the inviting organization instead of getting one of their own' }),
+      .meta({
+        description:
+          'The token of an invitation to this email: the new user joins the inviting organization instead of getting one of their own',
+      }),
     challengeToken: z
       .string()
       .min(1)
       .max(4096)
       .optional()
-      .meta({ description: "The bot check's answer (a siteverify-compatible widget's token); required when the service is configured with a verifier" }),
+      .meta({
+        description:
+          "The bot check's answer (a siteverify-compatible widget's token); required when the service is configured with a verifier",
+      }),
   })
   .meta({
     id: 'SignupRequest',
@@ -36,9 +42,7 @@ export const signupBodySchema = z
   });
 export type SignupInput = z.output<typeof signupBodySchema>;
 
-export const loginBodySchema = z
-  .strictObject({ email: emailSchema, password: z.string().min(1).max(200) })
-  .meta({ id: 'LoginRequest' });
+export const loginBodySchema = z.strictObject({ email: emailSchema, password: z.string().min(1).max(200) }).meta({ id: 'LoginRequest' });
 export type LoginInput = z.output<typeof loginBodySchema>;
 
 export const userSchema = z
@@ -49,7 +53,9 @@ export const userSchema = z
     lastName: z.string(),
     displayName: z.string(),
     avatarKey: z.string().nullable(),
-    emailVerified: z.boolean().meta({ description: 'The address is proven: by the verification mail\'s token, or by signing up with an invitation token' }),
+    emailVerified: z
+      .boolean()
+      .meta({ description: "The address is proven: by the verification mail's token, or by signing up with an invitation token" }),
   })
   .meta({ id: 'User' });
 
@@ -57,10 +63,6 @@ export const verifyEmailBodySchema = z.strictObject({ token: z.string().min(1).m
 
 export const verifiedUserSchema = z.object({ user: userSchema }).meta({ id: 'VerifiedUser' });
 
-export const sessionSchema = z
-  .object({ user: userSchema, organizations: z.array(membershipSchema) })
-  .meta({ id: 'Session' });
+export const sessionSchema = z.object({ user: userSchema, organizations: z.array(membershipSchema) }).meta({ id: 'Session' });
 
-export const signupResponseSchema = sessionSchema
-  .extend({ organization: organizationSchema })
-  .meta({ id: 'SignupResponse' });
+export const signupResponseSchema = sessionSchema.extend({ organization: organizationSchema }).meta({ id: 'SignupResponse' });

@@ -1,18 +1,18 @@
-import type { Identity, Role, UserSnapshot } from '../foundation/context.ts';
-import { displayName } from '../foundation/context.ts';
-import { prisma, type Db } from '../kernel/database/client.ts';
-import { conflict } from '../kernel/errors.ts';
-import { newId } from '../kernel/ids.ts';
-import { createOrganizationFor, toOrganization } from '../orgs/orgs.service.ts';
 import { normalizeEmail } from '../foundation/auth/auth.schemas.ts';
-import type { LoginInput, SignupInput } from './accounts.schemas.ts';
 import { unauthorized, userSnapshot } from '../foundation/auth/authenticate.ts';
 import { markEmailVerified, queueVerificationMail, resendVerification, verifyByToken } from '../foundation/auth/email-verification.ts';
-import { assertChallengePassed } from '../foundation/auth/signup-challenge.ts';
 import { throttleSignIn } from '../foundation/auth/sign-in-throttle.ts';
-import { decoyPasswordHash, hashPassword, newSecret, verifyPassword } from '../kernel/secrets.ts';
-import { inTransaction } from '../kernel/database/transactions.ts';
+import { assertChallengePassed } from '../foundation/auth/signup-challenge.ts';
+import type { Identity, Role, UserSnapshot } from '../foundation/context.ts';
+import { displayName } from '../foundation/context.ts';
 import { joinByInvitation } from '../invitations/invitations.service.ts';
+import { type Db, prisma } from '../kernel/database/client.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
+import { conflict } from '../kernel/errors.ts';
+import { newId } from '../kernel/ids.ts';
+import { decoyPasswordHash, hashPassword, newSecret, verifyPassword } from '../kernel/secrets.ts';
+import { createOrganizationFor, toOrganization } from '../orgs/orgs.service.ts';
+import type { LoginInput, SignupInput } from './accounts.schemas.ts';
 
 export const toUser = (user: UserSnapshot) => ({
   ulid: user.id,

@@ -1,8 +1,9 @@
-import { ConfigurationError, type Config } from '../kernel/config.ts';
+import { type Config, ConfigurationError } from '../kernel/config.ts';
 import type { BillingProvider } from './billing-provider.ts';
 
 /** What a provider answers about an organization's committed seats (the subscription reads it). */
 export type { Commitment } from './billing-provider.ts';
+
 import { LocalBillingProvider } from './local-provider.ts';
 
 const PROVIDERS = new Map<string, () => BillingProvider>([['local', () => new LocalBillingProvider()]]);

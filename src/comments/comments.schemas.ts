@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { authorSchema } from '../foundation/actors.ts';
-import { ulidSchema } from '../kernel/validation.ts';
 import { pageQuerySchema, pageSchema } from '../kernel/pagination.ts';
+import { ulidSchema } from '../kernel/validation.ts';
 
 export const COMMENT_BODY_MAX = 10000;
 /** Audit events carry the first 240 characters of a comment's body. */

@@ -3,13 +3,13 @@ import { emitAudit } from '../foundation/audit/audit.service.ts';
 import { authorize, can } from '../foundation/auth/policy.ts';
 import type { RequestContext } from '../foundation/context.ts';
 import type { Db, Prisma } from '../kernel/database/client.ts';
+import { lockRow } from '../kernel/database/locks.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
 import { forbidden, notFound, validationFailed } from '../kernel/errors.ts';
 import { epochMsOrNull, newId } from '../kernel/ids.ts';
+import { type PageQuery, pageOf, pageWindow } from '../kernel/pagination.ts';
 import { caseLabel, resolveTestCase } from '../test-cases/test-cases.service.ts';
-import { pageOf, pageWindow, type PageQuery } from '../kernel/pagination.ts';
-import { EXCERPT_CHARACTERS, type CreateCommentInput, type UpdateCommentInput } from './comments.schemas.ts';
-import { inTransaction } from '../kernel/database/transactions.ts';
-import { lockRow } from '../kernel/database/locks.ts';
+import { type CreateCommentInput, EXCERPT_CHARACTERS, type UpdateCommentInput } from './comments.schemas.ts';
 
 type CommentRow = Awaited<ReturnType<Db['comment']['findFirstOrThrow']>>;
 
@@ -75,7 +75,14 @@ function excerptOf(body: string) {
 
 type CommentAction = 'commented' | 'comment_updated' | 'comment_deleted' | 'comment_pinned' | 'comment_unpinned';
 
-function recordCommentEvent(tx: Db, ctx: RequestContext, commentable: Commentable, owner: CommentOwner, action: CommentAction, comment: CommentRow) {
+function recordCommentEvent(
+  tx: Db,
+  ctx: RequestContext,
+  commentable: Commentable,
+  owner: CommentOwner,
+  action: CommentAction,
+  comment: CommentRow,
+) {
   const withExcerpt = action === 'commented' || action === 'comment_updated' || action === 'comment_deleted';
   return emitAudit(tx, ctx, {
     action: `${commentable.entityType}.${action}`,
@@ -104,7 +111,12 @@ export async function listComments(ctx: RequestContext, commentable: Commentable
 }
 
 /** An owner's comments for a GraphQL connection: `window` carries Pothos's cursor, take/skip and selection. */
-export async function findComments(ctx: RequestContext, commentable: Commentable, owner: { id: string }, window: Prisma.CommentFindManyArgs) {
+export async function findComments(
+  ctx: RequestContext,
+  commentable: Commentable,
+  owner: { id: string },
+  window: Prisma.CommentFindManyArgs,
+) {
   authorize(ctx, 'project.read');
   return ctx.db.comment.findMany({ ...window, where: ownedBy(commentable, owner), orderBy: COMMENT_ORDER });
 }

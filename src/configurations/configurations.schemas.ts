@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { someFieldOf } from '../kernel/validation.ts';
 import { pageQuerySchema, pageSchema } from '../kernel/pagination.ts';
+import { someFieldOf } from '../kernel/validation.ts';
 
 export const CONFIGURATION_NAME_MAX = 200;
 /** Positions are PostgreSQL integers. */

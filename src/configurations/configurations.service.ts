@@ -1,12 +1,16 @@
 import { emitAudit } from '../foundation/audit/audit.service.ts';
+import { changesBetween } from '../foundation/audit/clip.ts';
 import { authorize } from '../foundation/auth/policy.ts';
 import type { RequestContext } from '../foundation/context.ts';
+import { LIVE, softDelete } from '../foundation/soft-delete.ts';
 import type { Db, Prisma } from '../kernel/database/client.ts';
+import { uniqueOrConflict } from '../kernel/database/constraints.ts';
+import { lockRow } from '../kernel/database/locks.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
 import { notFound } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
-import { changesBetween } from '../foundation/audit/clip.ts';
-import { assertProjectUnlocked, resolveProject } from '../projects/projects.service.ts';
 import { pageOf, pageWindow } from '../kernel/pagination.ts';
+import { assertProjectUnlocked, resolveProject } from '../projects/projects.service.ts';
 import type {
   ConfigurationGroupListQuery,
   CreateConfigurationGroupInput,
@@ -14,10 +18,6 @@ import type {
   UpdateConfigurationGroupInput,
   UpdateConfigurationInput,
 } from './configurations.schemas.ts';
-import { inTransaction } from '../kernel/database/transactions.ts';
-import { LIVE, softDelete } from '../foundation/soft-delete.ts';
-import { lockRow } from '../kernel/database/locks.ts';
-import { uniqueOrConflict } from '../kernel/database/constraints.ts';
 
 type ValueRow = Awaited<ReturnType<Db['configuration']['findFirstOrThrow']>>;
 type GroupRow = Awaited<ReturnType<Db['configurationGroup']['findFirstOrThrow']>>;
@@ -78,7 +78,9 @@ async function resolveConfiguration(ctx: RequestContext, db: Db, configurationUl
 const uniqueGroupName = <T>(name: string | undefined, write: () => Promise<T>) =>
   name === undefined ? write() : uniqueOrConflict(write, { field: 'name', message: `A configuration group named ${name} already exists` });
 const uniqueValueName = <T>(name: string | undefined, write: () => Promise<T>) =>
-  name === undefined ? write() : uniqueOrConflict(write, { field: 'name', message: `A configuration of this group named ${name} already exists` });
+  name === undefined
+    ? write()
+    : uniqueOrConflict(write, { field: 'name', message: `A configuration of this group named ${name} already exists` });
 
 /** The position after the last live sibling; callers hold the parent's row lock, so two creates cannot take the same. */
 const nextPosition = (siblings: Array<{ position: number }>) =>
@@ -93,26 +95,28 @@ const valueEvent = (group: GroupRow, value: ValueRow) => ({
 
 export async function createConfigurationGroup(ctx: RequestContext, projectCode: string, input: CreateConfigurationGroupInput) {
   authorize(ctx, 'planning.write');
-  return uniqueGroupName(input.name, () => inTransaction(ctx.db, async (tx) => {
-    const project = await resolveProject(ctx, projectCode, { db: tx });
-    await lockRow(tx, 'projects', project.id, { orgId: ctx.org.id });
-    const siblings = await tx.configurationGroup.findMany({ where: { projectId: project.id, ...LIVE }, select: { position: true } });
-    const created = await tx.configurationGroup.create({
-      data: {
-        id: newId(),
-        orgId: ctx.org.id,
-        projectId: project.id,
-        name: input.name,
-        position: input.position ?? nextPosition(siblings),
-      },
-    });
-    await emitAudit(tx, ctx, {
-      action: 'configuration_group.created',
-      ...groupEvent(created),
-      metadata: { name: created.name, position: created.position },
-    });
-    return { ...created, values: [] };
-  }));
+  return uniqueGroupName(input.name, () =>
+    inTransaction(ctx.db, async (tx) => {
+      const project = await resolveProject(ctx, projectCode, { db: tx });
+      await lockRow(tx, 'projects', project.id, { orgId: ctx.org.id });
+      const siblings = await tx.configurationGroup.findMany({ where: { projectId: project.id, ...LIVE }, select: { position: true } });
+      const created = await tx.configurationGroup.create({
+        data: {
+          id: newId(),
+          orgId: ctx.org.id,
+          projectId: project.id,
+          name: input.name,
+          position: input.position ?? nextPosition(siblings),
+        },
+      });
+      await emitAudit(tx, ctx, {
+        action: 'configuration_group.created',
+        ...groupEvent(created),
+        metadata: { name: created.name, position: created.position },
+      });
+      return { ...created, values: [] };
+    }),
+  );
 }
 
 /** Live groups of a project by position, then ULID, each with its live values. */
@@ -139,18 +143,20 @@ export async function findConfigurationGroups(
 /** Renames or moves a group; unchanged values answer the group as it is and record nothing. */
 export async function updateConfigurationGroup(ctx: RequestContext, groupUlid: string, input: UpdateConfigurationGroupInput) {
   authorize(ctx, 'planning.write');
-  return uniqueGroupName(input.name, () => inTransaction(ctx.db, async (tx) => {
-    const before = await resolveConfigurationGroup(ctx, groupUlid, { db: tx });
-    const changes = changesBetween({ name: before.name, position: before.position }, input);
-    if (changes.length === 0) return before;
-    const updated = await tx.configurationGroup.update({
-      where: { id: before.id },
-      data: { name: input.name, position: input.position, updatedAt: new Date() },
-      include: WITH_LIVE_VALUES,
-    });
-    await emitAudit(tx, ctx, { action: 'configuration_group.updated', ...groupEvent(updated), metadata: { changes } });
-    return updated;
-  }));
+  return uniqueGroupName(input.name, () =>
+    inTransaction(ctx.db, async (tx) => {
+      const before = await resolveConfigurationGroup(ctx, groupUlid, { db: tx });
+      const changes = changesBetween({ name: before.name, position: before.position }, input);
+      if (changes.length === 0) return before;
+      const updated = await tx.configurationGroup.update({
+        where: { id: before.id },
+        data: { name: input.name, position: input.position, updatedAt: new Date() },
+        include: WITH_LIVE_VALUES,
+      });
+      await emitAudit(tx, ctx, { action: 'configuration_group.updated', ...groupEvent(updated), metadata: { changes } });
+      return updated;
+    }),
+  );
 }
 
 /** Soft-deletes the group and its live values in one event. */
@@ -158,11 +164,20 @@ export async function deleteConfigurationGroup(ctx: RequestContext, groupUlid: s
   authorize(ctx, 'planning.write');
   await inTransaction(ctx.db, async (tx) => {
     const group = await resolveConfigurationGroup(ctx, groupUlid, { db: tx });
-    const deletedAt = await softDelete(tx, ctx, { table: 'configuration_groups', id: group.id, what: 'Configuration group' }, {
-      action: 'configuration_group.deleted',
-      ...groupEvent(group),
-      metadata: { name: group.name, valueCount: group.values.length, values: group.values.map((value) => ({ ulid: value.id, name: value.name })) },
-    });
+    const deletedAt = await softDelete(
+      tx,
+      ctx,
+      { table: 'configuration_groups', id: group.id, what: 'Configuration group' },
+      {
+        action: 'configuration_group.deleted',
+        ...groupEvent(group),
+        metadata: {
+          name: group.name,
+          valueCount: group.values.length,
+          values: group.values.map((value) => ({ ulid: value.id, name: value.name })),
+        },
+      },
+    );
     await tx.configuration.updateMany({ where: { groupId: group.id, ...LIVE }, data: { deletedAt, updatedAt: deletedAt } });
   });
 }
@@ -170,46 +185,50 @@ export async function deleteConfigurationGroup(ctx: RequestContext, groupUlid: s
 /** Adds a value after the group's last live value. */
 export async function createConfiguration(ctx: RequestContext, groupUlid: string, input: CreateConfigurationInput) {
   authorize(ctx, 'planning.write');
-  return uniqueValueName(input.name, () => inTransaction(ctx.db, async (tx) => {
-    const group = await resolveConfigurationGroup(ctx, groupUlid, { db: tx });
-    await lockRow(tx, 'configuration_groups', group.id, { orgId: ctx.org.id });
-    const siblings = await tx.configuration.findMany({ where: { groupId: group.id, ...LIVE }, select: { position: true } });
-    const created = await tx.configuration.create({
-      data: {
-        id: newId(),
-        orgId: ctx.org.id,
-        projectId: group.projectId,
-        groupId: group.id,
-        name: input.name,
-        position: nextPosition(siblings),
-      },
-    });
-    await emitAudit(tx, ctx, {
-      action: 'configuration.created',
-      ...valueEvent(group, created),
-      metadata: { groupUlid: group.id, groupName: group.name, name: created.name, position: created.position },
-    });
-    return created;
-  }));
+  return uniqueValueName(input.name, () =>
+    inTransaction(ctx.db, async (tx) => {
+      const group = await resolveConfigurationGroup(ctx, groupUlid, { db: tx });
+      await lockRow(tx, 'configuration_groups', group.id, { orgId: ctx.org.id });
+      const siblings = await tx.configuration.findMany({ where: { groupId: group.id, ...LIVE }, select: { position: true } });
+      const created = await tx.configuration.create({
+        data: {
+          id: newId(),
+          orgId: ctx.org.id,
+          projectId: group.projectId,
+          groupId: group.id,
+          name: input.name,
+          position: nextPosition(siblings),
+        },
+      });
+      await emitAudit(tx, ctx, {
+        action: 'configuration.created',
+        ...valueEvent(group, created),
+        metadata: { groupUlid: group.id, groupName: group.name, name: created.name, position: created.position },
+      });
+      return created;
+    }),
+  );
 }
 
 export async function updateConfiguration(ctx: RequestContext, configurationUlid: string, input: UpdateConfigurationInput) {
   authorize(ctx, 'planning.write');
-  return uniqueValueName(input.name, () => inTransaction(ctx.db, async (tx) => {
-    const before = await resolveConfiguration(ctx, tx, configurationUlid);
-    const changes = changesBetween({ name: before.name, position: before.position }, input);
-    if (changes.length === 0) return before;
-    const updated = await tx.configuration.update({
-      where: { id: before.id },
-      data: { name: input.name, position: input.position, updatedAt: new Date() },
-    });
-    await emitAudit(tx, ctx, {
-      action: 'configuration.updated',
-      ...valueEvent(before.group, updated),
-      metadata: { groupUlid: before.groupId, changes },
-    });
-    return updated;
-  }));
+  return uniqueValueName(input.name, () =>
+    inTransaction(ctx.db, async (tx) => {
+      const before = await resolveConfiguration(ctx, tx, configurationUlid);
+      const changes = changesBetween({ name: before.name, position: before.position }, input);
+      if (changes.length === 0) return before;
+      const updated = await tx.configuration.update({
+        where: { id: before.id },
+        data: { name: input.name, position: input.position, updatedAt: new Date() },
+      });
+      await emitAudit(tx, ctx, {
+        action: 'configuration.updated',
+        ...valueEvent(before.group, updated),
+        metadata: { groupUlid: before.groupId, changes },
+      });
+      return updated;
+    }),
+  );
 }
 
 /**
@@ -232,10 +251,15 @@ export async function deleteConfiguration(ctx: RequestContext, configurationUlid
       });
       return;
     }
-    await softDelete(tx, ctx, { table: 'configurations', id: value.id, what: 'Configuration' }, {
-      action: 'configuration.deleted',
-      ...valueEvent(value.group, value),
-      metadata,
-    });
+    await softDelete(
+      tx,
+      ctx,
+      { table: 'configurations', id: value.id, what: 'Configuration' },
+      {
+        action: 'configuration.deleted',
+        ...valueEvent(value.group, value),
+        metadata,
+      },
+    );
   });
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { customFieldValueSchema, fieldValueInputSchema, PARAGRAPH_MAX } from './field-values.service.ts';
-import { searchQuerySchema, ulidSchema } from '../kernel/validation.ts';
 import { pageQuerySchema, pageSchema } from '../kernel/pagination.ts';
+import { searchQuerySchema, ulidSchema } from '../kernel/validation.ts';
+import { customFieldValueSchema, fieldValueInputSchema, PARAGRAPH_MAX } from './field-values.service.ts';
 
 export const ENTITIES = ['test_case', 'test_run', 'defect'] as const;
 export type Entity = (typeof ENTITIES)[number];
@@ -29,11 +29,9 @@ const requiredText = (max: number) => z.string().trim().min(1).max(max);
 const optionalText = (max: number) => z.string().max(max).nullable();
 
 /** `{ en, es }`: English is required and non-empty; Spanish may be absent or null (falls back to English). */
-const requiredI18n = (max: number) =>
-  z.strictObject({ en: requiredText(max), es: requiredText(max).nullable().optional() });
+const requiredI18n = (max: number) => z.strictObject({ en: requiredText(max), es: requiredText(max).nullable().optional() });
 /** On PATCH a map changes only the locales it names; `es: null` removes the Spanish text. */
-const partialI18n = (max: number) =>
-  z.strictObject({ en: requiredText(max).optional(), es: requiredText(max).nullable().optional() });
+const partialI18n = (max: number) => z.strictObject({ en: requiredText(max).optional(), es: requiredText(max).nullable().optional() });
 /** Placeholders may be null in every locale (`placeholderI18n.en` may be null). */
 const placeholderI18n = z.strictObject({
   en: optionalText(PLACEHOLDER_MAX).optional(),
@@ -109,7 +107,7 @@ export type UpdateCustomFieldInput = z.output<typeof updateCustomFieldBodySchema
 export const resetCustomFieldBodySchema = z.strictObject({}).meta({ id: 'ResetCustomFieldRequest' });
 
 export const localesQuerySchema = z.object({
-  locales: z.enum(['all']).optional().meta({ description: '`all` adds titleI18n, placeholderI18n and each option\'s nameI18n' }),
+  locales: z.enum(['all']).optional().meta({ description: "`all` adds titleI18n, placeholderI18n and each option's nameI18n" }),
 });
 export type LocalesQuery = z.output<typeof localesQuerySchema>;
 
@@ -120,9 +118,7 @@ export const customFieldFilterSchema = searchQuerySchema.extend({
 });
 export type CustomFieldFilters = z.output<typeof customFieldFilterSchema>;
 
-export const customFieldListQuerySchema = pageQuerySchema()
-  .extend(customFieldFilterSchema.shape)
-  .extend(localesQuerySchema.shape);
+export const customFieldListQuerySchema = pageQuerySchema().extend(customFieldFilterSchema.shape).extend(localesQuerySchema.shape);
 export type CustomFieldListQuery = z.output<typeof customFieldListQuerySchema>;
 
 export const customFieldPathSchema = z.object({ orgUlid: z.string(), fieldUlid: z.string() });

@@ -2,17 +2,35 @@ import { emitAudit } from '../foundation/audit/audit.service.ts';
 import { authorize } from '../foundation/auth/policy.ts';
 import type { RequestContext } from '../foundation/context.ts';
 import type { Db, Prisma } from '../kernel/database/client.ts';
-import { AppError, notFound, validationFailed } from '../kernel/errors.ts';
-import { localized, type Locale } from '../kernel/i18n.ts';
-import { newId, ULID_PATTERN } from '../kernel/ids.ts';
-import { likeLiteral } from '../kernel/validation.ts';
-import { pageOf, pageWindow } from '../kernel/pagination.ts';
-import type { CreateCustomFieldInput, CustomFieldFilters, CustomFieldListQuery, Entity, UpdateCustomFieldInput, ValueType } from './custom-fields.schemas.ts';
-import { DEFINITION_ORDER, definitionInclude, valueTable, type DefinitionRow, type ValueEntity } from './field-values.service.ts';
-import { applyI18n, applyState, bothGiven, checkDefault, jsonInput, nextOptions, nextScope, type FieldKind, type FieldState, type NextOption } from './definition-changes.ts';
-import { seedDefaultValue, seedOf } from './system-fields.service.ts';
-import { inTransaction } from '../kernel/database/transactions.ts';
 import { lockRow } from '../kernel/database/locks.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
+import { AppError, notFound, validationFailed } from '../kernel/errors.ts';
+import { type Locale, localized } from '../kernel/i18n.ts';
+import { newId, ULID_PATTERN } from '../kernel/ids.ts';
+import { pageOf, pageWindow } from '../kernel/pagination.ts';
+import { likeLiteral } from '../kernel/validation.ts';
+import type {
+  CreateCustomFieldInput,
+  CustomFieldFilters,
+  CustomFieldListQuery,
+  Entity,
+  UpdateCustomFieldInput,
+  ValueType,
+} from './custom-fields.schemas.ts';
+import {
+  applyI18n,
+  applyState,
+  bothGiven,
+  checkDefault,
+  type FieldKind,
+  type FieldState,
+  jsonInput,
+  type NextOption,
+  nextOptions,
+  nextScope,
+} from './definition-changes.ts';
+import { DEFINITION_ORDER, type DefinitionRow, definitionInclude, type ValueEntity, valueTable } from './field-values.service.ts';
+import { seedDefaultValue, seedOf } from './system-fields.service.ts';
 
 export type CustomFieldRow = DefinitionRow;
 
@@ -72,10 +90,7 @@ async function filtersWhere(ctx: RequestContext, filters: CustomFieldFilters): P
   if (filters.q) {
     const contains = likeLiteral(filters.q);
     and.push({
-      OR: [
-        { titleEn: { contains, mode: 'insensitive' } },
-        { titleEs: { contains, mode: 'insensitive' } },
-      ],
+      OR: [{ titleEn: { contains, mode: 'insensitive' } }, { titleEs: { contains, mode: 'insensitive' } }],
     });
   }
   if (filters.projectUlid) {

@@ -1,13 +1,13 @@
-import { assertMembers } from '../foundation/actors.ts';
 import { Prisma as PrismaValues } from '../../prisma/generated/client/client.ts';
-import { change, type Change } from '../foundation/audit/clip.ts';
+import { assertMembers } from '../foundation/actors.ts';
+import { type Change, change } from '../foundation/audit/clip.ts';
 import type { RequestContext } from '../foundation/context.ts';
 import type { Db, Prisma } from '../kernel/database/client.ts';
 import { AppError, notFound, validationFailed } from '../kernel/errors.ts';
 import type { Locale } from '../kernel/i18n.ts';
 import { newId } from '../kernel/ids.ts';
-import { isOptionType, type I18nInput, type OptionInput } from './custom-fields.schemas.ts';
-import { isEmptyValue, normalizeFieldValue, valueTable, type DefinitionRow, type ValueEntity } from './field-values.service.ts';
+import { type I18nInput, isOptionType, type OptionInput } from './custom-fields.schemas.ts';
+import { type DefinitionRow, isEmptyValue, normalizeFieldValue, type ValueEntity, valueTable } from './field-values.service.ts';
 
 /**
  * The state a write of a field definition leads to, shared by create, PATCH and reset
@@ -106,7 +106,10 @@ export function nextOptions(kind: FieldKind, stored: CustomFieldRow['options'], 
   });
   const removedSeed = stored.find((option) => option.seedKey !== null && !seen.has(option.id));
   if (removedSeed && kind.systemKey !== null) {
-    throw new AppError('system_field_readonly', `The seeded option "${removedSeed.nameEn}" of a system field cannot be removed`, { path: ['options'], optionUlid: removedSeed.id });
+    throw new AppError('system_field_readonly', `The seeded option "${removedSeed.nameEn}" of a system field cannot be removed`, {
+      path: ['options'],
+      optionUlid: removedSeed.id,
+    });
   }
   return next;
 }

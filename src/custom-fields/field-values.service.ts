@@ -3,12 +3,12 @@ import { assertMembers } from '../foundation/actors.ts';
 import { clipSnapshot } from '../foundation/audit/clip.ts';
 import type { RequestContext } from '../foundation/context.ts';
 import type { Db, Prisma } from '../kernel/database/client.ts';
-import { AppError, notFound, validationFailed } from '../kernel/errors.ts';
-import { localized, type Locale } from '../kernel/i18n.ts';
-import { ULID_PATTERN } from '../kernel/ids.ts';
-import { ulidSchema } from '../kernel/validation.ts';
 import { lockRows } from '../kernel/database/locks.ts';
 import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
+import { AppError, notFound, validationFailed } from '../kernel/errors.ts';
+import { type Locale, localized } from '../kernel/i18n.ts';
+import { ULID_PATTERN } from '../kernel/ids.ts';
+import { ulidSchema } from '../kernel/validation.ts';
 
 /** Longest paragraph value. */
 export const PARAGRAPH_MAX = 10000;
@@ -28,7 +28,7 @@ export const fieldValueInputSchema = z
 export const customFieldValueSchema = z
   .object({
     fieldUlid: z.string(),
-    value: z.unknown().meta({ description: 'The stored value, or the definition\'s defaultValue, or null' }),
+    value: z.unknown().meta({ description: "The stored value, or the definition's defaultValue, or null" }),
     systemKey: z.string().nullable(),
     optionName: z.string().nullable(),
   })
@@ -134,7 +134,10 @@ export const loadDefinitions = (db: Db, entity: ValueEntity) =>
  * record with values (case lists, runs, defects), where Prisma's nested include and its result
  * mapping cost more than the database's work.
  */
-export const loadReadDefinitions = (db: Db, orgId: string, entity: ValueEntity) => queryRaw<ReadDefinition[]>(db, sql`
+export const loadReadDefinitions = (db: Db, orgId: string, entity: ValueEntity) =>
+  queryRaw<ReadDefinition[]>(
+    db,
+    sql`
   SELECT f.id, f.value_type AS "valueType", f.system_key AS "systemKey", f.default_value AS "defaultValue",
     f.all_projects AS "allProjects",
     COALESCE((SELECT json_agg(json_build_object('id', o.id, 'nameEn', o.name_en, 'nameEs', o.name_es) ORDER BY o.position, o.id)
@@ -142,7 +145,8 @@ export const loadReadDefinitions = (db: Db, orgId: string, entity: ValueEntity) 
     COALESCE((SELECT json_agg(json_build_object('projectId', p.project_id)) FROM custom_field_projects p WHERE p.field_id = f.id), '[]') AS projects
   FROM custom_fields f
   WHERE f.org_id = ${orgId} AND f.entity = ${entity}
-  ORDER BY f.position, f.id`);
+  ORDER BY f.position, f.id`,
+  );
 
 /**
  * The values of one record, in field order, from `definitions` (those visible in its project) and
@@ -192,9 +196,7 @@ function checkValue(definition: DefinitionRow, value: unknown): ValueCheck {
   switch (definition.valueType) {
     case 'select_single':
     case 'radio':
-      return typeof value === 'string' && optionIds.has(value)
-        ? { value }
-        : { invalid: 'must be the ULID of an option of this field' };
+      return typeof value === 'string' && optionIds.has(value) ? { value } : { invalid: 'must be the ULID of an option of this field' };
     case 'select_multi': {
       if (!Array.isArray(value) || !value.every((each) => typeof each === 'string' && optionIds.has(each))) {
         return { invalid: 'must be an array of ULIDs of options of this field' };
@@ -296,7 +298,12 @@ export async function writeValues(
   // The caller holds the case's row lock (inCaseTransaction, or a case created in this
   // transaction); a definition whose options are being edited (FOR UPDATE in the custom-fields
   // service) is not read half-way.
-  await lockRows(tx, 'custom_fields', values.map((entry) => entry.fieldUlid), { orgId: ctx.org.id, strength: 'share' });
+  await lockRows(
+    tx,
+    'custom_fields',
+    values.map((entry) => entry.fieldUlid),
+    { orgId: ctx.org.id, strength: 'share' },
+  );
   const definitions = await loadDefinitions(tx, owner.entity);
   const visible = definitions.filter((definition) => isVisibleIn(definition, owner.projectId));
   const byId = new Map(visible.map((definition) => [definition.id, definition]));

@@ -1,8 +1,8 @@
-import { prisma, type Db, type Prisma } from '../kernel/database/client.ts';
+import { type Db, type Prisma, prisma } from '../kernel/database/client.ts';
+import { lockRow } from '../kernel/database/locks.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
 import { newId } from '../kernel/ids.ts';
 import type { ValueType } from './custom-fields.schemas.ts';
-import { inTransaction } from '../kernel/database/transactions.ts';
-import { lockRow } from '../kernel/database/locks.ts';
 
 export type SeedOption = { key: string; en: string; es: string; icon: string | null; color: string | null };
 
@@ -95,11 +95,7 @@ export const SYSTEM_FIELDS: readonly SeedField[] = [
     valueType: 'select_single',
     en: 'Layer',
     es: 'Capa',
-    options: [
-      option('e2e', 'End-to-end', 'De extremo a extremo'),
-      option('api', 'API', 'API'),
-      option('unit', 'Unit', 'Unitaria'),
-    ],
+    options: [option('e2e', 'End-to-end', 'De extremo a extremo'), option('api', 'API', 'API'), option('unit', 'Unit', 'Unitaria')],
   },
   {
     systemKey: 'behavior',
@@ -153,7 +149,17 @@ export async function seedSystemFields(tx: Db, orgId: string, present: ReadonlyS
     seed.options.forEach((each, position) => {
       const id = newId();
       optionIdByKey.set(each.key, id);
-      options.push({ id, orgId, fieldId, seedKey: each.key, nameEn: each.en, nameEs: each.es, icon: each.icon, color: each.color, position });
+      options.push({
+        id,
+        orgId,
+        fieldId,
+        seedKey: each.key,
+        nameEn: each.en,
+        nameEs: each.es,
+        icon: each.icon,
+        color: each.color,
+        position,
+      });
     });
     const defaultValue = seedDefaultValue(seed, optionIdByKey);
     fields.push({

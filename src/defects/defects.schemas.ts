@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { authorSchema } from '../foundation/actors.ts';
-import { DEFECT_STATUSES } from '../kernel/statuses.ts';
 import { customFieldValueSchema, fieldValueInputSchema } from '../custom-fields/field-values.service.ts';
+import { authorSchema } from '../foundation/actors.ts';
 import { pageQuerySchema, pageSchema } from '../kernel/pagination.ts';
+import { DEFECT_STATUSES } from '../kernel/statuses.ts';
 import { distinctArray, searchQuerySchema, someFieldOf, ulidSchema } from '../kernel/validation.ts';
-
 
 export const DEFECT_TITLE_MAX = 500;
 export const DEFECT_DESCRIPTION_MAX = 20000;
@@ -56,12 +55,22 @@ export const defectFilterSchema = searchQuerySchema.extend({
   status: z
     .union([z.string().max(200), z.array(z.string().max(200)).max(10)])
     .optional()
-    .transform((value) => [...new Set([value ?? []].flat().flatMap((part) => part.split(',')).filter((token) => token !== ''))])
+    .transform((value) => [
+      ...new Set(
+        [value ?? []]
+          .flat()
+          .flatMap((part) => part.split(','))
+          .filter((token) => token !== ''),
+      ),
+    ])
     .pipe(z.array(status))
     .meta({ description: 'CSV (or repeated) of open, in_progress, resolved, closed' }),
-  assigneeUlid: z.union([z.literal(''), ulidSchema]).optional().meta({
-    description: 'Defects assigned to this user; empty: unassigned defects',
-  }),
+  assigneeUlid: z
+    .union([z.literal(''), ulidSchema])
+    .optional()
+    .meta({
+      description: 'Defects assigned to this user; empty: unassigned defects',
+    }),
 });
 export type DefectFilter = z.output<typeof defectFilterSchema>;
 
@@ -90,7 +99,10 @@ export const defectSchema = z
   })
   .meta({ id: 'Defect' });
 
-export const defectPageSchema = pageSchema(defectSchema).meta({ id: 'DefectPage', description: 'Newest first (highest defectNumber first)' });
+export const defectPageSchema = pageSchema(defectSchema).meta({
+  id: 'DefectPage',
+  description: 'Newest first (highest defectNumber first)',
+});
 
 export const linkedResultSchema = z
   .object({

@@ -1,21 +1,21 @@
+import { type CustomFieldValue, type FieldValueInput, readFieldValues, writeValues } from '../custom-fields/field-values.service.ts';
 import { assertMembers, authorColumns, toAuthor } from '../foundation/actors.ts';
 import { emitAudit } from '../foundation/audit/audit.service.ts';
 import { changesBetween } from '../foundation/audit/clip.ts';
 import { authorize } from '../foundation/auth/policy.ts';
 import type { RequestContext } from '../foundation/context.ts';
-import { readFieldValues, writeValues, type CustomFieldValue, type FieldValueInput } from '../custom-fields/field-values.service.ts';
 import type { Db, Prisma } from '../kernel/database/client.ts';
 import { lockRow } from '../kernel/database/locks.ts';
 import { inTransaction } from '../kernel/database/transactions.ts';
 import { notFound } from '../kernel/errors.ts';
 import { newId, ULID_PATTERN } from '../kernel/ids.ts';
-import { pageOf, pageWindow, type PageQuery } from '../kernel/pagination.ts';
+import { type PageQuery, pageOf, pageWindow } from '../kernel/pagination.ts';
+import { type DefectStatus } from '../kernel/statuses.ts';
+import { likeLiteral } from '../kernel/validation.ts';
 import { allocateNumber } from '../projects/numbering.service.ts';
 import { caseDisplayId } from '../projects/projects.schemas.ts';
-import { assertProjectUnlocked, resolveProject, type ProjectRow } from '../projects/projects.service.ts';
-import { likeLiteral } from '../kernel/validation.ts';
+import { assertProjectUnlocked, type ProjectRow, resolveProject } from '../projects/projects.service.ts';
 import { type CreateDefectInput, type DefectFilter, type DefectListQuery, type UpdateDefectInput } from './defects.schemas.ts';
-import { type DefectStatus } from '../kernel/statuses.ts';
 
 type DefectRow = Awaited<ReturnType<Db['defect']['findFirstOrThrow']>>;
 
@@ -69,7 +69,11 @@ export async function resolveDefect(ctx: RequestContext, defectUlid: string, opt
 }
 
 /** A defect mutation: the write role first, then the defect's row lock, then the defect as it is under it. */
-function inDefectTransaction<T>(ctx: RequestContext, defectUlid: string, work: (tx: Db, defect: DefectRow & { project: ProjectRow }) => Promise<T>) {
+function inDefectTransaction<T>(
+  ctx: RequestContext,
+  defectUlid: string,
+  work: (tx: Db, defect: DefectRow & { project: ProjectRow }) => Promise<T>,
+) {
   authorize(ctx, 'defect.write');
   return inTransaction(ctx.db, async (tx) => {
     if (ULID_PATTERN.test(defectUlid)) await lockRow(tx, 'defects', defectUlid, { orgId: ctx.org.id });
@@ -89,7 +93,13 @@ async function findLinkableResults(db: Db, projectId: string, resultUlids: strin
   if (resultUlids.length === 0) return [];
   const results = await db.testRunResult.findMany({
     where: { id: { in: resultUlids }, run: { projectId } },
-    select: { id: true, runId: true, runCaseId: true, runCase: { select: { caseNumber: true } }, run: { select: { project: { select: { code: true } } } } },
+    select: {
+      id: true,
+      runId: true,
+      runCaseId: true,
+      runCase: { select: { caseNumber: true } },
+      run: { select: { project: { select: { code: true } } } },
+    },
   });
   if (results.length !== new Set(resultUlids).size) throw notFound('Result');
   return results;
@@ -126,7 +136,9 @@ export async function createDefect(ctx: RequestContext, projectCode: string, inp
     });
     await writeDefectFieldValues(tx, ctx, created, input.customFieldValues ?? [], 'create');
     if (results.length > 0) {
-      await tx.defectResultLink.createMany({ data: results.map((result) => ({ defectId: created.id, resultId: result.id, orgId: ctx.org.id })) });
+      await tx.defectResultLink.createMany({
+        data: results.map((result) => ({ defectId: created.id, resultId: result.id, orgId: ctx.org.id })),
+      });
     }
     await emitAudit(tx, ctx, {
       action: 'defect.created',
@@ -297,7 +309,9 @@ export async function linkedResultsOf(ctx: RequestContext, defectIds: readonly s
   return defectIds.map((defectId) => links.filter((link) => link.defectId === defectId).map(toLinkedResult));
 }
 
-const linkedThrough = (results: Prisma.TestRunResultWhereInput): Prisma.DefectWhereInput => ({ resultLinks: { some: { result: results } } });
+const linkedThrough = (results: Prisma.TestRunResultWhereInput): Prisma.DefectWhereInput => ({
+  resultLinks: { some: { result: results } },
+});
 
 /** A run case detail's `linkedDefects`: distinct defects linked through any attempt on the case, by number. */
 export async function linkedDefectsOfRunCase(db: Db, runCaseId: string) {

@@ -1,19 +1,13 @@
 import { z } from 'zod';
-import { someFieldOf } from '../kernel/validation.ts';
-import { searchQuerySchema } from '../kernel/validation.ts';
 import { pageQuerySchema, pageSchema } from '../kernel/pagination.ts';
+import { searchQuerySchema, someFieldOf } from '../kernel/validation.ts';
 
 export const ENVIRONMENT_NAME_MAX = 100;
 export const SLUG_MAX = 100;
 export const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
 const name = z.string().min(1).max(ENVIRONMENT_NAME_MAX);
-const slug = z
-  .string()
-  .min(1)
-  .max(SLUG_MAX)
-  .regex(SLUG_PATTERN, 'must match ^[a-z0-9]+(-[a-z0-9]+)*$')
-  .meta({ example: 'staging-eu' });
+const slug = z.string().min(1).max(SLUG_MAX).regex(SLUG_PATTERN, 'must match ^[a-z0-9]+(-[a-z0-9]+)*$').meta({ example: 'staging-eu' });
 
 export const createEnvironmentBodySchema = z
   .strictObject({

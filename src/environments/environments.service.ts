@@ -1,23 +1,18 @@
 import { emitAudit } from '../foundation/audit/audit.service.ts';
+import { changesBetween } from '../foundation/audit/clip.ts';
 import { authorize } from '../foundation/auth/policy.ts';
 import type { RequestContext } from '../foundation/context.ts';
+import { LIVE, softDelete } from '../foundation/soft-delete.ts';
 import type { Db, Prisma } from '../kernel/database/client.ts';
+import { uniqueOrConflict } from '../kernel/database/constraints.ts';
+import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
 import { notFound, validationFailed } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
-import { changesBetween } from '../foundation/audit/clip.ts';
-import { assertProjectUnlocked, resolveProject } from '../projects/projects.service.ts';
-import { likeLiteral } from '../kernel/validation.ts';
 import { pageOf, pageWindow } from '../kernel/pagination.ts';
-import {
-  SLUG_MAX,
-  type CreateEnvironmentInput,
-  type EnvironmentListQuery,
-  type UpdateEnvironmentInput,
-} from './environments.schemas.ts';
-import { inTransaction } from '../kernel/database/transactions.ts';
-import { uniqueOrConflict } from '../kernel/database/constraints.ts';
-import { LIVE, softDelete } from '../foundation/soft-delete.ts';
-import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
+import { likeLiteral } from '../kernel/validation.ts';
+import { assertProjectUnlocked, resolveProject } from '../projects/projects.service.ts';
+import { type CreateEnvironmentInput, type EnvironmentListQuery, SLUG_MAX, type UpdateEnvironmentInput } from './environments.schemas.ts';
 
 type EnvironmentRow = Awaited<ReturnType<Db['environment']['findFirstOrThrow']>>;
 
@@ -106,9 +101,12 @@ export async function environmentForLegacyText(tx: Db, ctx: RequestContext, proj
   const slug = slugOf(text);
   if (!slug) return null;
   // The tenant column is written out: raw SQL does not pass through the confined client.
-  const inserted = await queryRaw<Array<{ id: string }>>(tx, sql`
+  const inserted = await queryRaw<Array<{ id: string }>>(
+    tx,
+    sql`
     INSERT INTO environments (id, org_id, project_id, name, slug) VALUES (${newId()}, ${ctx.org.id}, ${projectId}, ${text}, ${slug})
-    ON CONFLICT (project_id, slug) WHERE deleted_at IS NULL DO NOTHING RETURNING id`);
+    ON CONFLICT (project_id, slug) WHERE deleted_at IS NULL DO NOTHING RETURNING id`,
+  );
   const environment = await tx.environment.findFirstOrThrow({ where: { projectId, slug, ...LIVE } });
   if (inserted.length > 0) {
     await emitAudit(tx, ctx, {
@@ -125,10 +123,7 @@ const environmentSearch = (projectId: string, q: string | undefined): Prisma.Env
   ...LIVE,
   ...(q
     ? {
-        OR: [
-          { name: { contains: likeLiteral(q), mode: 'insensitive' } },
-          { slug: { contains: likeLiteral(q), mode: 'insensitive' } },
-        ],
+        OR: [{ name: { contains: likeLiteral(q), mode: 'insensitive' } }, { slug: { contains: likeLiteral(q), mode: 'insensitive' } }],
       }
     : {}),
 });
@@ -183,10 +178,15 @@ export async function deleteEnvironment(ctx: RequestContext, environmentUlid: st
   authorize(ctx, 'planning.write');
   await inTransaction(ctx.db, async (tx) => {
     const environment = await resolveEnvironment(ctx, environmentUlid, { db: tx });
-    await softDelete(tx, ctx, { table: 'environments', id: environment.id, what: 'Environment' }, {
-      action: 'environment.deleted',
-      ...environmentEvent(environment),
-      metadata: { name: environment.name, slug: environment.slug },
-    });
+    await softDelete(
+      tx,
+      ctx,
+      { table: 'environments', id: environment.id, what: 'Environment' },
+      {
+        action: 'environment.deleted',
+        ...environmentEvent(environment),
+        metadata: { name: environment.name, slug: environment.slug },
+      },
+    );
   });
 }

@@ -1,15 +1,10 @@
 import { can } from '../foundation/auth/policy.ts';
 import type { RequestContext } from '../foundation/context.ts';
+import { budgetSpent, consumeCall } from '../foundation/rate-limit/rate-limit.service.ts';
 import type { Db } from '../kernel/database/client.ts';
 import { forbidden, validationFailed } from '../kernel/errors.ts';
-import { budgetSpent, consumeCall } from '../foundation/rate-limit/rate-limit.service.ts';
 import { csvRows, streamOf } from './csv.ts';
-import {
-  AUDIT_EXPORT_CALLS_PER_HOUR,
-  AUDIT_EXPORT_COLUMNS,
-  AUDIT_EXPORT_MAX_EVENTS,
-  type AuditExportWindow,
-} from './exports.schemas.ts';
+import { AUDIT_EXPORT_CALLS_PER_HOUR, AUDIT_EXPORT_COLUMNS, AUDIT_EXPORT_MAX_EVENTS, type AuditExportWindow } from './exports.schemas.ts';
 
 const BATCH = 1000;
 export const IDENTITY_REMOVED = '[identity removed]';

@@ -1,8 +1,8 @@
+import { type CustomFieldValue, type DefinitionRow, isVisibleIn, loadDefinitions } from '../custom-fields/field-values.service.ts';
 import type { RequestContext } from '../foundation/context.ts';
-import { isVisibleIn, loadDefinitions, type CustomFieldValue, type DefinitionRow } from '../custom-fields/field-values.service.ts';
-import { resolveProject, toProject, type ProjectRow } from '../projects/projects.service.ts';
+import { type ProjectRow, resolveProject, toProject } from '../projects/projects.service.ts';
 import { findSuiteTree, toSuite } from '../suites/suites.service.ts';
-import { CASE_INCLUDE, presentTestCases, type CaseRecord, type TestCaseOut } from '../test-cases/test-cases.service.ts';
+import { CASE_INCLUDE, type CaseRecord, presentTestCases, type TestCaseOut } from '../test-cases/test-cases.service.ts';
 import { csvRows, streamOf } from './csv.ts';
 import type { ProjectExportFormat } from './exports.schemas.ts';
 

@@ -1,10 +1,10 @@
 import { authorize } from '../foundation/auth/policy.ts';
 import type { RequestContext } from '../foundation/context.ts';
+import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
 import { pageOf, pageWindow } from '../kernel/pagination.ts';
 import { caseDisplayId } from '../projects/projects.schemas.ts';
-import { assertProjectUnlocked, resolveProject, type ProjectRow } from '../projects/projects.service.ts';
-import { LAST_RESULTS_MAX, type FlakyTest, type FlakyTestsQuery } from './flaky-tests.schemas.ts';
-import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
+import { assertProjectUnlocked, type ProjectRow, resolveProject } from '../projects/projects.service.ts';
+import { type FlakyTest, type FlakyTestsQuery, LAST_RESULTS_MAX } from './flaky-tests.schemas.ts';
 
 type Row = {
   total: number;
@@ -26,17 +26,15 @@ type Row = {
  * flagged flaky, by flips descending then case number. Other statuses are not verdicts on the
  * test and are left out of the window.
  */
-export async function flakyTestsOf(
-  ctx: RequestContext,
-  project: Pick<ProjectRow, 'id' | 'code' | 'lockedAt'>,
-  query: FlakyTestsQuery,
-) {
+export async function flakyTestsOf(ctx: RequestContext, project: Pick<ProjectRow, 'id' | 'code' | 'lockedAt'>, query: FlakyTestsQuery) {
   authorize(ctx, 'project.read');
   assertProjectUnlocked(project);
   const { skip, take } = pageWindow(query);
   const orgId = ctx.org.id;
   // Raw SQL for the window functions; it names org_id itself.
-  const rows = await queryRaw<Row[]>(ctx.db, sql`
+  const rows = await queryRaw<Row[]>(
+    ctx.db,
+    sql`
     WITH recent AS (
       SELECT c.id AS case_id, c.case_number, c.title, r.id, r.run_id, r.status, r.executed_at, r.flaky,
         row_number() OVER (PARTITION BY c.id ORDER BY r.executed_at DESC, r.id DESC) AS rn,
@@ -86,7 +84,8 @@ export async function flakyTestsOf(
     LEFT JOIN page ON true
     LEFT JOIN page_results ON page_results.case_id = page.case_id
     LEFT JOIN page_runs ON page_runs.case_id = page.case_id
-    ORDER BY page.flips DESC, page.case_number`);
+    ORDER BY page.flips DESC, page.case_number`,
+  );
   const items = rows
     .filter((row) => row.caseUlid !== null)
     .map(

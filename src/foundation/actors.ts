@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { displayName, type Identity } from './context.ts';
 import type { Db } from '../kernel/database/client.ts';
 import { notFound } from '../kernel/errors.ts';
+import { displayName, type Identity } from './context.ts';
 
 /**
  * Who authored a record (a comment, a plan, a run), snapshotted at creation so that it survives
@@ -31,7 +31,12 @@ export function toAuthor(row: AuthorColumns) {
 
 export const authorSchema = z
   .union([
-    z.object({ kind: z.literal('user'), ulid: z.string().nullable(), displayName: z.string().nullable(), avatarKey: z.string().nullable() }),
+    z.object({
+      kind: z.literal('user'),
+      ulid: z.string().nullable(),
+      displayName: z.string().nullable(),
+      avatarKey: z.string().nullable(),
+    }),
     z.object({ kind: z.literal('api_token'), ulid: z.string().nullable(), name: z.string().nullable() }),
   ])
   .meta({ id: 'Author' });
@@ -42,7 +47,10 @@ export type UserRef = { ulid: string; name: string } | null;
 /** `{ ulid, name }` of each user among `userIds`, in one query. */
 export async function userRefs(db: Db, userIds: Array<string | null>): Promise<(id: string | null) => UserRef> {
   const wanted = [...new Set(userIds.filter((id): id is string => id !== null))];
-  const users = wanted.length === 0 ? [] : await db.user.findMany({ where: { id: { in: wanted } }, select: { id: true, firstName: true, lastName: true } });
+  const users =
+    wanted.length === 0
+      ? []
+      : await db.user.findMany({ where: { id: { in: wanted } }, select: { id: true, firstName: true, lastName: true } });
   const byId = new Map(users.map((user) => [user.id, { ulid: user.id, name: displayName(user) }]));
   return (id) => (id === null ? null : (byId.get(id) ?? null));
 }

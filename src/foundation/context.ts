@@ -1,6 +1,6 @@
-import type { Locale } from '../kernel/i18n.ts';
 import type { OrganizationLimits } from '../kernel/billing-tiers.ts';
 import type { Db } from '../kernel/database/client.ts';
+import type { Locale } from '../kernel/i18n.ts';
 
 export const ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
@@ -63,5 +63,4 @@ export type RequestContext = {
   locale: Locale;
 };
 
-export const displayName = (user: Pick<UserSnapshot, 'firstName' | 'lastName'>) =>
-  `${user.firstName} ${user.lastName}`.trim();
+export const displayName = (user: Pick<UserSnapshot, 'firstName' | 'lastName'>) => `${user.firstName} ${user.lastName}`.trim();

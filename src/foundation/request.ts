@@ -1,8 +1,8 @@
-import { assertNotCrossSite, enterOrganization, identify, unauthorized, type RequestMeter } from './auth/authenticate.ts';
-import type { Identity, RequestContext } from './context.ts';
 import { AppError, notFound } from '../kernel/errors.ts';
-import { ULID_PATTERN } from '../kernel/ids.ts';
 import { localeOf } from '../kernel/i18n.ts';
+import { ULID_PATTERN } from '../kernel/ids.ts';
+import { assertNotCrossSite, enterOrganization, identify, type RequestMeter, unauthorized } from './auth/authenticate.ts';
+import type { Identity, RequestContext } from './context.ts';
 import { budgetSpent, budgetState, consumeRequest, type RateLimitState } from './rate-limit/rate-limit.service.ts';
 
 /** What a transport read off a request, before anything is decided. */

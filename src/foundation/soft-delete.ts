@@ -1,9 +1,9 @@
 import { Prisma } from '../../prisma/generated/client/client.ts';
-import { emitAudit, type AuditEntry } from './audit/audit.service.ts';
-import type { Identity } from './context.ts';
 import type { Db } from '../kernel/database/client.ts';
-import { notFound } from '../kernel/errors.ts';
 import { executeRaw, sql } from '../kernel/database/raw-sql.ts';
+import { notFound } from '../kernel/errors.ts';
+import { type AuditEntry, emitAudit } from './audit/audit.service.ts';
+import type { Identity } from './context.ts';
 
 /** Rows still live: what every read of a soft-deletable model filters on. */
 export const LIVE = { deletedAt: null } as const;
@@ -23,9 +23,12 @@ export async function softDelete(
   event: AuditEntry,
 ): Promise<Date> {
   const now = new Date();
-  const count = await executeRaw(tx, sql`
+  const count = await executeRaw(
+    tx,
+    sql`
     UPDATE ${Prisma.raw(row.table)} SET deleted_at = ${now}, updated_at = ${now}
-    WHERE id = ${row.id} AND org_id = ${ctx.org.id} AND deleted_at IS NULL`);
+    WHERE id = ${row.id} AND org_id = ${ctx.org.id} AND deleted_at IS NULL`,
+  );
   if (count === 0) throw notFound(row.what);
   await emitAudit(tx, ctx, event);
   return now;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { pageQuerySchema, pageSchema } from '../kernel/pagination.ts';
-import { projectSchema } from '../projects/projects.schemas.ts';
 import { searchQuerySchema, someFieldOf, ulidSchema } from '../kernel/validation.ts';
+import { projectSchema } from '../projects/projects.schemas.ts';
 
 export const GROUP_NAME_MAX = 100;
 export const GROUP_DESCRIPTION_MAX = 2000;
@@ -29,7 +29,10 @@ export type CreateGroupInput = z.output<typeof createGroupBodySchema>;
 export const updateGroupBodySchema = z
   .strictObject({ name: name.optional(), description: description.optional() })
   .refine(...someFieldOf(['name', 'description']))
-  .meta({ id: 'UpdateUserGroupRequest', description: 'At least one field; description takes null to clear. No other key (members and projects have their own routes)' });
+  .meta({
+    id: 'UpdateUserGroupRequest',
+    description: 'At least one field; description takes null to clear. No other key (members and projects have their own routes)',
+  });
 export type UpdateGroupInput = z.output<typeof updateGroupBodySchema>;
 
 export const addGroupMembersBodySchema = z
@@ -40,7 +43,11 @@ export const addGroupMembersBodySchema = z
   .refine((body) => (body.userUlid === undefined) !== (body.userUlids === undefined), {
     message: 'Provide exactly one of userUlid, userUlids',
   })
-  .meta({ id: 'AddUserGroupMembersRequest', description: 'Exactly one of userUlid, userUlids', example: { userUlid: '01JD3Z8Q4V5W6X7Y8Z9A0B1C2D' } });
+  .meta({
+    id: 'AddUserGroupMembersRequest',
+    description: 'Exactly one of userUlid, userUlids',
+    example: { userUlid: '01JD3Z8Q4V5W6X7Y8Z9A0B1C2D' },
+  });
 export type AddGroupMembersInput = z.output<typeof addGroupMembersBodySchema>;
 
 export const assignGroupProjectsBodySchema = z

@@ -9,7 +9,8 @@ import { lockRow } from '../kernel/database/locks.ts';
 import { inTransaction } from '../kernel/database/transactions.ts';
 import { conflict, notFound } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
-import { pageOf, pageWindow, type PageQuery } from '../kernel/pagination.ts';
+import { type PageQuery, pageOf, pageWindow } from '../kernel/pagination.ts';
+import { likeLiteral } from '../kernel/validation.ts';
 import {
   assignGroupToProjects,
   lockGroup,
@@ -17,7 +18,6 @@ import {
   recordGroupUnassigned,
 } from '../project-access/project-access.service.ts';
 import { toProject } from '../projects/projects.service.ts';
-import { likeLiteral } from '../kernel/validation.ts';
 import type {
   AddGroupMembersInput,
   AssignGroupProjectsInput,
@@ -171,7 +171,13 @@ export async function deleteGroup(ctx: RequestContext, userGroupUlid: string): P
       ...groupEvent(group),
       metadata: { name: group.name, memberCount: group._count.members, projectCount: group._count.projects },
     });
-    await recordGroupUnassigned(tx, ctx, group, assignments.map((assignment) => assignment.project), 'group_deleted');
+    await recordGroupUnassigned(
+      tx,
+      ctx,
+      group,
+      assignments.map((assignment) => assignment.project),
+      'group_deleted',
+    );
   });
 }
 
@@ -190,7 +196,12 @@ export async function listGroupMembers(ctx: RequestContext, userGroupUlid: strin
     }),
     ctx.db.userGroupMember.count({ where }),
   ]);
-  const items = rows.map((row) => ({ userUlid: row.userId, displayName: displayName(row.user), email: row.user.email, addedAt: row.addedAt.getTime() }));
+  const items = rows.map((row) => ({
+    userUlid: row.userId,
+    displayName: displayName(row.user),
+    email: row.user.email,
+    addedAt: row.addedAt.getTime(),
+  }));
   return pageOf(items, query, total);
 }
 
@@ -216,7 +227,9 @@ export async function addGroupMembers(ctx: RequestContext, userGroupUlid: string
     const group = await lockGroup(tx, ctx, userGroupUlid);
     await assertMembers(tx, userIds);
     if ((await addMembers(tx, ctx, group, userIds)) === 0) {
-      throw conflict('Every user named is already a member of this group', { path: [input.userUlid === undefined ? 'userUlids' : 'userUlid'] });
+      throw conflict('Every user named is already a member of this group', {
+        path: [input.userUlid === undefined ? 'userUlids' : 'userUlid'],
+      });
     }
     return readGroup(tx, group.id);
   });

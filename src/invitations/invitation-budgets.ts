@@ -1,5 +1,5 @@
+import { type Bucket, budgetSpent, consumeCalls, digestKey, type RateLimitState } from '../foundation/rate-limit/rate-limit.service.ts';
 import type { Db } from '../kernel/database/client.ts';
-import { budgetSpent, consumeCalls, digestKey, type Bucket, type RateLimitState } from '../foundation/rate-limit/rate-limit.service.ts';
 
 /**
  * Invitation mails one organization may send to one address an hour, whichever way: inviting,
@@ -24,7 +24,13 @@ const latest = (states: RateLimitState[]) => states.reduce((a, b) => (a.retryAft
  */
 export async function chargeInvitationMails(tx: Db, orgId: string, emails: string[], now = Date.now()): Promise<void> {
   const charge = (bucket: Bucket, limit: number, ...scope: string[]) =>
-    consumeCalls(tx, emails.map((email) => digestKey(bucket, ...scope, email)), bucket, limit, now);
+    consumeCalls(
+      tx,
+      emails.map((email) => digestKey(bucket, ...scope, email)),
+      bucket,
+      limit,
+      now,
+    );
   const fromOrganization = await charge('invitation_mail_from_org', INVITATION_MAILS_PER_ORGANIZATION, orgId);
   const toAddress = await charge('invitation_mail_to_address', INVITATION_MAILS_PER_ADDRESS);
   const spent = [...fromOrganization, ...toAddress].filter((state) => !state.allowed);

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { EMAIL_MAX } from '../foundation/auth/auth.schemas.ts';
-import { organizationSchema } from '../orgs/orgs.schemas.ts';
 import { ROLES } from '../foundation/context.ts';
 import { LOCALES } from '../kernel/i18n.ts';
 import { pageQuerySchema, pageSchema } from '../kernel/pagination.ts';
+import { organizationSchema } from '../orgs/orgs.schemas.ts';
 
 /** Nobody is invited as an owner: owners appoint owners among the members. */
 export const INVITATION_ROLES = ['admin', 'member', 'viewer'] as const;
@@ -62,9 +62,7 @@ export type InvitationListQuery = z.output<typeof invitationListQuerySchema>;
 
 export const invitationPathSchema = z.object({ orgUlid: z.string(), invitationUlid: z.string() });
 
-export const acceptInvitationBodySchema = z
-  .strictObject({ token: z.string().min(1).max(200) })
-  .meta({ id: 'AcceptInvitationRequest' });
+export const acceptInvitationBodySchema = z.strictObject({ token: z.string().min(1).max(200) }).meta({ id: 'AcceptInvitationRequest' });
 
 export const invitationSchema = z
   .object({
@@ -80,7 +78,9 @@ export const invitationSchema = z
     emailDeliveryStatus: z
       .enum(['failed', 'suppressed'])
       .nullable()
-      .meta({ description: 'null while queued, retried or once delivered; failed after the last retry; suppressed when the address refuses mail' }),
+      .meta({
+        description: 'null while queued, retried or once delivered; failed after the last retry; suppressed when the address refuses mail',
+      }),
   })
   .meta({ id: 'Invitation' });
 

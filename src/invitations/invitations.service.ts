@@ -4,18 +4,19 @@ import { EMAIL_MAX, normalizeEmail } from '../foundation/auth/auth.schemas.ts';
 import { unauthorized } from '../foundation/auth/authenticate.ts';
 import { assertEmailVerified } from '../foundation/auth/email-verification.ts';
 import { authorize } from '../foundation/auth/policy.ts';
-import { newSecret, sha256 } from '../kernel/secrets.ts';
-import { settings } from '../kernel/config.ts';
 import { displayName, type Identity, type RequestContext, type Role, type UserSnapshot } from '../foundation/context.ts';
-import { prisma, type Db, type Prisma } from '../kernel/database/client.ts';
+import { type DeliveryStatus, deliveryStatuses, queueMail } from '../foundation/mail/mail.service.ts';
+import { settings } from '../kernel/config.ts';
+import { type Db, type Prisma, prisma } from '../kernel/database/client.ts';
 import { uniqueOrConflict } from '../kernel/database/constraints.ts';
 import { lockRow } from '../kernel/database/locks.ts';
+import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
 import { inTransaction } from '../kernel/database/transactions.ts';
 import { conflict, forbidden, notFound } from '../kernel/errors.ts';
 import type { Locale } from '../kernel/i18n.ts';
 import { newId } from '../kernel/ids.ts';
-import { deliveryStatuses, queueMail, type DeliveryStatus } from '../foundation/mail/mail.service.ts';
 import { pageOf, pageWindow } from '../kernel/pagination.ts';
+import { newSecret, sha256 } from '../kernel/secrets.ts';
 import { occupiesSeat, reserveSeats } from '../seats/seats.service.ts';
 import { chargeInvitationMails } from './invitation-budgets.ts';
 import { invitationMail } from './invitation-mail.ts';
@@ -26,7 +27,6 @@ import type {
   InvitationListQuery,
   InvitationStatus,
 } from './invitations.schemas.ts';
-import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
 
 /** Invitations expire 7 days after they were (re)sent (decisions §8). */
 const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
@@ -61,7 +61,11 @@ const toInvitation = (row: InvitationRow, emailDeliveryStatus: DeliveryStatus) =
  * the caller's connection: a keyed request's transaction holds the embedded database's only one).
  */
 export async function invitationViews(ctx: RequestContext, rows: InvitationRow[]) {
-  const statusOf = await deliveryStatuses(ctx.db, MAIL_SUBJECT, rows.map((row) => row.id));
+  const statusOf = await deliveryStatuses(
+    ctx.db,
+    MAIL_SUBJECT,
+    rows.map((row) => row.id),
+  );
   return rows.map((row) => toInvitation(row, statusOf(row.id)));
 }
 
@@ -198,9 +202,13 @@ export async function createInvitationsInBulk(ctx: RequestContext, input: BulkIn
   return inTransaction(ctx.db, async (tx) => {
     await lockRow(tx, 'organizations', ctx.org.id);
     const taken = await takenAddresses(tx, valid, new Date());
-    await createInvitations(tx, ctx, valid.filter((email) => !taken.has(email)), input);
-    const outcome = (email: string): BulkOutcome =>
-      !validSet.has(email) ? 'invalid_email' : (taken.get(email) ?? 'created');
+    await createInvitations(
+      tx,
+      ctx,
+      valid.filter((email) => !taken.has(email)),
+      input,
+    );
+    const outcome = (email: string): BulkOutcome => (!validSet.has(email) ? 'invalid_email' : (taken.get(email) ?? 'created'));
     return { results: addresses.map((email) => ({ email, status: outcome(email) })) };
   });
 }
@@ -232,7 +240,11 @@ export async function listInvitations(ctx: RequestContext, query: InvitationList
 }
 
 /** Invitations for a GraphQL connection. */
-export async function findInvitations(ctx: RequestContext, statuses: InvitationStatus[] | undefined, window: Prisma.InvitationFindManyArgs) {
+export async function findInvitations(
+  ctx: RequestContext,
+  statuses: InvitationStatus[] | undefined,
+  window: Prisma.InvitationFindManyArgs,
+) {
   authorize(ctx, 'member.manage');
   return ctx.db.invitation.findMany({ ...window, where: invitationFilter(statuses), orderBy: INVITATION_ORDER });
 }
@@ -346,11 +358,14 @@ export async function joinByInvitation(tx: Db, user: UserSnapshot, token: string
 
 /** A granted allowlist row on every private project of the organization; answers their ids. */
 async function grantPrivateProjects(tx: Db, orgId: string, userId: string): Promise<string[]> {
-  const rows = await queryRaw<Array<{ project_id: string }>>(tx, sql`
+  const rows = await queryRaw<Array<{ project_id: string }>>(
+    tx,
+    sql`
     INSERT INTO project_access_members (project_id, user_id, org_id, state)
     SELECT id, ${userId}, org_id, 'granted' FROM projects WHERE org_id = ${orgId} AND access_mode = 'private'
     ON CONFLICT (project_id, user_id) DO UPDATE SET state = 'granted', updated_at = CURRENT_TIMESTAMP
-    RETURNING project_id`);
+    RETURNING project_id`,
+  );
   return rows.map((row) => row.project_id).sort();
 }
 

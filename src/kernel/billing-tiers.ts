@@ -7,7 +7,14 @@ const GIB = 1024 ** 3;
 /** The billing plans of organizations (decisions §2) and their ceilings. `null` means unlimited. */
 export const PLAN_TIERS = {
   free: { maxProjects: 3, maxSeats: 3, maxResultsPerMonth: 5_000, requestsPerMinute: 60, auditExportEnabled: false, maxStorageBytes: GIB },
-  team: { maxProjects: 50, maxSeats: 25, maxResultsPerMonth: 100_000, requestsPerMinute: 600, auditExportEnabled: true, maxStorageBytes: 100 * GIB },
+  team: {
+    maxProjects: 50,
+    maxSeats: 25,
+    maxResultsPerMonth: 100_000,
+    requestsPerMinute: 600,
+    auditExportEnabled: true,
+    maxStorageBytes: 100 * GIB,
+  },
   enterprise: {
     maxProjects: null,
     maxSeats: null,

@@ -34,7 +34,9 @@ const smtpUrl = z.string().refine((value) => {
 }, 'must be an smtp:// or smtps:// address, e.g. smtps://user:password@mail.example.com:465');
 
 /** `Name <address@domain>` or a bare `address@domain`. */
-const mailbox = z.string().regex(/^(?:[^<>]*<[^<>\s@]+@[^<>\s@]+>|[^<>\s@]+@[^<>\s@]+)$/, 'must be an address such as "tcms <no-reply@example.com>"');
+const mailbox = z
+  .string()
+  .regex(/^(?:[^<>]*<[^<>\s@]+@[^<>\s@]+>|[^<>\s@]+@[^<>\s@]+)$/, 'must be an address such as "tcms <no-reply@example.com>"');
 
 const environmentSchema = z.object({
   PORT: z
@@ -64,7 +66,12 @@ const environmentSchema = z.object({
   TCMS_CORS_ORIGINS: z
     .string()
     .default('')
-    .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
+    .transform((value) =>
+      value
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.url().refine((origin) => new URL(origin).origin === origin, 'must be an origin such as https://app.example.com'))),
   // Express's `trust proxy`: behind a load balancer, which hops may set X-Forwarded-For.
   TCMS_TRUST_PROXY: z.string().default('false'),
@@ -158,7 +165,14 @@ export type ImportSettings = { memoryMb: number; timeoutMs: number };
 
 export type ChallengeSettings = { verifyUrl: string; secret: string; timeoutMs: number };
 
-export type WebhookSettings = { dispatch: boolean; allowPrivate: boolean; timeoutMs: number; retryBaseMs: number; pollMs: number; cooldownMs: number };
+export type WebhookSettings = {
+  dispatch: boolean;
+  allowPrivate: boolean;
+  timeoutMs: number;
+  retryBaseMs: number;
+  pollMs: number;
+  cooldownMs: number;
+};
 
 /** Open event streams per credential and per client address, in one process. */
 export type StreamLimits = { perCredential: number; perAddress: number };

@@ -91,14 +91,12 @@ type Issue = { path: PropertyKey[]; message: string; code?: string; keys?: reado
 export function fromValidationIssues(issues: readonly Issue[], location?: 'query' | 'params' | 'body' | 'file'): AppError {
   // An unknown key (zod's unrecognized_keys) is reported at the object; the offending field is the key.
   const toPath = (issue: Issue) =>
-    [...issue.path, ...(issue.code === 'unrecognized_keys' && issue.keys?.length ? [issue.keys[0] as string] : [])].map(
-      (part) => (typeof part === 'symbol' ? String(part) : part),
+    [...issue.path, ...(issue.code === 'unrecognized_keys' && issue.keys?.length ? [issue.keys[0] as string] : [])].map((part) =>
+      typeof part === 'symbol' ? String(part) : part,
     );
   const first = issues[0];
   const where = location && location !== 'body' ? ` in ${location}` : '';
-  const message = first
-    ? `${toPath(first).join('.') || location || 'request'}: ${first.message}${where}`
-    : 'Invalid request';
+  const message = first ? `${toPath(first).join('.') || location || 'request'}: ${first.message}${where}` : 'Invalid request';
   return validationFailed(message, {
     path: first ? toPath(first) : [],
     ...(location ? { location } : {}),

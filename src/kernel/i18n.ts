@@ -22,5 +22,4 @@ export function localeOf(acceptLanguage: string | undefined): Locale {
 }
 
 /** A text authored in both locales: the requested one when present, else English. */
-export const localized = (locale: Locale, en: string, es: string | null | undefined): string =>
-  locale === 'es' && es ? es : en;
+export const localized = (locale: Locale, en: string, es: string | null | undefined): string => (locale === 'es' && es ? es : en);

@@ -23,5 +23,4 @@ export const newId: () => string = monotonicFactory(pooledRandom());
 
 export const ULID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
-export const epochMsOrNull = (date: Date | null | undefined): number | null =>
-  date ? date.getTime() : null;
+export const epochMsOrNull = (date: Date | null | undefined): number | null => (date ? date.getTime() : null);

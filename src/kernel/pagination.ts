@@ -31,7 +31,10 @@ export const pageSchema = <T extends z.ZodType>(item: T) =>
 
 /** `limit`/`cursor` of the contract's cursor pagination (limit default 50, max 200). */
 export const cursorQuerySchema = z.object({
-  limit: queryInteger(1, MAX_PAGE_SIZE).optional().default(50).meta({ description: `Items per page, 1..${MAX_PAGE_SIZE}` }),
+  limit: queryInteger(1, MAX_PAGE_SIZE)
+    .optional()
+    .default(50)
+    .meta({ description: `Items per page, 1..${MAX_PAGE_SIZE}` }),
   cursor: ulidSchema.optional().meta({ description: 'The nextCursor of the previous page' }),
 });
 export type CursorQuery = z.output<typeof cursorQuerySchema>;
@@ -42,5 +45,4 @@ export function cursorPageOf<T extends { id: string }>(rows: T[], limit: number)
   return { items, nextCursor: rows.length > limit ? (items.at(-1)?.id ?? null) : null };
 }
 
-export const cursorPageSchema = <T extends z.ZodType>(item: T) =>
-  z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+export const cursorPageSchema = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), nextCursor: z.string().nullable() });

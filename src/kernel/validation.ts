@@ -18,7 +18,10 @@ export const distinctArray = <T extends z.ZodType>(item: T, max: number) =>
 export const queryInteger = (min: number, max: number) =>
   z.preprocess(
     (value) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value),
-    z.int({ error: (issue) => (issue.code === 'invalid_type' ? 'must be an integer' : undefined) }).min(min).max(max),
+    z
+      .int({ error: (issue) => (issue.code === 'invalid_type' ? 'must be an integer' : undefined) })
+      .min(min)
+      .max(max),
   );
 
 export const searchQuerySchema = z.object({
@@ -47,11 +50,7 @@ export const nestedTooDeeply = (path: PropertyKey[], location?: 'query' | 'param
  * Parses with a zod schema; a failure is the contract's 422 validation_failed. What the schema
  * accepts must also be storable and shallow, which `unstorableIn` checks.
  */
-export function validate<S extends z.ZodType>(
-  schema: S,
-  value: unknown,
-  location?: 'query' | 'params' | 'body',
-): z.output<S> {
+export function validate<S extends z.ZodType>(schema: S, value: unknown, location?: 'query' | 'params' | 'body'): z.output<S> {
   const result = schema.safeParse(value);
   if (!result.success) throw fromValidationIssues(result.error.issues.map(clipped), location);
   const unstorable = unstorableIn(result.data);
@@ -113,7 +112,8 @@ export function unstorableIn(root: unknown): { path: PropertyKey[]; message: str
     if (depth >= MAX_NESTING_DEPTH) return { path: pathOf(visit), message: TOO_DEEP };
     const children: Visit[] = [];
     if (Array.isArray(value)) {
-      for (let index = 0; index < value.length; index++) children.push({ value: value[index], parent: visit, key: index, depth: depth + 1 });
+      for (let index = 0; index < value.length; index++)
+        children.push({ value: value[index], parent: visit, key: index, depth: depth + 1 });
     } else {
       for (const [key, inner] of Object.entries(value)) {
         const problem = unstorableText(key);

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { logger } from '../kernel/logger.ts';
-import { hearRunChange, sendRunChangesThrough, type RunChange } from './progress-signals.service.ts';
+import { hearRunChange, type RunChange, sendRunChangesThrough } from './progress-signals.service.ts';
 
 /** The one PostgreSQL channel every process LISTENs on and NOTIFYs to. */
 const RUN_CHANGES_CHANNEL = 'tcms_run_changes';
@@ -15,7 +15,9 @@ export type ProgressFanOut = { stop(): Promise<void> };
 
 const isRunChange = (value: unknown): value is RunChange => {
   const change = value as Partial<RunChange> | null;
-  return typeof change?.orgId === 'string' && typeof change.runId === 'string' && (change.planId === null || typeof change.planId === 'string');
+  return (
+    typeof change?.orgId === 'string' && typeof change.runId === 'string' && (change.planId === null || typeof change.planId === 'string')
+  );
 };
 
 /**

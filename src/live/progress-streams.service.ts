@@ -3,7 +3,7 @@ import { tenantClient } from '../kernel/database/tenant.ts';
 import { AppError } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
 import { logger } from '../kernel/logger.ts';
-import { readPlanProgress, type PlanProgress } from '../plans/plan-progress.service.ts';
+import { type PlanProgress, readPlanProgress } from '../plans/plan-progress.service.ts';
 import { resolvePlan } from '../plans/plans.service.ts';
 import { findRun, toRunResponse } from '../runs/runs.service.ts';
 import { onRunChange } from './progress-signals.service.ts';
@@ -12,7 +12,9 @@ import { onRunChange } from './progress-signals.service.ts';
 const MIN_EVENT_INTERVAL_MS = 250;
 
 /** The progress event of a run stream (decisions §14): the counters of the run response. */
-export type RunProgress = Pick<ReturnType<typeof toRunResponse>, 'state' | 'counts' | 'total' | 'passRate' | 'lastResultAt'> & { runUlid: string };
+export type RunProgress = Pick<ReturnType<typeof toRunResponse>, 'state' | 'counts' | 'total' | 'passRate' | 'lastResultAt'> & {
+  runUlid: string;
+};
 
 /** One event of a stream: its id (a ULID, the SSE `id`) and the progress it reports. */
 export type ProgressEvent<T> = { id: string; data: T };

@@ -1,5 +1,5 @@
-import { settings } from '../kernel/config.ts';
 import type { Identity } from '../foundation/context.ts';
+import { settings } from '../kernel/config.ts';
 import { AppError } from '../kernel/errors.ts';
 
 /**
@@ -26,7 +26,8 @@ const openStreams = new Map<string, number>();
  * The credential a stream counts against: an API token, an OAuth grant (every token of one
  * consent, so that refreshing gains nothing), a signed-in user (all their sessions).
  */
-const credentialOf = (identity: Identity) => (identity.kind === 'session' ? `user:${identity.user.id}` : `${identity.kind}:${identity.token.id}`);
+const credentialOf = (identity: Identity) =>
+  identity.kind === 'session' ? `user:${identity.user.id}` : `${identity.kind}:${identity.token.id}`;
 
 function countedKeys(holder: StreamHolder): Array<{ key: string; limit: number; what: string }> {
   const limits = settings().sseStreamLimits;
@@ -68,7 +69,10 @@ function takePlace(holder: StreamHolder): () => void {
  * before it opens until it ends: its last event, the client going away (`return()`), or a failure
  * to open. Refused when no place is left, before `open` runs.
  */
-export async function heldStream<T>(holder: StreamHolder, open: () => Promise<ClosableStream<T>>): Promise<ClosableStream<T> & AsyncIterable<T>> {
+export async function heldStream<T>(
+  holder: StreamHolder,
+  open: () => Promise<ClosableStream<T>>,
+): Promise<ClosableStream<T> & AsyncIterable<T>> {
   const release = takePlace(holder);
   let stream: ClosableStream<T>;
   try {

@@ -25,7 +25,11 @@ export const memberSchema = z
     avatarKey: z.string().nullable(),
     role: z.enum(ROLES),
     joinedAt: z.number().int(),
-    suspendedAt: z.number().int().nullable().meta({ description: 'Set while staff suspend the member: they keep their seat but cannot act in the organization' }),
+    suspendedAt: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'Set while staff suspend the member: they keep their seat but cannot act in the organization' }),
   })
   .meta({ id: 'OrganizationMember' });
 

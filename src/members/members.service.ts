@@ -2,16 +2,16 @@ import { emitAudit, SYSTEM_ACTOR } from '../foundation/audit/audit.service.ts';
 import { normalizeEmail } from '../foundation/auth/auth.schemas.ts';
 import { authorize, lowerRole } from '../foundation/auth/policy.ts';
 import { displayName, type RequestContext, type Role } from '../foundation/context.ts';
-import { prisma, type Db, type Prisma } from '../kernel/database/client.ts';
+import { type Db, type Prisma, prisma } from '../kernel/database/client.ts';
 import { lockRow } from '../kernel/database/locks.ts';
+import { executeRaw, sql } from '../kernel/database/raw-sql.ts';
 import { inTransaction } from '../kernel/database/transactions.ts';
 import { AppError, forbidden, notFound } from '../kernel/errors.ts';
 import { epochMsOrNull } from '../kernel/ids.ts';
 import { pageOf, pageWindow } from '../kernel/pagination.ts';
-import { occupiesSeat, reserveSeats } from '../seats/seats.service.ts';
 import { likeLiteral } from '../kernel/validation.ts';
+import { occupiesSeat, reserveSeats } from '../seats/seats.service.ts';
 import type { MemberListQuery, UpdateMemberInput } from './members.schemas.ts';
-import { executeRaw, sql } from '../kernel/database/raw-sql.ts';
 
 export type MemberRow = Prisma.MembershipGetPayload<{ include: { user: true } }>;
 
@@ -162,7 +162,10 @@ async function forgetMembership(tx: Db, orgId: string, userId: string): Promise<
   await executeRaw(tx, sql`DELETE FROM user_group_members WHERE org_id = ${orgId} AND user_id = ${userId}`);
   await executeRaw(tx, sql`DELETE FROM project_access_members WHERE org_id = ${orgId} AND user_id = ${userId}`);
   await executeRaw(tx, sql`UPDATE projects SET owner_user_id = NULL WHERE org_id = ${orgId} AND owner_user_id = ${userId}`);
-  await executeRaw(tx, sql`UPDATE api_tokens SET revoked_at = now() WHERE org_id = ${orgId} AND user_id = ${userId} AND revoked_at IS NULL`);
+  await executeRaw(
+    tx,
+    sql`UPDATE api_tokens SET revoked_at = now() WHERE org_id = ${orgId} AND user_id = ${userId} AND revoked_at IS NULL`,
+  );
   await executeRaw(tx, sql`DELETE FROM oauth_grants WHERE org_id = ${orgId} AND user_id = ${userId}`);
 }
 
@@ -185,11 +188,15 @@ export async function setMemberSuspension(orgId: string, member: string, suspend
       data: { suspendedAt: suspended ? new Date() : null },
       include: { user: true },
     });
-    await emitAudit(tx, { identity: SYSTEM_ACTOR, org: { id: orgId } }, {
-      action: suspended ? 'member.suspended' : 'member.unsuspended',
-      ...memberEvent(row),
-      metadata: { email: row.user.email, role: row.role },
-    });
+    await emitAudit(
+      tx,
+      { identity: SYSTEM_ACTOR, org: { id: orgId } },
+      {
+        action: suspended ? 'member.suspended' : 'member.unsuspended',
+        ...memberEvent(row),
+        metadata: { email: row.user.email, role: row.role },
+      },
+    );
     return toMember(updated);
   });
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { searchQuerySchema, someFieldOf } from '../kernel/validation.ts';
 import { pageQuerySchema, pageSchema } from '../kernel/pagination.ts';
+import { searchQuerySchema, someFieldOf } from '../kernel/validation.ts';
 
 /** Epoch milliseconds as the contract writes instants (0 .. the largest JavaScript Date). */
 export const epochMsSchema = z.number().int().min(0).max(8_640_000_000_000_000).meta({ example: 1767225600000 });

@@ -2,15 +2,15 @@ import { emitAudit } from '../foundation/audit/audit.service.ts';
 import { changesBetween } from '../foundation/audit/clip.ts';
 import { authorize } from '../foundation/auth/policy.ts';
 import type { RequestContext } from '../foundation/context.ts';
+import { LIVE, softDelete } from '../foundation/soft-delete.ts';
 import type { Db, Prisma } from '../kernel/database/client.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
 import { notFound } from '../kernel/errors.ts';
 import { epochMsOrNull, newId } from '../kernel/ids.ts';
-import { assertProjectUnlocked, resolveProject } from '../projects/projects.service.ts';
-import { likeLiteral } from '../kernel/validation.ts';
 import { pageOf, pageWindow } from '../kernel/pagination.ts';
+import { likeLiteral } from '../kernel/validation.ts';
+import { assertProjectUnlocked, resolveProject } from '../projects/projects.service.ts';
 import type { CreateMilestoneInput, MilestoneListQuery, UpdateMilestoneInput } from './milestones.schemas.ts';
-import { inTransaction } from '../kernel/database/transactions.ts';
-import { LIVE, softDelete } from '../foundation/soft-delete.ts';
 
 type MilestoneRow = Awaited<ReturnType<Db['milestone']['findFirstOrThrow']>>;
 
@@ -24,7 +24,6 @@ export const toMilestone = (row: MilestoneRow) => ({
   createdAt: row.createdAt.getTime(),
   updatedAt: row.updatedAt.getTime(),
 });
-
 
 const toDate = (ms: number | null | undefined) => (ms === undefined ? undefined : ms === null ? null : new Date(ms));
 
@@ -100,7 +99,12 @@ export async function listMilestones(ctx: RequestContext, projectCode: string, q
 }
 
 /** Milestones for a GraphQL connection: `window` carries Pothos's cursor, take/skip and selection. */
-export async function findMilestones(ctx: RequestContext, project: { id: string }, q: string | undefined, window: Prisma.MilestoneFindManyArgs) {
+export async function findMilestones(
+  ctx: RequestContext,
+  project: { id: string },
+  q: string | undefined,
+  window: Prisma.MilestoneFindManyArgs,
+) {
   authorize(ctx, 'project.read');
   return ctx.db.milestone.findMany({ ...window, where: milestoneSearch(project.id, q), orderBy: MILESTONE_ORDER });
 }
@@ -137,10 +141,15 @@ export async function deleteMilestone(ctx: RequestContext, milestoneUlid: string
   authorize(ctx, 'planning.write');
   await inTransaction(ctx.db, async (tx) => {
     const milestone = await resolveMilestone(ctx, milestoneUlid, { db: tx });
-    await softDelete(tx, ctx, { table: 'milestones', id: milestone.id, what: 'Milestone' }, {
-      action: 'milestone.deleted',
-      ...milestoneEvent(milestone),
-      metadata: { name: milestone.name },
-    });
+    await softDelete(
+      tx,
+      ctx,
+      { table: 'milestones', id: milestone.id, what: 'Milestone' },
+      {
+        action: 'milestone.deleted',
+        ...milestoneEvent(milestone),
+        metadata: { name: milestone.name },
+      },
+    );
   });
 }

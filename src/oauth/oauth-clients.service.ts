@@ -10,7 +10,6 @@ const MAX_REDIRECT_URIS = 10;
 const MAX_CLIENT_NAME = 200;
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-
 /**
  * Redirect URIs of OAuth 2.1: https, http only to a loopback host (native apps), or a private
  * scheme of a native app (`com.example.app:/callback`).
@@ -42,7 +41,9 @@ const withoutLoopbackPort = (uri: string) => {
  */
 export function isRegisteredRedirectUri(client: Pick<OAuthClientInformationFull, 'redirect_uris'>, requested: string): boolean {
   const portless = withoutLoopbackPort(requested);
-  return client.redirect_uris.some((registered) => registered === requested || (portless !== undefined && withoutLoopbackPort(registered) === portless));
+  return client.redirect_uris.some(
+    (registered) => registered === requested || (portless !== undefined && withoutLoopbackPort(registered) === portless),
+  );
 }
 
 /**
@@ -56,11 +57,16 @@ export const clientsStore: OAuthRegisteredClientsStore = {
     if (!ULID_PATTERN.test(clientId)) return undefined;
     const row = await prisma().oAuthClient.findUnique({ where: { id: clientId } });
     if (!row) return undefined;
-    return { ...(row.metadata as object), client_id: row.id, client_id_issued_at: Math.floor(row.createdAt.getTime() / 1000) } as OAuthClientInformationFull;
+    return {
+      ...(row.metadata as object),
+      client_id: row.id,
+      client_id_issued_at: Math.floor(row.createdAt.getTime() / 1000),
+    } as OAuthClientInformationFull;
   },
 
   async registerClient(client) {
-    if ((client.client_name?.length ?? 0) > MAX_CLIENT_NAME) throw new InvalidClientMetadataError(`client_name has at most ${MAX_CLIENT_NAME} characters`);
+    if ((client.client_name?.length ?? 0) > MAX_CLIENT_NAME)
+      throw new InvalidClientMetadataError(`client_name has at most ${MAX_CLIENT_NAME} characters`);
     assertRedirectUris(client.redirect_uris);
     if (unstorableIn(client)) throw new InvalidClientMetadataError('Client metadata must not hold the NUL character or a lone surrogate');
     const { client_secret: _secret, client_secret_expires_at: _expiry, ...metadata } = client;

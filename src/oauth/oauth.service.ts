@@ -4,13 +4,13 @@ import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { emitAudit } from '../foundation/audit/audit.service.ts';
 import { clientName, enterOrganization, identify, unauthorized } from '../foundation/auth/authenticate.ts';
 import { lowerRole } from '../foundation/auth/policy.ts';
-import { newSecret, OAUTH_ACCESS_TOKEN_PREFIX, OAUTH_REFRESH_TOKEN_PREFIX, sha256 } from '../kernel/secrets.ts';
 import type { Identity, RequestContext, Role, UserSnapshot } from '../foundation/context.ts';
-import { prisma, type Db } from '../kernel/database/client.ts';
+import { organizationSuspended } from '../foundation/request.ts';
+import { type Db, prisma } from '../kernel/database/client.ts';
 import { inTransaction } from '../kernel/database/transactions.ts';
 import { AppError, notFound } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
-import { organizationSuspended } from '../foundation/request.ts';
+import { newSecret, OAUTH_ACCESS_TOKEN_PREFIX, OAUTH_REFRESH_TOKEN_PREFIX, sha256 } from '../kernel/secrets.ts';
 
 /** Lifetimes (decisions §16): a code is redeemed at once, an access token lives an hour, a refresh token a month. */
 const AUTHORIZATION_CODE_TTL_MS = 60_000;
@@ -87,7 +87,12 @@ export async function grantAuthorization(sessionToken: string | undefined, appro
       entityType: 'oauth_grant',
       entityUlid: grant.id,
       entityLabel: name,
-      metadata: { clientUlid: approval.client.client_id, clientName: name, redirectUri: approval.redirectUri, role: lowerRole('admin', ctx.role) },
+      metadata: {
+        clientUlid: approval.client.client_id,
+        clientName: name,
+        redirectUri: approval.redirectUri,
+        role: lowerRole('admin', ctx.role),
+      },
     });
   });
   return secret;
@@ -109,7 +114,13 @@ async function issueTokens(tx: Db, grantId: string): Promise<OAuthTokens> {
   const refresh = newSecret(OAUTH_REFRESH_TOKEN_PREFIX);
   const now = new Date();
   await tx.oAuthAccessToken.create({
-    data: { id: newId(), grantId, tokenHash: access.hash, createdAt: now, expiresAt: new Date(now.getTime() + ACCESS_TOKEN_TTL_SECONDS * 1000) },
+    data: {
+      id: newId(),
+      grantId,
+      tokenHash: access.hash,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + ACCESS_TOKEN_TTL_SECONDS * 1000),
+    },
   });
   await tx.oAuthRefreshToken.create({
     data: { id: newId(), grantId, tokenHash: refresh.hash, createdAt: now, expiresAt: new Date(now.getTime() + REFRESH_TOKEN_TTL_MS) },
@@ -133,7 +144,12 @@ async function redeem(grantId: string, markUsed: (tx: Db) => Promise<{ count: nu
   return tokens;
 }
 
-export async function exchangeCode(clientId: string, code: string, redirectUri: string | undefined, resource: URL | undefined): Promise<OAuthTokens> {
+export async function exchangeCode(
+  clientId: string,
+  code: string,
+  redirectUri: string | undefined,
+  resource: URL | undefined,
+): Promise<OAuthTokens> {
   const row = await findCode(clientId, code);
   if (redirectUri !== undefined && redirectUri !== row.redirectUri) throw invalidCode();
   if (resource !== undefined && row.resource !== null && resource.href !== row.resource) throw invalidCode();
@@ -148,7 +164,9 @@ export async function refreshTokens(clientId: string, refreshToken: string): Pro
   if (!row || row.grant.clientId !== clientId || row.expiresAt.getTime() <= Date.now()) {
     throw new InvalidGrantError('The refresh token is invalid or expired');
   }
-  return redeem(row.grantId, (tx) => tx.oAuthRefreshToken.updateMany({ where: { id: row.id, usedAt: null }, data: { usedAt: new Date() } }));
+  return redeem(row.grantId, (tx) =>
+    tx.oAuthRefreshToken.updateMany({ where: { id: row.id, usedAt: null }, data: { usedAt: new Date() } }),
+  );
 }
 
 /**
@@ -187,7 +205,12 @@ export async function listOAuthGrants(ctx: RequestContext) {
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
   });
   return {
-    items: grants.map((grant) => ({ ulid: grant.id, clientUlid: grant.clientId, clientName: clientName(grant.client), createdAt: grant.createdAt.getTime() })),
+    items: grants.map((grant) => ({
+      ulid: grant.id,
+      clientUlid: grant.clientId,
+      clientName: clientName(grant.client),
+      createdAt: grant.createdAt.getTime(),
+    })),
   };
 }
 
@@ -196,7 +219,10 @@ export async function revokeOAuthGrant(ctx: RequestContext, grantUlid: string): 
   const user = sessionUser(ctx);
   // ctx.db: the request's own transaction when it runs in one (an Idempotency-Key).
   await inTransaction(ctx.db, async (tx) => {
-    const [grant] = await tx.oAuthGrant.findMany({ where: { id: grantUlid, orgId: ctx.org.id, userId: user.id }, include: { client: true } });
+    const [grant] = await tx.oAuthGrant.findMany({
+      where: { id: grantUlid, orgId: ctx.org.id, userId: user.id },
+      include: { client: true },
+    });
     if (!grant) throw notFound('Authorized application');
     await tx.oAuthGrant.delete({ where: { id: grant.id } });
     const name = clientName(grant.client);

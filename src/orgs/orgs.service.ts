@@ -1,14 +1,14 @@
-import { emitAudit, SYSTEM_ACTOR } from '../foundation/audit/audit.service.ts';
 import { seedSystemFields } from '../custom-fields/system-fields.service.ts';
+import { emitAudit, SYSTEM_ACTOR } from '../foundation/audit/audit.service.ts';
 import { authorize } from '../foundation/auth/policy.ts';
 import type { Identity, RequestContext, UserSnapshot } from '../foundation/context.ts';
-import { prisma, type Db } from '../kernel/database/client.ts';
+import { effectiveLimits, PLAN_NAMES, type PlanName } from '../kernel/billing-tiers.ts';
+import { type Db, prisma } from '../kernel/database/client.ts';
 import { lockRow } from '../kernel/database/locks.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
 import { notFound, validationFailed } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
-import { effectiveLimits, PLAN_NAMES, type PlanName } from '../kernel/billing-tiers.ts';
 import type { CreateOrganizationInput } from './orgs.schemas.ts';
-import { inTransaction } from '../kernel/database/transactions.ts';
 
 export type OrganizationRow = Awaited<ReturnType<Db['organization']['findUniqueOrThrow']>>;
 
@@ -25,13 +25,17 @@ export async function createOrganizationFor(tx: Db, user: UserSnapshot, name: st
   await tx.membership.create({ data: { id: newId(), orgId: org.id, userId: user.id, role: 'owner' } });
   await seedSystemFields(tx, org.id);
   const identity: Identity = { kind: 'session', user, sessionId: '' };
-  await emitAudit(tx, { identity, org }, {
-    action: 'organization.created',
-    entityType: 'organization',
-    entityUlid: org.id,
-    entityLabel: org.name,
-    metadata: { name: org.name },
-  });
+  await emitAudit(
+    tx,
+    { identity, org },
+    {
+      action: 'organization.created',
+      entityType: 'organization',
+      entityUlid: org.id,
+      entityLabel: org.name,
+      metadata: { name: org.name },
+    },
+  );
   return org;
 }
 
@@ -123,13 +127,17 @@ export async function setOrganizationSuspension(orgId: string, suspension: { sus
       where: { id: orgId },
       data: { suspendedAt: suspension.suspended ? new Date() : null, suspendedReason: reason },
     });
-    await emitAudit(tx, { identity: SYSTEM_ACTOR, org: { id: orgId } }, {
-      action: suspension.suspended ? 'organization.suspended' : 'organization.unsuspended',
-      entityType: 'organization',
-      entityUlid: orgId,
-      entityLabel: org.name,
-      metadata: suspension.suspended ? { reason } : { reason: org.suspendedReason },
-    });
+    await emitAudit(
+      tx,
+      { identity: SYSTEM_ACTOR, org: { id: orgId } },
+      {
+        action: suspension.suspended ? 'organization.suspended' : 'organization.unsuspended',
+        entityType: 'organization',
+        entityUlid: orgId,
+        entityLabel: org.name,
+        metadata: suspension.suspended ? { reason } : { reason: org.suspendedReason },
+      },
+    );
   });
 }
 

@@ -1,13 +1,13 @@
 import { emitAudit } from '../foundation/audit/audit.service.ts';
 import { authorize } from '../foundation/auth/policy.ts';
 import type { RequestContext } from '../foundation/context.ts';
+import { LIVE } from '../foundation/soft-delete.ts';
 import type { Db, Prisma } from '../kernel/database/client.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
 import { notFound, validationFailed } from '../kernel/errors.ts';
 import { comboKeyOf } from '../runs/runs.service.ts';
-import { PLAN_COMBINATIONS_MAX, type ExcludedCombinationsInput, type SetPlanConfigurationsInput } from './plans.schemas.ts';
+import { type ExcludedCombinationsInput, PLAN_COMBINATIONS_MAX, type SetPlanConfigurationsInput } from './plans.schemas.ts';
 import { lockPlan, planEvent, resolvePlan, touchPlan } from './plans.service.ts';
-import { inTransaction } from '../kernel/database/transactions.ts';
-import { LIVE } from '../foundation/soft-delete.ts';
 
 const LIVE_VALUE = { ...LIVE, group: LIVE } satisfies Prisma.ConfigurationWhereInput;
 
@@ -74,7 +74,12 @@ export function combinationsOf(selection: SelectedValue[], excludedComboKeys: st
     const comboKey = comboKeyOf(values.map((value) => value.id));
     return {
       comboKey,
-      values: values.map((value) => ({ groupUlid: value.groupId, groupName: value.group.name, configurationUlid: value.id, valueName: value.name })),
+      values: values.map((value) => ({
+        groupUlid: value.groupId,
+        groupName: value.group.name,
+        configurationUlid: value.id,
+        valueName: value.name,
+      })),
       included: !excluded.has(comboKey),
     };
   });
@@ -111,14 +116,18 @@ export async function setPlanConfigurations(ctx: RequestContext, planUlid: strin
 
     const wanted = new Set(input.configurationUlids);
     const current = new Set(
-      (await tx.testPlanConfiguration.findMany({ where: { planId: plan.id }, select: { configurationId: true } })).map((row) => row.configurationId),
+      (await tx.testPlanConfiguration.findMany({ where: { planId: plan.id }, select: { configurationId: true } })).map(
+        (row) => row.configurationId,
+      ),
     );
     const added = input.configurationUlids.filter((id) => !current.has(id));
     const removed = [...current].filter((id) => !wanted.has(id));
     if (added.length + removed.length > 0) {
       if (removed.length > 0) await tx.testPlanConfiguration.deleteMany({ where: { planId: plan.id, configurationId: { in: removed } } });
       if (added.length > 0) {
-        await tx.testPlanConfiguration.createMany({ data: added.map((configurationId) => ({ planId: plan.id, configurationId, orgId: ctx.org.id })) });
+        await tx.testPlanConfiguration.createMany({
+          data: added.map((configurationId) => ({ planId: plan.id, configurationId, orgId: ctx.org.id })),
+        });
       }
       await touchPlan(tx, plan);
       await emitAudit(tx, ctx, {

@@ -1,7 +1,7 @@
-import type { RequestContext } from '../foundation/context.ts';
 import { Prisma } from '../../prisma/generated/client/client.ts';
-import { runCounts, type RunCounters } from '../runs/runs.schemas.ts';
+import type { RequestContext } from '../foundation/context.ts';
 import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
+import { type RunCounters, runCounts } from '../runs/runs.schemas.ts';
 
 type Counts = ReturnType<typeof runCounts>;
 
@@ -71,7 +71,13 @@ export function progressOf(planIds: string[], rows: BucketRow[]): Map<string, Pl
   for (const row of rows) {
     const plan = progress.get(row.planId)!;
     const counts = runCounts(row);
-    plan.byConfiguration.push({ comboKey: row.comboKey, values: row.values ?? [], totalRuns: row.totalRuns, closedRuns: row.closedRuns, counts });
+    plan.byConfiguration.push({
+      comboKey: row.comboKey,
+      values: row.values ?? [],
+      totalRuns: row.totalRuns,
+      closedRuns: row.closedRuns,
+      counts,
+    });
     plan.totalRuns += row.totalRuns;
     plan.closedRuns += row.closedRuns;
     plan.counts.passed += counts.passed;
@@ -86,8 +92,11 @@ export function progressOf(planIds: string[], rows: BucketRow[]): Map<string, Pl
 /** The progress of many plans in one statement, whatever their number. */
 export async function readPlanProgress(ctx: RequestContext, planIds: string[]): Promise<Map<string, PlanProgress>> {
   if (planIds.length === 0) return progressOf(planIds, []);
-  const rows = await queryRaw<BucketRow[]>(ctx.db, sql`
+  const rows = await queryRaw<BucketRow[]>(
+    ctx.db,
+    sql`
     ${progressBuckets(ctx.org.id, sql`= ANY(${planIds}::char(26)[])`)}
-    ORDER BY bucket."planId", bucket.${BUCKET_ORDER}`);
+    ORDER BY bucket."planId", bucket.${BUCKET_ORDER}`,
+  );
   return progressOf(planIds, rows);
 }

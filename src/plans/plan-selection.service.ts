@@ -3,12 +3,12 @@ import { emitAudit } from '../foundation/audit/audit.service.ts';
 import { authorize } from '../foundation/auth/policy.ts';
 import type { RequestContext } from '../foundation/context.ts';
 import type { Db, Prisma } from '../kernel/database/client.ts';
+import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
 import { notFound } from '../kernel/errors.ts';
 import { caseDisplayId } from '../projects/projects.schemas.ts';
 import type { AssignPlanCaseInput, SetPlanCasesInput } from './plans.schemas.ts';
 import { LIVE_SELECTION, lockPlan, planEvent, resolvePlan, touchPlan } from './plans.service.ts';
-import { inTransaction } from '../kernel/database/transactions.ts';
-import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
 
 const PLAN_CASE_INCLUDE = {
   testCase: { select: { caseNumber: true, title: true, suite: { select: { name: true } }, project: { select: { code: true } } } },
@@ -52,7 +52,9 @@ type SelectionChange = { added: number; removed: number; updated: number; reassi
  */
 async function replaceSelection(tx: Db, ctx: RequestContext, planId: string, caseIds: string[], assigneeOf: Map<string, string | null>) {
   const orgId = ctx.org.id;
-  const [change] = await queryRaw<[SelectionChange]>(tx, sql`
+  const [change] = await queryRaw<[SelectionChange]>(
+    tx,
+    sql`
     WITH wanted AS (
       SELECT entry.case_id, (entry.ord - 1)::int AS position, asked.assignee_id
       FROM unnest(${caseIds}::char(26)[]) WITH ORDINALITY AS entry(case_id, ord)
@@ -90,7 +92,8 @@ async function replaceSelection(tx: Db, ctx: RequestContext, planId: string, cas
     )
     SELECT (SELECT count(*) FROM added)::int AS added, (SELECT count(*) FROM removed)::int AS removed,
            (SELECT count(*) FROM updated)::int AS updated, (SELECT count(*) FROM updated WHERE reassigned)::int AS reassigned,
-           EXISTS (SELECT 1 FROM kept WHERE rank_before <> rank_after) AS reordered`);
+           EXISTS (SELECT 1 FROM kept WHERE rank_before <> rank_after) AS reordered`,
+  );
   return change;
 }
 
@@ -109,10 +112,16 @@ export async function setPlanCases(ctx: RequestContext, planUlid: string, input:
     const assigneeOf = new Map(
       (input.caseAssignees ?? []).filter((entry) => listed.has(entry.caseUlid)).map((entry) => [entry.caseUlid, entry.assigneeUlid]),
     );
-    await assertMembers(tx, [...assigneeOf.values()].filter((id): id is string => id !== null));
-    const [{ live }] = await queryRaw<[{ live: number }]>(tx, sql`
+    await assertMembers(
+      tx,
+      [...assigneeOf.values()].filter((id): id is string => id !== null),
+    );
+    const [{ live }] = await queryRaw<[{ live: number }]>(
+      tx,
+      sql`
       SELECT count(*)::int AS live FROM test_cases
-      WHERE id = ANY(${input.caseUlids}::char(26)[]) AND org_id = ${ctx.org.id} AND project_id = ${plan.projectId} AND archived_at IS NULL`);
+      WHERE id = ANY(${input.caseUlids}::char(26)[]) AND org_id = ${ctx.org.id} AND project_id = ${plan.projectId} AND archived_at IS NULL`,
+    );
     if (live !== input.caseUlids.length) throw notFound('Test case');
 
     const { added, removed, updated, reassigned, reordered } = await replaceSelection(tx, ctx, plan.id, input.caseUlids, assigneeOf);
@@ -142,7 +151,11 @@ export async function assignPlanCase(ctx: RequestContext, planUlid: string, plan
     if (!row) throw notFound('Plan case');
     if (input.assigneeUlid) await assertMembers(tx, [input.assigneeUlid]);
     if (row.assigneeId === input.assigneeUlid) return row;
-    const updated = await tx.testPlanCase.update({ where: { id: row.id }, data: { assigneeId: input.assigneeUlid }, include: PLAN_CASE_INCLUDE });
+    const updated = await tx.testPlanCase.update({
+      where: { id: row.id },
+      data: { assigneeId: input.assigneeUlid },
+      include: PLAN_CASE_INCLUDE,
+    });
     await touchPlan(tx, plan);
     const item = toPlanCase(updated);
     const refOf = await userRefs(tx, [row.assigneeId, input.assigneeUlid]);

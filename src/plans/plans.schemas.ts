@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { authorSchema } from '../foundation/actors.ts';
-import { runResponseSchema } from '../runs/runs.schemas.ts';
-import { caseAssigneeSchema } from '../runs/runs.schemas.ts';
-import { distinctArray, searchQuerySchema, someFieldOf, ulidSchema } from '../kernel/validation.ts';
 import { pageQuerySchema, pageSchema } from '../kernel/pagination.ts';
+import { distinctArray, searchQuerySchema, someFieldOf, ulidSchema } from '../kernel/validation.ts';
+import { caseAssigneeSchema, runResponseSchema } from '../runs/runs.schemas.ts';
 
 export const PLAN_NAME_MAX = 200;
 export const PLAN_DESCRIPTION_MAX = 2000;

@@ -1,25 +1,25 @@
+import { Prisma } from '../../prisma/generated/client/client.ts';
 import { authorColumns, toAuthor } from '../foundation/actors.ts';
 import { emitAudit } from '../foundation/audit/audit.service.ts';
-import { change, changesBetween, type Change } from '../foundation/audit/clip.ts';
+import { type Change, change, changesBetween } from '../foundation/audit/clip.ts';
 import { authorize } from '../foundation/auth/policy.ts';
 import type { RequestContext } from '../foundation/context.ts';
+import { LIVE, softDelete } from '../foundation/soft-delete.ts';
 import type { Db } from '../kernel/database/client.ts';
-import { Prisma } from '../../prisma/generated/client/client.ts';
+import { uniqueOrConflict } from '../kernel/database/constraints.ts';
+import { lockRow } from '../kernel/database/locks.ts';
+import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
 import { notFound } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
+import { pageOf, pageWindow } from '../kernel/pagination.ts';
+import { likeLiteral } from '../kernel/validation.ts';
 import { findLiveMilestoneInProject } from '../milestones/milestones.service.ts';
 import { allocateNumber } from '../projects/numbering.service.ts';
-import { assertProjectUnlocked, resolveProject, type ProjectRow } from '../projects/projects.service.ts';
-import { likeLiteral } from '../kernel/validation.ts';
-import { pageOf, pageWindow } from '../kernel/pagination.ts';
-import { BUCKET_ORDER, progressBuckets, progressOf, readPlanProgress, type BucketRow } from './plan-progress.service.ts';
-import type { CreatePlanInput, PlanListQuery, PlanRunsQuery, PlanStatus, UpdatePlanInput } from './plans.schemas.ts';
+import { assertProjectUnlocked, type ProjectRow, resolveProject } from '../projects/projects.service.ts';
 import { pageOfRuns } from '../runs/runs.service.ts';
-import { inTransaction } from '../kernel/database/transactions.ts';
-import { lockRow } from '../kernel/database/locks.ts';
-import { uniqueOrConflict } from '../kernel/database/constraints.ts';
-import { LIVE, softDelete } from '../foundation/soft-delete.ts';
-import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
+import { BUCKET_ORDER, type BucketRow, progressBuckets, progressOf, readPlanProgress } from './plan-progress.service.ts';
+import type { CreatePlanInput, PlanListQuery, PlanRunsQuery, PlanStatus, UpdatePlanInput } from './plans.schemas.ts';
 
 /** Selection rows whose case is live (not archived): what caseCount, the case list and run seeding see. */
 export const LIVE_SELECTION = { testCase: { archivedAt: null } } satisfies Prisma.TestPlanCaseWhereInput;
@@ -70,7 +70,9 @@ type PlanDetailRow = Omit<PlanRecord, 'milestone' | '_count'> & {
  */
 export async function readPlanDetail(ctx: RequestContext, planUlid: string) {
   authorize(ctx, 'project.read');
-  const [row] = await queryRaw<PlanDetailRow[]>(ctx.db, sql`
+  const [row] = await queryRaw<PlanDetailRow[]>(
+    ctx.db,
+    sql`
     SELECT p.id, p.org_id AS "orgId", p.project_id AS "projectId", p.plan_number AS "planNumber", p.name, p.description,
            p.status, p.milestone_id AS "milestoneId", p.excluded_combo_keys AS "excludedComboKeys",
            p.author_kind AS "authorKind", p.author_id AS "authorId", p.author_name AS "authorName",
@@ -84,7 +86,8 @@ export async function readPlanDetail(ctx: RequestContext, planUlid: string) {
     JOIN projects AS project ON project.id = p.project_id
     LEFT JOIN milestones AS m ON m.id = p.milestone_id
     WHERE p.id = ${planUlid} AND p.org_id = ${ctx.org.id} AND p.deleted_at IS NULL
-      AND p.project_id <> ALL(${ctx.hiddenProjectIds}::char(26)[])`);
+      AND p.project_id <> ALL(${ctx.hiddenProjectIds}::char(26)[])`,
+  );
   if (!row) throw notFound('Plan');
   assertProjectUnlocked({ lockedAt: row.projectLockedAt });
   const { milestoneName, caseCount, projectLockedAt, buckets, ...plan } = row;
@@ -147,7 +150,9 @@ export const touchPlan = (tx: Db, plan: { id: string }) => tx.testPlan.update({ 
 
 /** One live plan per name and project: the partial unique index test_plans_live_name_key. */
 const uniqueName = <T>(name: string | undefined, write: () => Promise<T>) =>
-  name === undefined ? write() : uniqueOrConflict(write, { field: 'name', message: `A live plan named ${name} already exists in this project` });
+  name === undefined
+    ? write()
+    : uniqueOrConflict(write, { field: 'name', message: `A live plan named ${name} already exists in this project` });
 
 export async function createPlan(ctx: RequestContext, projectCode: string, input: CreatePlanInput) {
   authorize(ctx, 'planning.write');
@@ -196,7 +201,12 @@ export async function listPlans(ctx: RequestContext, projectCode: string, query:
 }
 
 /** Plans for a GraphQL connection: `window` carries Pothos's cursor, take/skip and selection. */
-export async function findPlans(ctx: RequestContext, project: Pick<ProjectRow, 'id' | 'lockedAt'>, q: string | undefined, window: Prisma.TestPlanFindManyArgs) {
+export async function findPlans(
+  ctx: RequestContext,
+  project: Pick<ProjectRow, 'id' | 'lockedAt'>,
+  q: string | undefined,
+  window: Prisma.TestPlanFindManyArgs,
+) {
   authorize(ctx, 'project.read');
   assertProjectUnlocked(project);
   return ctx.db.testPlan.findMany({ ...window, where: planSearch(project.id, q), orderBy: PLAN_ORDER });
@@ -256,10 +266,15 @@ export async function deletePlan(ctx: RequestContext, planUlid: string): Promise
   authorize(ctx, 'planning.write');
   await inTransaction(ctx.db, async (tx) => {
     const plan = await lockPlan(tx, ctx, planUlid);
-    await softDelete(tx, ctx, { table: 'test_plans', id: plan.id, what: 'Plan' }, {
-      action: 'plan.deleted',
-      ...planEvent(plan),
-      metadata: { planNumber: plan.planNumber, name: plan.name },
-    });
+    await softDelete(
+      tx,
+      ctx,
+      { table: 'test_plans', id: plan.id, what: 'Plan' },
+      {
+        action: 'plan.deleted',
+        ...planEvent(plan),
+        metadata: { planNumber: plan.planNumber, name: plan.name },
+      },
+    );
   });
 }

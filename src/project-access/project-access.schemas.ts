@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { projectPathSchema } from '../projects/projects.schemas.ts';
 import { someFieldOf, ulidSchema } from '../kernel/validation.ts';
+import { projectPathSchema } from '../projects/projects.schemas.ts';
 
 export const ACCESS_MODES = ['public', 'private'] as const;
 export type AccessMode = (typeof ACCESS_MODES)[number];

@@ -1,14 +1,20 @@
 import { membersAmong } from '../foundation/actors.ts';
 import { emitAudit } from '../foundation/audit/audit.service.ts';
-import { change, type Change } from '../foundation/audit/clip.ts';
+import { type Change, change } from '../foundation/audit/clip.ts';
 import { can } from '../foundation/auth/policy.ts';
 import { displayName, type RequestContext } from '../foundation/context.ts';
 import type { Db } from '../kernel/database/client.ts';
 import { lockRow, lockRows } from '../kernel/database/locks.ts';
 import { inTransaction } from '../kernel/database/transactions.ts';
 import { forbidden, notFound } from '../kernel/errors.ts';
-import { assertProjectUnlocked, resolveProject, type ProjectRow } from '../projects/projects.service.ts';
-import type { AccessMode, AccessState, AssignAccessGroupInput, GrantAccessInput, UpdateProjectAccessInput } from './project-access.schemas.ts';
+import { assertProjectUnlocked, type ProjectRow, resolveProject } from '../projects/projects.service.ts';
+import type {
+  AccessMode,
+  AccessState,
+  AssignAccessGroupInput,
+  GrantAccessInput,
+  UpdateProjectAccessInput,
+} from './project-access.schemas.ts';
 
 /**
  * The caller is the project's current owner, as a person (in a session or through an OAuth

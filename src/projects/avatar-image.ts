@@ -1,6 +1,6 @@
 import sharp from 'sharp';
-import { AppError, validationFailed } from '../kernel/errors.ts';
 import type { UploadedFile } from '../foundation/storage/storage.service.ts';
+import { AppError, validationFailed } from '../kernel/errors.ts';
 import { AVATAR_MAX_BYTES } from './projects.schemas.ts';
 
 export const AVATAR_SIZE = 256;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { unreadableRequest, validationFailed } from '../kernel/errors.ts';
 import { ULID_PATTERN } from '../kernel/ids.ts';
-import { searchQuerySchema } from '../kernel/validation.ts';
 import { pageQuerySchema, pageSchema } from '../kernel/pagination.ts';
+import { searchQuerySchema } from '../kernel/validation.ts';
 
 export const PROJECT_CODE_PATTERN = /^[A-Z][A-Z0-9]*$/;
 
@@ -30,7 +30,9 @@ export function parseDisplayId(displayId: string, projectCode: string, kind: 'ca
     throw validationFailed(`displayId must look like ${shape}`, { path: ['displayId'] });
   }
   if (match[1] !== projectCode) {
-    throw unreadableRequest('foreign_display_id', `displayId ${displayId} does not belong to project ${projectCode}`, { path: ['displayId'] });
+    throw unreadableRequest('foreign_display_id', `displayId ${displayId} does not belong to project ${projectCode}`, {
+      path: ['displayId'],
+    });
   }
   return number;
 }

@@ -1,30 +1,30 @@
 import { emitAudit } from '../foundation/audit/audit.service.ts';
-import { change, type Change } from '../foundation/audit/clip.ts';
+import { type Change, change } from '../foundation/audit/clip.ts';
 import { authorize } from '../foundation/auth/policy.ts';
 import type { RequestContext } from '../foundation/context.ts';
-import type { Db, Prisma } from '../kernel/database/client.ts';
-import { AppError, notFound, validationFailed } from '../kernel/errors.ts';
-import { epochMsOrNull, newId } from '../kernel/ids.ts';
-import { applyProjectLocks } from '../orgs/orgs.service.ts';
+import { LIVE } from '../foundation/soft-delete.ts';
 import { fileStorage } from '../foundation/storage/file-storage.ts';
 import { chargeStorage, releaseObjects, releaseStorage, type UploadedFile } from '../foundation/storage/storage.service.ts';
-import { likeLiteral } from '../kernel/validation.ts';
-import { UNRESOLVED_DEFECT_STATUSES } from '../kernel/statuses.ts';
+import type { Db, Prisma } from '../kernel/database/client.ts';
+import { uniqueOrConflict } from '../kernel/database/constraints.ts';
+import { lockRow } from '../kernel/database/locks.ts';
+import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
+import { AppError, notFound, validationFailed } from '../kernel/errors.ts';
+import { epochMsOrNull, newId } from '../kernel/ids.ts';
 import { pageOf, pageWindow } from '../kernel/pagination.ts';
+import { UNRESOLVED_DEFECT_STATUSES } from '../kernel/statuses.ts';
+import { likeLiteral } from '../kernel/validation.ts';
+import { applyProjectLocks } from '../orgs/orgs.service.ts';
 import { normalizeAvatar } from './avatar-image.ts';
 import {
-  PROJECT_CODE_PATTERN,
   type CreateProjectInput,
+  PROJECT_CODE_PATTERN,
   type ProjectConnectionFilter,
   type ProjectListQuery,
   type UpdateProjectInput,
 } from './projects.schemas.ts';
-import { inTransaction } from '../kernel/database/transactions.ts';
-import { lockRow } from '../kernel/database/locks.ts';
-import { LIVE } from '../foundation/soft-delete.ts';
-import { uniqueOrConflict } from '../kernel/database/constraints.ts';
-import { readTeams, teamFilter, type ProjectTeam } from './team.ts';
-import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
+import { type ProjectTeam, readTeams, teamFilter } from './team.ts';
 
 export type { ProjectTeam };
 
@@ -66,14 +66,17 @@ export async function resolveProject(
   // A string that is not a project code names no project (and never reaches SQL).
   if (!PROJECT_CODE_PATTERN.test(code)) throw notFound('Project');
   // Typed SQL (nearly every project-scoped request starts here), confined as the tenant client would.
-  const [project] = await queryRaw<ProjectRow[]>(options.db ?? ctx.db, sql`
+  const [project] = await queryRaw<ProjectRow[]>(
+    options.db ?? ctx.db,
+    sql`
     SELECT id, org_id AS "orgId", code, name, description, avatar_key AS "avatarKey", avatar_version AS "avatarVersion",
            avatar_size_bytes AS "avatarSizeBytes", locked_at AS "lockedAt", last_suite_number AS "lastSuiteNumber",
            last_case_number AS "lastCaseNumber", last_plan_number AS "lastPlanNumber", last_defect_number AS "lastDefectNumber",
            run_settings AS "runSettings", access_mode AS "accessMode", owner_user_id AS "ownerUserId",
            created_at AS "createdAt", updated_at AS "updatedAt"
     FROM projects
-    WHERE org_id = ${ctx.org.id} AND code = ${code} AND id <> ALL(${ctx.hiddenProjectIds}::char(26)[])`);
+    WHERE org_id = ${ctx.org.id} AND code = ${code} AND id <> ALL(${ctx.hiddenProjectIds}::char(26)[])`,
+  );
   if (!project) throw notFound('Project');
   if (!options.allowLocked) assertProjectUnlocked(project);
   return project;
@@ -83,31 +86,35 @@ export async function resolveProject(
 export async function createProject(ctx: RequestContext, input: CreateProjectInput) {
   authorize(ctx, 'project.manage');
   const conflict = { field: 'id', message: `A project with id ${input.id} already exists` };
-  return uniqueOrConflict(() => inTransaction(ctx.db, async (tx) => {
-    // Serializes project creation per organization so that the ceiling holds under concurrency.
-    await lockRow(tx, 'organizations', ctx.org.id);
-    const { maxProjects } = ctx.org.limits;
-    if (maxProjects !== null && (await tx.project.count()) >= maxProjects) {
-      throw new AppError('project_limit_exceeded', `The ${ctx.org.plan} plan allows ${maxProjects} projects`);
-    }
-    const created = await tx.project.create({
-      data: {
-        id: newId(),
-        orgId: ctx.org.id,
-        code: input.id,
-        name: input.name,
-        description: input.description ?? null,
-      },
-    });
-    await emitAudit(tx, ctx, {
-      action: 'project.created',
-      entityType: 'project',
-      entityUlid: created.id,
-      entityLabel: created.name,
-      metadata: { id: created.code, name: created.name },
-    });
-    return created;
-  }), conflict);
+  return uniqueOrConflict(
+    () =>
+      inTransaction(ctx.db, async (tx) => {
+        // Serializes project creation per organization so that the ceiling holds under concurrency.
+        await lockRow(tx, 'organizations', ctx.org.id);
+        const { maxProjects } = ctx.org.limits;
+        if (maxProjects !== null && (await tx.project.count()) >= maxProjects) {
+          throw new AppError('project_limit_exceeded', `The ${ctx.org.plan} plan allows ${maxProjects} projects`);
+        }
+        const created = await tx.project.create({
+          data: {
+            id: newId(),
+            orgId: ctx.org.id,
+            code: input.id,
+            name: input.name,
+            description: input.description ?? null,
+          },
+        });
+        await emitAudit(tx, ctx, {
+          action: 'project.created',
+          entityType: 'project',
+          entityUlid: created.id,
+          entityLabel: created.name,
+          metadata: { id: created.code, name: created.name },
+        });
+        return created;
+      }),
+    conflict,
+  );
 }
 
 const PROJECT_ORDER = [{ createdAt: 'asc' }, { id: 'asc' }] satisfies Prisma.ProjectOrderByWithRelationInput[];
@@ -116,10 +123,7 @@ const PROJECT_ORDER = [{ createdAt: 'asc' }, { id: 'asc' }] satisfies Prisma.Pro
 const projectSearch = (q: string | undefined): Prisma.ProjectWhereInput =>
   q
     ? {
-        OR: [
-          { name: { contains: likeLiteral(q), mode: 'insensitive' } },
-          { code: { contains: likeLiteral(q), mode: 'insensitive' } },
-        ],
+        OR: [{ name: { contains: likeLiteral(q), mode: 'insensitive' } }, { code: { contains: likeLiteral(q), mode: 'insensitive' } }],
       }
     : {};
 
@@ -261,14 +265,20 @@ export async function deleteProject(ctx: RequestContext, code: string): Promise<
     await lockRow(tx, 'organizations', ctx.org.id);
     const project = await lockProject(tx, ctx, code, { allowLocked: true });
     // Deleted here rather than by the cascade: exactly the rows this statement removes are given back.
-    const attachments = await queryRaw<Array<{ storageKey: string; sizeBytes: number }>>(tx, sql`
+    const attachments = await queryRaw<Array<{ storageKey: string; sizeBytes: number }>>(
+      tx,
+      sql`
       DELETE FROM step_attachments
       WHERE org_id = ${ctx.org.id} AND case_id IN (SELECT id FROM test_cases WHERE project_id = ${project.id})
-      RETURNING storage_key AS "storageKey", size_bytes AS "sizeBytes"`);
-    const resultAttachments = await queryRaw<Array<{ storageKey: string; sizeBytes: number }>>(tx, sql`
+      RETURNING storage_key AS "storageKey", size_bytes AS "sizeBytes"`,
+    );
+    const resultAttachments = await queryRaw<Array<{ storageKey: string; sizeBytes: number }>>(
+      tx,
+      sql`
       DELETE FROM result_attachments
       WHERE org_id = ${ctx.org.id} AND run_id IN (SELECT id FROM test_runs WHERE project_id = ${project.id})
-      RETURNING storage_key AS "storageKey", size_bytes AS "sizeBytes"`);
+      RETURNING storage_key AS "storageKey", size_bytes AS "sizeBytes"`,
+    );
     await releaseObjects(tx, ctx.org.id, [...attachments, ...resultAttachments, ...storedAvatarOf(project)]);
     await tx.project.delete({ where: { id: project.id } });
     await emitAudit(tx, ctx, {
@@ -295,7 +305,12 @@ const storedAvatarOf = (project: ProjectRow) =>
   project.avatarKey ? [{ storageKey: project.avatarKey, sizeBytes: project.avatarSizeBytes }] : [];
 
 /** Points the locked project at its new avatar (or none), bumps the version and records the change. */
-async function recordAvatar(tx: Db, ctx: RequestContext, project: ProjectRow, avatar: { avatarKey: string | null; avatarSizeBytes: number }) {
+async function recordAvatar(
+  tx: Db,
+  ctx: RequestContext,
+  project: ProjectRow,
+  avatar: { avatarKey: string | null; avatarSizeBytes: number },
+) {
   const row = await tx.project.update({
     where: { id: project.id },
     data: { ...avatar, avatarVersion: { increment: 1 }, updatedAt: new Date() },

@@ -44,7 +44,9 @@ export async function readTeams(ctx: RequestContext, projectIds: string[]): Prom
   const teams = new Map<string, ProjectTeam>(projectIds.map((id) => [id, { team: [], teamCount: 0 }]));
   if (projectIds.length === 0) return teams;
   const orgId = ctx.org.id;
-  const rows = await queryRaw<TeamRow[]>(ctx.db, sql`
+  const rows = await queryRaw<TeamRow[]>(
+    ctx.db,
+    sql`
     WITH page AS (
       SELECT id, org_id, access_mode FROM projects WHERE org_id = ${orgId} AND id = ANY(${projectIds}::char(26)[])
     ), members AS (
@@ -78,13 +80,20 @@ export async function readTeams(ctx: RequestContext, projectIds: string[]): Prom
     SELECT members.project_id AS "projectId", members.team_count::int AS "teamCount",
       u.id AS "userUlid", u.first_name AS "firstName", u.last_name AS "lastName", u.avatar_key AS "avatarKey"
     FROM members LEFT JOIN users u ON u.id = members.user_id
-    ORDER BY members.project_id, members.created_at, members.membership_id`);
+    ORDER BY members.project_id, members.created_at, members.membership_id`,
+  );
   for (const row of rows) {
     const entry = teams.get(row.projectId)!;
     entry.teamCount = row.teamCount;
     if (row.userUlid === null) continue;
     // Users have no avatar upload yet: their avatar version is always 0.
-    entry.team.push({ userUlid: row.userUlid, firstName: row.firstName!, lastName: row.lastName!, avatarKey: row.avatarKey, avatarVersion: 0 });
+    entry.team.push({
+      userUlid: row.userUlid,
+      firstName: row.firstName!,
+      lastName: row.lastName!,
+      avatarKey: row.avatarKey,
+      avatarVersion: 0,
+    });
   }
   return teams;
 }
@@ -95,13 +104,16 @@ export async function readTeams(ctx: RequestContext, projectIds: string[]): Prom
  * filter is absent (undefined), like a list filter of unknown tokens. One statement.
  */
 export async function teamFilter(ctx: RequestContext, userUlids: string[]): Promise<Prisma.ProjectWhereInput | undefined> {
-  const [row] = await queryRaw<Array<{ known: number; projectIds: string[] }>>(ctx.db, sql`
+  const [row] = await queryRaw<Array<{ known: number; projectIds: string[] }>>(
+    ctx.db,
+    sql`
     SELECT count(*)::int AS known, ARRAY(
       SELECT p.id FROM projects p
       WHERE p.org_id = ${ctx.org.id} AND EXISTS (
         SELECT 1 FROM memberships m
         WHERE m.org_id = p.org_id AND m.user_id = ANY(${userUlids}::char(26)[]) AND m.suspended_at IS NULL AND ${ON_TEAM})
     ) AS "projectIds"
-    FROM memberships WHERE org_id = ${ctx.org.id} AND user_id = ANY(${userUlids}::char(26)[])`);
+    FROM memberships WHERE org_id = ${ctx.org.id} AND user_id = ANY(${userUlids}::char(26)[])`,
+  );
   return row!.known === 0 ? undefined : { id: { in: row!.projectIds } };
 }

@@ -1,7 +1,7 @@
 import { JSONParser } from '@streamparser/json';
+import { type JsonBounds, type JsonExcess, JsonScanner } from '../foundation/uploads/json-scanner.ts';
 import { AppError } from '../kernel/errors.ts';
-import { JsonScanner, type JsonBounds, type JsonExcess } from '../foundation/uploads/json-scanner.ts';
-import { ATTEMPTS_MAX, clip, parseFailed, Position, type Attempt, type ImportStatus, type TestSink } from './report.ts';
+import { ATTEMPTS_MAX, type Attempt, clip, type ImportStatus, Position, parseFailed, type TestSink } from './report.ts';
 
 type CtrfAttempt = { status?: unknown; duration?: unknown; message?: unknown; trace?: unknown };
 type CtrfTest = CtrfAttempt & {
@@ -49,7 +49,8 @@ function attemptsOf(test: CtrfTest): Attempt[] {
   if (Array.isArray(test.retryAttempts) && test.retryAttempts.length > 0) {
     return [...test.retryAttempts.slice(1 - ATTEMPTS_MAX).map((each) => attemptOf(each as CtrfAttempt)), final];
   }
-  const retries = typeof test.retries === 'number' && Number.isSafeInteger(test.retries) ? Math.min(Math.max(test.retries, 0), ATTEMPTS_MAX - 1) : 0;
+  const retries =
+    typeof test.retries === 'number' && Number.isSafeInteger(test.retries) ? Math.min(Math.max(test.retries, 0), ATTEMPTS_MAX - 1) : 0;
   return [...Array.from({ length: retries }, (): Attempt => ({ status: 'failed', elapsedMs: null, message: null })), final];
 }
 

@@ -1,7 +1,7 @@
 import type { SaxesTag } from 'saxes';
-import { AppError } from '../kernel/errors.ts';
 import { uploadedXmlParser } from '../foundation/uploads/xml.ts';
-import { ATTEMPTS_MAX, clip, MESSAGE_MAX, parseFailed, type Attempt, type ImportStatus, type TestSink } from './report.ts';
+import { AppError } from '../kernel/errors.ts';
+import { ATTEMPTS_MAX, type Attempt, clip, type ImportStatus, MESSAGE_MAX, parseFailed, type TestSink } from './report.ts';
 
 /** Elements of a testcase that are one of its runs, by the status they stand for. */
 const FINAL = { failure: 'failed', error: 'failed', skipped: 'skipped' } as const;

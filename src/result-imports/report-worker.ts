@@ -1,10 +1,10 @@
-import { AppError } from '../kernel/errors.ts';
 import type { UploadedFile } from '../foundation/storage/storage.service.ts';
 import { parseTask } from '../foundation/uploads/parse-task.ts';
 import { firstSignificantByte, ReadBudget, uploadedBytes } from '../foundation/uploads/upload-bytes.ts';
+import { AppError } from '../kernel/errors.ts';
 import { parseCtrf } from './ctrf.ts';
 import { parseJunit } from './junit.ts';
-import { TestSink, type ReportedTest, type ReportFormat } from './report.ts';
+import { type ReportedTest, type ReportFormat, TestSink } from './report.ts';
 import { REPORT_READ_MAX_BYTES } from './result-imports.schemas.ts';
 
 /** What reading an import's reports tells besides their tests: the format of the last one that was not blank. */
@@ -13,7 +13,12 @@ export type ReportsRead = { format: ReportFormat | null };
 const FORMAT_OF_FIRST_BYTE: Record<number, ReportFormat> = { 0x3c: 'junit', 0x7b: 'ctrf' };
 
 /** Streams one report into `sink`: JUnit XML when its first significant byte is `<`, CTRF JSON for `{`; answers its format (null for a blank file). */
-async function parseReport(file: UploadedFile, requested: ReportFormat | undefined, sink: TestSink, budget: ReadBudget): Promise<ReportFormat | null> {
+async function parseReport(
+  file: UploadedFile,
+  requested: ReportFormat | undefined,
+  sink: TestSink,
+  budget: ReadBudget,
+): Promise<ReportFormat | null> {
   const { first, bytes } = await firstSignificantByte(uploadedBytes(file, budget));
   if (first === null) return null;
   const format = requested ?? FORMAT_OF_FIRST_BYTE[first];

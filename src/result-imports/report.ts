@@ -1,6 +1,6 @@
 import { AppError } from '../kernel/errors.ts';
-import { storableCopy } from '../kernel/validation.ts';
 import type { CaseStatus } from '../kernel/statuses.ts';
+import { storableCopy } from '../kernel/validation.ts';
 
 /** Decisions §12: more tests than this in one import answer 422 too_many_cases. */
 export const IMPORT_TESTS_MAX = 50_000;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { RUN_NAME_MAX } from '../runs/runs.schemas.ts';
 import { ulidSchema } from '../kernel/validation.ts';
+import { RUN_NAME_MAX } from '../runs/runs.schemas.ts';
 
 /** Decisions §12: a report of more than this answers 413 file_too_large (as sent, maybe gzip-compressed). */
 export const REPORT_MAX_BYTES = 100 * 1024 * 1024;
@@ -14,22 +14,21 @@ export const REPORT_FILES_MAX = 20;
 /** The content types of a raw report body; multipart `file` parts may be anything. */
 export const REPORT_CONTENT_TYPES = ['application/xml', 'text/xml', 'application/json'];
 
-export const resultImportQuerySchema = z
-  .strictObject({
-    format: z.enum(['junit', 'ctrf']).optional().meta({ description: 'Detected from the content when absent' }),
-    runUlid: ulidSchema.optional().meta({ description: 'Add the results to this open run of the project' }),
-    runName: z.string().min(1).max(RUN_NAME_MAX).optional().meta({
-      description: 'The name of the new run; default "<format> import <ISO time>"',
-    }),
-    planUlid: ulidSchema.optional().meta({ description: "A new run from this plan: its selection, then the report's other cases" }),
-    environmentId: ulidSchema.optional().meta({ description: 'The environment of a new run' }),
-    milestoneId: ulidSchema.optional().meta({ description: 'The milestone of a new run' }),
-    createCases: z
-      .enum(['true', 'false'])
-      .transform((value) => value === 'true')
-      .optional()
-      .meta({ description: 'Create a case for a test bound to none (default true); false lists it in unmatched' }),
-  });
+export const resultImportQuerySchema = z.strictObject({
+  format: z.enum(['junit', 'ctrf']).optional().meta({ description: 'Detected from the content when absent' }),
+  runUlid: ulidSchema.optional().meta({ description: 'Add the results to this open run of the project' }),
+  runName: z.string().min(1).max(RUN_NAME_MAX).optional().meta({
+    description: 'The name of the new run; default "<format> import <ISO time>"',
+  }),
+  planUlid: ulidSchema.optional().meta({ description: "A new run from this plan: its selection, then the report's other cases" }),
+  environmentId: ulidSchema.optional().meta({ description: 'The environment of a new run' }),
+  milestoneId: ulidSchema.optional().meta({ description: 'The milestone of a new run' }),
+  createCases: z
+    .enum(['true', 'false'])
+    .transform((value) => value === 'true')
+    .optional()
+    .meta({ description: 'Create a case for a test bound to none (default true); false lists it in unmatched' }),
+});
 export type ResultImportQuery = z.output<typeof resultImportQuerySchema>;
 
 export const resultImportSchema = z

@@ -1,7 +1,10 @@
 import { authorize } from '../foundation/auth/policy.ts';
 import type { RequestContext } from '../foundation/context.ts';
+import type { UploadedFile } from '../foundation/storage/storage.service.ts';
+import { parseInWorker } from '../foundation/uploads/parse-pool.ts';
 import type { Db } from '../kernel/database/client.ts';
 import { lockRow } from '../kernel/database/locks.ts';
+import { executeRaw, queryRaw, sql } from '../kernel/database/raw-sql.ts';
 import { inTransaction } from '../kernel/database/transactions.ts';
 import { AppError, fromValidationIssues, validationFailed } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
@@ -9,21 +12,20 @@ import { allocateNumbers } from '../projects/numbering.service.ts';
 import { resolveProject } from '../projects/projects.service.ts';
 import { appendImportedResults, type ImportedResult } from '../runs/run-imports.service.ts';
 import { createRun } from '../runs/runs.service.ts';
-import type { UploadedFile } from '../foundation/storage/storage.service.ts';
 import { ensureSuitePaths } from '../suites/suites.service.ts';
-import { parseInWorker } from '../foundation/uploads/parse-pool.ts';
 import { identify, type TestIdentity } from './identity.ts';
 import type { ReportedTest, ReportFormat } from './report.ts';
 import type { ReportsRead } from './report-worker.ts';
 import { REPORT_FILES_MAX, type ResultImport, type ResultImportQuery } from './result-imports.schemas.ts';
-import { queryRaw, executeRaw, sql } from '../kernel/database/raw-sql.ts';
 
 const REPORT_WORKER = new URL('./report-worker.ts', import.meta.url);
 
 /** Every test of the reports, in order (422 empty_import when there is none), and the format of the last; read in a parse worker. */
 export async function readReports(files: UploadedFile[], requested: ReportFormat | undefined) {
   const tests: ReportedTest[] = [];
-  const { format } = await parseInWorker<ReportFormat | undefined, ReportedTest, ReportsRead>(REPORT_WORKER, files, requested, (test) => tests.push(test));
+  const { format } = await parseInWorker<ReportFormat | undefined, ReportedTest, ReportsRead>(REPORT_WORKER, files, requested, (test) =>
+    tests.push(test),
+  );
   if (tests.length === 0) throw new AppError('empty_import', 'The report holds no test');
   return { tests, format: format! };
 }
@@ -37,11 +39,14 @@ type CaseRow = { id: string; number: number; key: string | null; archived: boole
 async function findCandidates(tx: Db, ctx: RequestContext, projectId: string, identities: TestIdentity[]) {
   const numbers = [...new Set(identities.flatMap((identity) => identity.caseNumbers))];
   const keys = [...new Set(identities.map((identity) => identity.automationKey))];
-  const rows = await queryRaw<CaseRow[]>(tx, sql`
+  const rows = await queryRaw<CaseRow[]>(
+    tx,
+    sql`
     SELECT id, case_number AS number, automation_key AS key, archived_at IS NOT NULL AS archived
     FROM test_cases
     WHERE org_id = ${ctx.org.id} AND project_id = ${projectId}
-      AND (case_number = ANY(${numbers}::int[]) OR automation_key = ANY(${keys}::text[]))`);
+      AND (case_number = ANY(${numbers}::int[]) OR automation_key = ANY(${keys}::text[]))`,
+  );
   return {
     byNumber: new Map(rows.filter((row) => !row.archived).map((row) => [row.number, row])),
     byKey: new Map(rows.flatMap((row) => (row.key === null ? [] : [[row.key, row] as const]))),
@@ -50,17 +55,25 @@ async function findCandidates(tx: Db, ctx: RequestContext, projectId: string, id
 
 /** One case per automation key, in one counter update and one insert; suites are created as needed. */
 async function createCases(tx: Db, ctx: RequestContext, projectId: string, identities: TestIdentity[]) {
-  const { suiteIds, created: createdSuites } = await ensureSuitePaths(tx, ctx, projectId, identities.map((identity) => identity.suitePath).filter((path) => path.length > 0));
+  const { suiteIds, created: createdSuites } = await ensureSuitePaths(
+    tx,
+    ctx,
+    projectId,
+    identities.map((identity) => identity.suitePath).filter((path) => path.length > 0),
+  );
   const ids = identities.map(() => newId());
   if (identities.length > 0) {
     const first = await allocateNumbers(tx, projectId, 'case', identities.length);
     const now = new Date();
-    await executeRaw(tx, sql`
+    await executeRaw(
+      tx,
+      sql`
       INSERT INTO test_cases (id, org_id, project_id, case_number, title, suite_id, automation_key, created_at, updated_at)
       SELECT c.id, ${ctx.org.id}, ${projectId}, ${first}::int + c.ordinal - 1, c.title, c.suite_id, c.key, ${now}, ${now}
       FROM unnest(${ids}::char(26)[], ${identities.map((identity) => identity.title)}::text[],
                   ${identities.map((identity) => suiteIds.get(identity.suitePath.join('\u0000')) ?? null)}::char(26)[],
-                  ${identities.map((identity) => identity.automationKey)}::text[]) WITH ORDINALITY AS c(id, title, suite_id, key, ordinal)`);
+                  ${identities.map((identity) => identity.automationKey)}::text[]) WITH ORDINALITY AS c(id, title, suite_id, key, ordinal)`,
+    );
   }
   return { ids, createdSuites };
 }
@@ -72,7 +85,12 @@ async function createCases(tx: Db, ctx: RequestContext, projectId: string, ident
  * `runUlid`, all in one transaction through the marking engine. A case several tests bind to
  * (parameter sets) takes the worst of their statuses: its results are appended best first.
  */
-export async function importResults(ctx: RequestContext, projectCode: string, query: ResultImportQuery, files: UploadedFile[]): Promise<ResultImport> {
+export async function importResults(
+  ctx: RequestContext,
+  projectCode: string,
+  query: ResultImportQuery,
+  files: UploadedFile[],
+): Promise<ResultImport> {
   authorize(ctx, 'result.execute');
   if (query.runUlid && (query.runName || query.planUlid || query.environmentId || query.milestoneId)) {
     throw validationFailed('runUlid adds to an existing run: runName, planUlid, environmentId and milestoneId are for a new one', {
@@ -112,7 +130,12 @@ export async function importResults(ctx: RequestContext, projectCode: string, qu
     });
     const matchedCases = new Set(bound.flatMap((entry) => (entry ? [entry.caseId] : []))).size;
     const creations = [...toCreate.values()];
-    const { ids: createdIds, createdSuites } = await createCases(tx, ctx, project.id, creations.map((each) => each.identity));
+    const { ids: createdIds, createdSuites } = await createCases(
+      tx,
+      ctx,
+      project.id,
+      creations.map((each) => each.identity),
+    );
     creations.forEach((creation, at) => {
       for (const index of creation.tests) bound[index] = { test: tests[index]!, identity: identities[index]!, caseId: createdIds[at]! };
     });
@@ -123,7 +146,9 @@ export async function importResults(ctx: RequestContext, projectCode: string, qu
     if (!runUlid) {
       const name = query.runName ?? `${format} import ${new Date().toISOString()}`;
       const { planUlid, environmentId, milestoneId } = query;
-      runUlid = (await createRun(txCtx, project.code, { name, planUlid, environmentId, milestoneId, caseUlids: planUlid ? undefined : caseIds })).id;
+      runUlid = (
+        await createRun(txCtx, project.code, { name, planUlid, environmentId, milestoneId, caseUlids: planUlid ? undefined : caseIds })
+      ).id;
     }
 
     const order = new Map(caseIds.map((caseId, index) => [caseId, index]));

@@ -5,7 +5,11 @@ const TIME_TRACKING = ['off', 'optional', 'required'] as const;
 
 /** Every key takes its value, or null to remove the override (decisions §6). */
 const overrides = {
-  allowResultsInClosedRuns: z.boolean().nullable().optional().meta({ description: 'Closed (not aborted) runs accept changes; default true' }),
+  allowResultsInClosedRuns: z
+    .boolean()
+    .nullable()
+    .optional()
+    .meta({ description: 'Closed (not aborted) runs accept changes; default true' }),
   assigneeResultLock: z.boolean().nullable().optional().meta({ description: 'Only the assignee may mark a case; default false' }),
   timeTracking: z.enum(TIME_TRACKING).nullable().optional().meta({ description: 'off, optional (default) or required' }),
   requireCommentOnNegativeResult: z.boolean().nullable().optional().meta({ description: 'Client-side only; default false' }),
@@ -26,8 +30,7 @@ export const updateProjectRunSettingsBodySchema = z
 
 export type RunSettingsPatch = z.output<typeof updateProjectRunSettingsBodySchema>;
 
-const setting = <T extends z.ZodType>(value: T) =>
-  z.object({ value, source: z.enum(['project', 'organization', 'default']) });
+const setting = <T extends z.ZodType>(value: T) => z.object({ value, source: z.enum(['project', 'organization', 'default']) });
 
 const resolvedSettings = {
   allowResultsInClosedRuns: setting(z.boolean()),
@@ -43,4 +46,3 @@ export const organizationRunSettingsSchema = z
 export const projectRunSettingsSchema = z
   .object({ settings: z.object({ ...resolvedSettings, defaultAssigneeUserId: setting(z.string().nullable()) }) })
   .meta({ id: 'ProjectRunSettings', description: 'Each setting with its source: project, organization or default' });
-

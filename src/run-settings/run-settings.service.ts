@@ -1,15 +1,15 @@
+import { assertMembers } from '../foundation/actors.ts';
 import { emitAudit } from '../foundation/audit/audit.service.ts';
-import { change, type Change } from '../foundation/audit/clip.ts';
+import { type Change, change } from '../foundation/audit/clip.ts';
 import { authorize, can } from '../foundation/auth/policy.ts';
 import type { RequestContext } from '../foundation/context.ts';
-import { assertMembers } from '../foundation/actors.ts';
 import type { Db, Prisma } from '../kernel/database/client.ts';
+import { lockRow } from '../kernel/database/locks.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
 import { forbidden } from '../kernel/errors.ts';
 import { isProjectOwner } from '../project-access/project-access.service.ts';
 import { resolveProject } from '../projects/projects.service.ts';
 import type { RunSettingsPatch } from './run-settings.schemas.ts';
-import { inTransaction } from '../kernel/database/transactions.ts';
-import { lockRow } from '../kernel/database/locks.ts';
 
 /**
  * The run settings of decisions §6 with their code defaults. Each resolves project → organization

@@ -1,20 +1,20 @@
 import { emitAudit } from '../foundation/audit/audit.service.ts';
 import { clipSnapshot } from '../foundation/audit/clip.ts';
 import type { RequestContext } from '../foundation/context.ts';
-import type { Db } from '../kernel/database/client.ts';
-import { inTransaction } from '../kernel/database/transactions.ts';
-import { AppError, notFound, validationFailed } from '../kernel/errors.ts';
-import { newId } from '../kernel/ids.ts';
 import { fileStorage } from '../foundation/storage/file-storage.ts';
 import { claimStaged, copyStaged, stageUploads } from '../foundation/storage/staged-uploads.ts';
 import { releaseObjects, type UploadedFile } from '../foundation/storage/storage.service.ts';
+import type { Db } from '../kernel/database/client.ts';
+import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
+import { AppError, notFound, validationFailed } from '../kernel/errors.ts';
+import { newId } from '../kernel/ids.ts';
 import { ATTACHMENTS_PER_STEP } from '../test-cases/attachments.schemas.ts';
-import { caseSnapshot, runCaseEvent, runCaseStepLabel } from './run-events.service.ts';
-import { lockRunCase, type RunOfCaseMutation } from './run-access.service.ts';
 import type { RunCaseRecord } from './internal/run-case-record.ts';
+import { lockRunCase, type RunOfCaseMutation } from './run-access.service.ts';
 import type { CommitResultAttachmentsInput } from './run-cases.schemas.ts';
 import { getRunCase, type RunCaseRef } from './run-cases.service.ts';
-import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
+import { caseSnapshot, runCaseEvent, runCaseStepLabel } from './run-events.service.ts';
 
 /** A result attempt as REST names it: within its run case, within its run. */
 export type ResultRef = RunCaseRef & { resultUlid: string };
@@ -32,7 +32,10 @@ export const toResultAttachment = (row: ResultAttachmentRow) => ({
 });
 
 async function findResult(db: Db, runCase: { id: string; runId: string }, resultUlid: string) {
-  const result = await db.testRunResult.findFirst({ where: { id: resultUlid, runId: runCase.runId, runCaseId: runCase.id }, select: { id: true } });
+  const result = await db.testRunResult.findFirst({
+    where: { id: resultUlid, runId: runCase.runId, runCaseId: runCase.id },
+    select: { id: true },
+  });
   if (!result) throw notFound('Result');
   return result;
 }
@@ -175,8 +178,11 @@ export async function listRunCaseAttachments(db: Db, runCase: { id: string }) {
  * bytes back); their files go after commit.
  */
 export async function releaseRunAttachments(tx: Db, orgId: string, runId: string): Promise<void> {
-  const rows = await queryRaw<Array<{ storageKey: string; sizeBytes: number }>>(tx, sql`
+  const rows = await queryRaw<Array<{ storageKey: string; sizeBytes: number }>>(
+    tx,
+    sql`
     DELETE FROM result_attachments WHERE org_id = ${orgId} AND run_id = ${runId}
-    RETURNING storage_key AS "storageKey", size_bytes AS "sizeBytes"`);
+    RETURNING storage_key AS "storageKey", size_bytes AS "sizeBytes"`,
+  );
   await releaseObjects(tx, orgId, rows);
 }

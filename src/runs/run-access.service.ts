@@ -1,14 +1,14 @@
+import { Prisma } from '../../prisma/generated/client/client.ts';
 import { authorize, type Capability } from '../foundation/auth/policy.ts';
 import type { RequestContext } from '../foundation/context.ts';
-import { Prisma } from '../../prisma/generated/client/client.ts';
 import type { Db } from '../kernel/database/client.ts';
-import { conflict, notFound } from '../kernel/errors.ts';
-import { assertProjectUnlocked } from '../projects/projects.service.ts';
-import { RUN_INCLUDE } from './internal/run-record.ts';
-import type { RunCaseRecord } from './internal/run-case-record.ts';
-import { settingValues, resolveRunSettings, type RunSettings } from '../run-settings/run-settings.service.ts';
 import { lockRow } from '../kernel/database/locks.ts';
 import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
+import { conflict, notFound } from '../kernel/errors.ts';
+import { assertProjectUnlocked } from '../projects/projects.service.ts';
+import { type RunSettings, resolveRunSettings, settingValues } from '../run-settings/run-settings.service.ts';
+import type { RunCaseRecord } from './internal/run-case-record.ts';
+import { RUN_INCLUDE } from './internal/run-record.ts';
 
 /** A run with what reads and mutations of it need: its project (code, lock, run settings). */
 const ACCESS_INCLUDE = {
@@ -46,7 +46,8 @@ export const runClosed = () => conflict('The run is closed and the run settings 
 /** The refusals of a run mutation once the run is locked: an aborted run, and a closed one unless allowed. */
 function assertAccepts(run: Pick<RunOfCaseMutation, 'state' | 'abortedAt' | 'settings'>, options: RunOptions) {
   if (run.abortedAt && !options.allowAborted) throw conflict('The run was aborted; it accepts no further changes');
-  if (run.state === 'closed' && !run.abortedAt && options.allowClosed !== 'always' && !run.settings.allowResultsInClosedRuns) throw runClosed();
+  if (run.state === 'closed' && !run.abortedAt && options.allowClosed !== 'always' && !run.settings.allowResultsInClosedRuns)
+    throw runClosed();
 }
 
 /**
@@ -57,7 +58,13 @@ function assertAccepts(run: Pick<RunOfCaseMutation, 'state' | 'abortedAt' | 'set
  * off (409). `allowClosed: 'always'` lets close-independent operations through (delete),
  * `allowAborted` even an aborted run.
  */
-export async function lockRun(tx: Db, ctx: RequestContext, runUlid: string, capability: Capability, options: RunOptions = {}): Promise<LockedRun> {
+export async function lockRun(
+  tx: Db,
+  ctx: RequestContext,
+  runUlid: string,
+  capability: Capability,
+  options: RunOptions = {},
+): Promise<LockedRun> {
   authorize(ctx, capability);
   if (!(await lockRow(tx, 'test_runs', runUlid, { orgId: ctx.org.id, strength: 'update' }))) throw notFound('Run');
   const run = await resolveRun(ctx, runUlid, { db: tx });
@@ -102,8 +109,12 @@ export async function lockRunCase(
   authorize(ctx, capability);
   const orgId = ctx.org.id;
   const runUlid =
-    ref.runUlid === undefined ? sql`(SELECT run_id FROM test_run_cases WHERE id = ${ref.runCaseUlid} AND org_id = ${orgId})` : sql`${ref.runUlid}`;
-  const [row] = await queryRaw<CaseLockRow[]>(tx, sql`
+    ref.runUlid === undefined
+      ? sql`(SELECT run_id FROM test_run_cases WHERE id = ${ref.runCaseUlid} AND org_id = ${orgId})`
+      : sql`${ref.runUlid}`;
+  const [row] = await queryRaw<CaseLockRow[]>(
+    tx,
+    sql`
     WITH run AS MATERIALIZED (
       SELECT r.id, r.name, r.state, r.aborted_at, r.project_id, p.code, p.locked_at, p.run_settings, o.run_settings AS organization_settings
       FROM test_runs AS r
@@ -133,7 +144,8 @@ export async function lockRunCase(
                'expectedResult', s.expected_result, 'status', s.status, 'actualResult', s.actual_result, 'updatedAt', s.updated_at)
              ORDER BY s.position, s.id), '[]'::jsonb) AS list
       FROM test_run_case_steps AS s WHERE s.run_case_id = run_case.id
-    ) AS steps ON true`);
+    ) AS steps ON true`,
+  );
   if (!row) throw notFound(ref.runUlid === undefined ? 'Run case' : 'Run');
   const run: RunOfCaseMutation = {
     id: row.runId,

@@ -1,6 +1,6 @@
+import type { AuditListQuery } from '../foundation/audit/audit.schemas.ts';
 import { NEWEST_FIRST, pageOfAuditEvents } from '../foundation/audit/audit.service.ts';
 import { authorize } from '../foundation/auth/policy.ts';
-import type { AuditListQuery } from '../foundation/audit/audit.schemas.ts';
 import type { RequestContext } from '../foundation/context.ts';
 import type { Prisma } from '../kernel/database/client.ts';
 import { resolveRun } from './run-access.service.ts';

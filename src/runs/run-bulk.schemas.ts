@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { distinctArray, ulidSchema } from '../kernel/validation.ts';
-import { runCaseSchema } from './run-cases.schemas.ts';
-import { ELAPSED_MS_MAX } from './run-cases.schemas.ts';
-import { runResponseSchema } from './runs.schemas.ts';
 import { OUTCOME_STATUSES } from '../kernel/statuses.ts';
+import { distinctArray, ulidSchema } from '../kernel/validation.ts';
+import { ELAPSED_MS_MAX, runCaseSchema } from './run-cases.schemas.ts';
+import { runResponseSchema } from './runs.schemas.ts';
 
 /** "bulk run operations: caseUlids 1..500" (Limits of api-v1.md); also the entries of a bulk submit-result. */
 export const BULK_CASES_MAX = 500;
@@ -32,7 +31,10 @@ export type BulkAssignInput = z.output<typeof bulkAssignBodySchema>;
 export const bulkResultSchema = z
   .object({
     affected: z.number().int().meta({ description: 'Cases changed' }),
-    unchanged: z.number().int().meta({ description: 'ULIDs that changed nothing: already so, naming no case of the run, or assignee-locked' }),
+    unchanged: z
+      .number()
+      .int()
+      .meta({ description: 'ULIDs that changed nothing: already so, naming no case of the run, or assignee-locked' }),
   })
   .meta({ id: 'BulkRunCasesResult' });
 export type BulkResult = z.output<typeof bulkResultSchema>;
@@ -62,14 +64,14 @@ export type SubmitResultsInput = z.output<typeof submitResultsBodySchema>;
 export const submitResultsResponseSchema = z
   .object({
     affected: z.number().int().meta({ description: "Entries that changed their case's status" }),
-    unchanged: z.number().int().meta({ description: 'Entries that repeated their case\'s status (their result is appended all the same)' }),
+    unchanged: z.number().int().meta({ description: "Entries that repeated their case's status (their result is appended all the same)" }),
     resultUlids: z.array(z.string()).meta({ description: 'The appended results, one per entry, in request order' }),
   })
   .meta({ id: 'SubmitRunResultsResult' });
 
 export const addRunCasesBodySchema = z
   .strictObject({
-    caseUlids: caseUlidsSchema.meta({ description: 'Live test cases of the run\'s project; those already in the run are skipped' }),
+    caseUlids: caseUlidsSchema.meta({ description: "Live test cases of the run's project; those already in the run are skipped" }),
     assigneeUlid: ulidSchema.nullable().optional().meta({
       description: "Assignee of the added cases (null: unassigned); without it, the run's default assignee",
     }),

@@ -2,16 +2,16 @@ import { assertMembers, userRefs } from '../foundation/actors.ts';
 import { emitAudit } from '../foundation/audit/audit.service.ts';
 import type { RequestContext } from '../foundation/context.ts';
 import type { Db } from '../kernel/database/client.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
 import { AppError } from '../kernel/errors.ts';
-import { lockRun, type LockedRun } from './run-access.service.ts';
-import { caseDisplayIdOf, caseEntry, listedEntries, runEvent, type CaseEntry } from './run-events.service.ts';
-import type { BulkAssignInput, BulkCasesInput, BulkMarkInput, BulkResult, SubmitResultsInput } from './run-bulk.schemas.ts';
+import { type CaseStatus } from '../kernel/statuses.ts';
 import { findRunCasesByUlid, type RunCaseRow } from './internal/run-case-record.ts';
 import { applyRunChange } from './internal/run-counters.ts';
-import { isAssigneeLocked, recordResults, type MarkEntry, type ResultSource } from './internal/run-marking.ts';
+import { isAssigneeLocked, type MarkEntry, type ResultSource, recordResults } from './internal/run-marking.ts';
 import { addTransition, type StatusDelta } from './internal/run-status.ts';
-import { type CaseStatus } from '../kernel/statuses.ts';
-import { inTransaction } from '../kernel/database/transactions.ts';
+import { type LockedRun, lockRun } from './run-access.service.ts';
+import type { BulkAssignInput, BulkCasesInput, BulkMarkInput, BulkResult, SubmitResultsInput } from './run-bulk.schemas.ts';
+import { type CaseEntry, caseDisplayIdOf, caseEntry, listedEntries, runEvent } from './run-events.service.ts';
 
 /** The one value all of `values` share, or undefined when they differ (or there are none). */
 function uniform<T>(values: T[], key: (value: T) => unknown = (value) => value): T | undefined {
@@ -86,7 +86,13 @@ export function bulkMarkRunCases(ctx: RequestContext, runUlid: string, input: Bu
       statusTo: input.status,
     });
     if (marked.length > 0) {
-      await recordResults(tx, ctx, run, marked.map((runCase) => ({ runCase, status: input.status })), { source: 'bulk' });
+      await recordResults(
+        tx,
+        ctx,
+        run,
+        marked.map((runCase) => ({ runCase, status: input.status })),
+        { source: 'bulk' },
+      );
     }
     return result;
   });
@@ -144,7 +150,10 @@ export function bulkRetryRunCases(ctx: RequestContext, runUlid: string, input: B
       const ids = retried.map((runCase) => runCase.id);
       const now = new Date();
       await tx.testRunCase.updateMany({ where: { id: { in: ids } }, data: { status: 'untested', elapsedMs: null, updatedAt: now } });
-      await tx.testRunCaseStep.updateMany({ where: { runCaseId: { in: ids }, status: { not: 'untested' } }, data: { status: 'untested', updatedAt: now } });
+      await tx.testRunCaseStep.updateMany({
+        where: { runCaseId: { in: ids }, status: { not: 'untested' } },
+        data: { status: 'untested', updatedAt: now },
+      });
       const statusDelta: StatusDelta = {};
       for (const runCase of retried) addTransition(statusDelta, runCase.status as CaseStatus, 'untested');
       await applyRunChange(tx, ctx, run, { statusDelta });
@@ -187,7 +196,12 @@ export function bulkRemoveRunCases(ctx: RequestContext, runUlid: string, input: 
 export function submitRunResults(ctx: RequestContext, runUlid: string, input: SubmitResultsInput) {
   return inTransaction(ctx.db, async (tx) => {
     const run = await lockRun(tx, ctx, runUlid, 'result.execute');
-    const found = await findRunCasesByUlid(tx, ctx, run.id, input.results.map((entry) => entry.runCaseUlid ?? entry.caseUlid!));
+    const found = await findRunCasesByUlid(
+      tx,
+      ctx,
+      run.id,
+      input.results.map((entry) => entry.runCaseUlid ?? entry.caseUlid!),
+    );
     const entries = input.results.map((entry, index) => {
       const runCase = found.get(entry.runCaseUlid ?? entry.caseUlid!);
       const key = entry.runCaseUlid ? 'runCaseUlid' : 'caseUlid';
@@ -195,7 +209,11 @@ export function submitRunResults(ctx: RequestContext, runUlid: string, input: Su
         throw new AppError('not_found', `results.${index}.${key}: no case of the run has this ULID`, { path: ['results', index, key] });
       }
       if (isAssigneeLocked(ctx, run, runCase)) {
-        throw new AppError('run_case_assignee_locked', `results.${index}: only the assignee of ${caseDisplayIdOf(run, runCase)} may mark it`, { path: ['results', index, key] });
+        throw new AppError(
+          'run_case_assignee_locked',
+          `results.${index}: only the assignee of ${caseDisplayIdOf(run, runCase)} may mark it`,
+          { path: ['results', index, key] },
+        );
       }
       return { runCase, status: entry.status, elapsedMs: entry.elapsedMs, comment: entry.comment };
     });

@@ -1,7 +1,7 @@
-import type { RequestContext } from '../foundation/context.ts';
 import { linkedDefectsOfRunCase } from '../defects/defects.service.ts';
+import type { RequestContext } from '../foundation/context.ts';
 import { listRunCaseAttachments } from './result-attachments.service.ts';
-import { getRunCase, toRunCase, type RunCaseRef } from './run-cases.service.ts';
+import { getRunCase, type RunCaseRef, toRunCase } from './run-cases.service.ts';
 
 /** GET of one run case: the case with the defects linked through its results and its results' attachments. */
 export async function getRunCaseDetail(ctx: RequestContext, ref: RunCaseRef) {

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { authorSchema } from '../foundation/actors.ts';
-import { searchQuerySchema, someFieldOf, ulidSchema } from '../kernel/validation.ts';
-import { cursorPageSchema, cursorQuerySchema, pageQuerySchema, pageSchema } from '../kernel/pagination.ts';
-import { ATTACHMENTS_PER_STEP, stagedKeySchema } from '../test-cases/attachments.schemas.ts';
-import { CASE_STATUSES } from '../kernel/statuses.ts';
 import { linkedDefectSchema } from '../defects/defects.schemas.ts';
+import { authorSchema } from '../foundation/actors.ts';
+import { cursorPageSchema, cursorQuerySchema, pageQuerySchema, pageSchema } from '../kernel/pagination.ts';
+import { CASE_STATUSES } from '../kernel/statuses.ts';
+import { searchQuerySchema, someFieldOf, ulidSchema } from '../kernel/validation.ts';
+import { ATTACHMENTS_PER_STEP, stagedKeySchema } from '../test-cases/attachments.schemas.ts';
 
 export const runCaseSchema = z
   .object({
@@ -48,7 +48,12 @@ export const runCaseStepPathSchema = runCasePathSchema.extend({ stepUlid: z.stri
 const statusCsv = z
   .string()
   .max(200)
-  .transform((csv) => csv.split(',').map((token) => token.trim()).filter((token) => token !== ''))
+  .transform((csv) =>
+    csv
+      .split(',')
+      .map((token) => token.trim())
+      .filter((token) => token !== ''),
+  )
   .pipe(z.array(caseStatus).max(50))
   .meta({ description: 'Comma-separated case statuses (untested, retested, passed, failed, skipped, blocked); any of them matches' });
 
@@ -95,7 +100,10 @@ export const resultAttachmentSchema = z
   .object({
     ulid: z.string(),
     resultUlid: z.string(),
-    stepUlid: z.string().nullable().meta({ description: "The run case's step it was attached at; null when attached to the attempt as a whole" }),
+    stepUlid: z
+      .string()
+      .nullable()
+      .meta({ description: "The run case's step it was attached at; null when attached to the attempt as a whole" }),
     fileName: z.string(),
     contentType: z.string(),
     sizeBytes: z.number().int(),
@@ -110,7 +118,10 @@ export const commitResultAttachmentsBodySchema = z
       .min(1)
       .max(ATTACHMENTS_PER_STEP)
       .meta({ description: `Staged uploads to commit, in order; a result holds at most ${ATTACHMENTS_PER_STEP} attachments` }),
-    stepUlid: ulidSchema.nullable().optional().meta({ description: "A step of the run case to attach them at; absent or null: the attempt as a whole" }),
+    stepUlid: ulidSchema
+      .nullable()
+      .optional()
+      .meta({ description: 'A step of the run case to attach them at; absent or null: the attempt as a whole' }),
   })
   .meta({ id: 'CommitResultAttachmentsRequest' });
 export type CommitResultAttachmentsInput = z.output<typeof commitResultAttachmentsBodySchema>;

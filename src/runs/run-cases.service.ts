@@ -4,20 +4,20 @@ import { change, clipSnapshot } from '../foundation/audit/clip.ts';
 import { authorize } from '../foundation/auth/policy.ts';
 import type { RequestContext } from '../foundation/context.ts';
 import type { Db, Prisma } from '../kernel/database/client.ts';
+import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
 import { AppError, notFound, validationFailed } from '../kernel/errors.ts';
 import { epochMsOrNull } from '../kernel/ids.ts';
-import { caseDisplayId } from '../projects/projects.schemas.ts';
-import { likeLiteral } from '../kernel/validation.ts';
 import { cursorPageOf, pageOf, pageWindow } from '../kernel/pagination.ts';
-import { lockRunCase, resolveRun, type RunOfCaseMutation } from './run-access.service.ts';
-import { caseSnapshot, runCaseEvent, runCaseStepLabel } from './run-events.service.ts';
+import { type CaseStatus, isOutcome } from '../kernel/statuses.ts';
+import { likeLiteral } from '../kernel/validation.ts';
+import { caseDisplayId } from '../projects/projects.schemas.ts';
 import { RUN_CASE_INCLUDE, type RunCaseRecord } from './internal/run-case-record.ts';
-import type { MarkRunCaseStepInput, RunCaseFilter, RunCaseListQuery, RunResultListQuery, UpdateRunCaseInput } from './run-cases.schemas.ts';
 import { isAssigneeLocked, markedRunCase, recordResults, singleSource } from './internal/run-marking.ts';
 import { aggregateOfSteps } from './internal/run-status.ts';
-import { isOutcome, type CaseStatus } from '../kernel/statuses.ts';
-import { inTransaction } from '../kernel/database/transactions.ts';
-import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
+import { lockRunCase, type RunOfCaseMutation, resolveRun } from './run-access.service.ts';
+import type { MarkRunCaseStepInput, RunCaseFilter, RunCaseListQuery, RunResultListQuery, UpdateRunCaseInput } from './run-cases.schemas.ts';
+import { caseSnapshot, runCaseEvent, runCaseStepLabel } from './run-events.service.ts';
 
 export type { RunCaseRecord } from './internal/run-case-record.ts';
 
@@ -75,7 +75,10 @@ const stepEvent = (run: RunRef, runCase: RunCaseRecord, step: RunCaseStep) => ({
 const acceptingOf = (run: RunOfCaseMutation) => ({ allowClosed: run.settings.allowResultsInClosedRuns });
 
 const assigneeLocked = () =>
-  new AppError('run_case_assignee_locked', 'The case is assigned to someone else, and the run settings let only the assignee record its results');
+  new AppError(
+    'run_case_assignee_locked',
+    'The case is assigned to someone else, and the run settings let only the assignee record its results',
+  );
 
 /** assigneeResultLock: refuses a caller who may not record results on this case. */
 function assertMayRecord(ctx: RequestContext, run: RunOfCaseMutation, runCase: RunCaseRecord) {
@@ -219,12 +222,15 @@ async function runCaseWhere(ctx: RequestContext, runId: string, filter: RunCaseF
   if (filter.q) {
     const pattern = `%${likeLiteral(filter.q)}%`;
     // Raw SQL: the tenant filter is written out.
-    const matches = await queryRaw<Array<{ id: string }>>(ctx.db, sql`
+    const matches = await queryRaw<Array<{ id: string }>>(
+      ctx.db,
+      sql`
       SELECT c.id FROM test_run_cases AS c
       JOIN test_runs AS r ON r.id = c.run_id
       JOIN projects AS p ON p.id = r.project_id
       WHERE c.run_id = ${runId} AND c.org_id = ${ctx.org.id}
-        AND (c.title ILIKE ${pattern} OR (p.code || '-' || c.case_number::text) ILIKE ${pattern})`);
+        AND (c.title ILIKE ${pattern} OR (p.code || '-' || c.case_number::text) ILIKE ${pattern})`,
+    );
     where.id = { in: matches.map((row) => row.id) };
   }
   return where;
@@ -238,11 +244,20 @@ export async function listRunCases(ctx: RequestContext, runUlid: string, query: 
     ctx.db.testRunCase.findMany({ where, include: RUN_CASE_INCLUDE, orderBy: RUN_CASE_ORDER, ...pageWindow(query) }),
     ctx.db.testRunCase.count({ where }),
   ]);
-  return pageOf(rows.map((row) => toRunCase(row, run.project.code)), query, total);
+  return pageOf(
+    rows.map((row) => toRunCase(row, run.project.code)),
+    query,
+    total,
+  );
 }
 
 /** Run cases for a GraphQL connection: `window` carries Pothos's cursor, take/skip and selection. */
-export async function findRunCases(ctx: RequestContext, run: { id: string }, filter: RunCaseFilter, window: Prisma.TestRunCaseFindManyArgs) {
+export async function findRunCases(
+  ctx: RequestContext,
+  run: { id: string },
+  filter: RunCaseFilter,
+  window: Prisma.TestRunCaseFindManyArgs,
+) {
   authorize(ctx, 'project.read');
   return ctx.db.testRunCase.findMany({ ...window, where: await runCaseWhere(ctx, run.id, filter), orderBy: RUN_CASE_ORDER });
 }
@@ -294,7 +309,12 @@ export async function listRunResults(ctx: RequestContext, runUlid: string, query
 }
 
 /** Results for a GraphQL connection, in history order. */
-export async function findRunResults(ctx: RequestContext, run: { id: string }, runCaseUlid: string | undefined, window: Prisma.TestRunResultFindManyArgs) {
+export async function findRunResults(
+  ctx: RequestContext,
+  run: { id: string },
+  runCaseUlid: string | undefined,
+  window: Prisma.TestRunResultFindManyArgs,
+) {
   authorize(ctx, 'project.read');
   return ctx.db.testRunResult.findMany({ ...window, where: resultWhere(run.id, runCaseUlid), orderBy: RESULT_ORDER });
 }

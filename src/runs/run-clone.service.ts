@@ -1,20 +1,20 @@
+import { isVisibleIn } from '../custom-fields/field-values.service.ts';
 import { authorColumns, membersAmong } from '../foundation/actors.ts';
 import { emitAudit } from '../foundation/audit/audit.service.ts';
 import { authorize } from '../foundation/auth/policy.ts';
 import type { RequestContext } from '../foundation/context.ts';
-import { isVisibleIn } from '../custom-fields/field-values.service.ts';
 import type { Prisma } from '../kernel/database/client.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
 import { notFound } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
+import type { CaseStatus } from '../kernel/statuses.ts';
 import { resolveProject } from '../projects/projects.service.ts';
-import { resolveRun } from './run-access.service.ts';
-import { runEvent } from './run-events.service.ts';
 import { RUN_INCLUDE, type RunRecord } from './internal/run-record.ts';
 import { copyRunCases } from './internal/run-snapshot.ts';
-import type { CaseStatus } from '../kernel/statuses.ts';
+import { resolveRun } from './run-access.service.ts';
+import { runEvent } from './run-events.service.ts';
 import type { CloneRunInput } from './runs.schemas.ts';
 import { writeRunConfigurations } from './runs.service.ts';
-import { inTransaction } from '../kernel/database/transactions.ts';
 
 /** The statuses a filter keeps: `untested` also keeps cases to be retested, which count as untested. */
 function statusesOf(filter: CaseStatus[] | undefined): CaseStatus[] | null {
@@ -74,7 +74,12 @@ export async function cloneRun(ctx: RequestContext, projectCode: string, runUlid
     const kept = values.filter((row) => isVisibleIn(row.field, project.id));
     if (kept.length > 0) {
       await tx.testRunFieldValue.createMany({
-        data: kept.map((row) => ({ runId: created.id, fieldId: row.fieldId, orgId: ctx.org.id, value: row.value as Prisma.InputJsonValue })),
+        data: kept.map((row) => ({
+          runId: created.id,
+          fieldId: row.fieldId,
+          orgId: ctx.org.id,
+          value: row.value as Prisma.InputJsonValue,
+        })),
       });
     }
 

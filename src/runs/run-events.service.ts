@@ -1,7 +1,7 @@
 import type { UserRef } from '../foundation/actors.ts';
 import { clipSnapshot } from '../foundation/audit/clip.ts';
 import { caseDisplayId } from '../projects/projects.schemas.ts';
-import { projectedStatus, runCounts, type RunCounters } from './runs.schemas.ts';
+import { projectedStatus, type RunCounters, runCounts } from './runs.schemas.ts';
 
 /** What audit entries of run cases need: the run's project code and the case's snapshot. */
 type RunOfCase = { id?: string; project: { code: string } };
@@ -15,8 +15,11 @@ export const runCaseLabel = (run: RunOfCase, runCase: { caseNumber: number; titl
   `${caseDisplayIdOf(run, runCase)} · ${runCase.title}`;
 
 /** The audit label of a run case step: `<caseDisplayId> · <titleSnapshot> — <action or 'step <position>'>`. */
-export const runCaseStepLabel = (run: RunOfCase, runCase: { caseNumber: number; title: string }, step: { action: string; position: number }) =>
-  `${runCaseLabel(run, runCase)} — ${step.action || `step ${step.position}`}`;
+export const runCaseStepLabel = (
+  run: RunOfCase,
+  runCase: { caseNumber: number; title: string },
+  step: { action: string; position: number },
+) => `${runCaseLabel(run, runCase)} — ${step.action || `step ${step.position}`}`;
 
 /** The entity part of an event about a run: labelled with the run's name at emission. */
 export const runEvent = (run: { id: string; name: string }) => ({
@@ -37,7 +40,11 @@ export const runCaseEvent = (run: { id: string; project: { code: string } }, run
 /** `caseDisplayId` and the clipped `titleSnapshot` of a run case, with `truncated` when clipped. */
 export function caseSnapshot(run: RunOfCase, runCase: SnapshotCase) {
   const title = clipSnapshot(runCase.title);
-  return { caseDisplayId: caseDisplayIdOf(run, runCase), titleSnapshot: title.text, ...(title.truncated ? { truncated: true as const } : {}) };
+  return {
+    caseDisplayId: caseDisplayIdOf(run, runCase),
+    titleSnapshot: title.text,
+    ...(title.truncated ? { truncated: true as const } : {}),
+  };
 }
 
 /** At most this many case entries per audit event; the rest are counted in omittedCount. */

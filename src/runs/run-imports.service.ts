@@ -1,12 +1,12 @@
 import type { RequestContext } from '../foundation/context.ts';
 import type { Db } from '../kernel/database/client.ts';
 import { AppError, notFound } from '../kernel/errors.ts';
+import { findRunCasesByUlid } from './internal/run-case-record.ts';
+import { isAssigneeLocked, type MarkEntry } from './internal/run-marking.ts';
 import { lockRun } from './run-access.service.ts';
 import { appendResults } from './run-bulk.service.ts';
 import { caseDisplayIdOf } from './run-events.service.ts';
 import { addRunCases } from './run-membership.service.ts';
-import { findRunCasesByUlid } from './internal/run-case-record.ts';
-import { isAssigneeLocked, type MarkEntry } from './internal/run-marking.ts';
 
 /** One result an import brings for a case: the test it came from names it in a refusal. */
 export type ImportedResult = Omit<MarkEntry, 'runCase'> & { caseId: string; testName: string };

@@ -1,17 +1,17 @@
 import { assertMembers, membersAmong, userRefs } from '../foundation/actors.ts';
 import { emitAudit } from '../foundation/audit/audit.service.ts';
 import type { RequestContext } from '../foundation/context.ts';
+import { LIVE } from '../foundation/soft-delete.ts';
 import type { Db } from '../kernel/database/client.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
 import { conflict } from '../kernel/errors.ts';
-import { lockRun, type LockedRun } from './run-access.service.ts';
-import { AUDIT_CASE_ENTRIES_MAX, caseEntry, caseSnapshot, listedEntries, runCaseEvent, runEvent } from './run-events.service.ts';
-import type { AddRunCasesInput } from './run-bulk.schemas.ts';
-import { removeRunCases } from './run-bulk.service.ts';
 import { RUN_CASE_INCLUDE, type RunCaseRecord } from './internal/run-case-record.ts';
 import { RUN_INCLUDE, type RunRecord } from './internal/run-record.ts';
 import { snapshotCases } from './internal/run-snapshot.ts';
-import { inTransaction } from '../kernel/database/transactions.ts';
-import { LIVE } from '../foundation/soft-delete.ts';
+import { type LockedRun, lockRun } from './run-access.service.ts';
+import type { AddRunCasesInput } from './run-bulk.schemas.ts';
+import { removeRunCases } from './run-bulk.service.ts';
+import { AUDIT_CASE_ENTRIES_MAX, caseEntry, caseSnapshot, listedEntries, runCaseEvent, runEvent } from './run-events.service.ts';
 
 /** A case to add to a run, with the assignee it starts with. */
 type CaseSeed = { caseId: string; assigneeId: string | null };
@@ -32,14 +32,25 @@ async function defaultAssigneeOf(tx: Db, run: LockedRun): Promise<string | null>
  * Snapshots `seeds` after the run's last case and records run.case_added (the first 20 cases,
  * omittedCount for the rest); nothing when there is nothing to add.
  */
-async function appendCases(tx: Db, ctx: RequestContext, run: LockedRun, seeds: CaseSeed[], metadata: Record<string, unknown> = {}): Promise<number> {
+async function appendCases(
+  tx: Db,
+  ctx: RequestContext,
+  run: LockedRun,
+  seeds: CaseSeed[],
+  metadata: Record<string, unknown> = {},
+): Promise<number> {
   if (seeds.length === 0) return 0;
   const firstPosition = await nextPosition(tx, run.id);
   const { count } = await snapshotCases(
     tx,
     ctx,
     run,
-    { caseIds: seeds.map((seed) => seed.caseId), planId: null, requested: new Map(seeds.map((seed) => [seed.caseId, seed.assigneeId])), defaultAssigneeId: null },
+    {
+      caseIds: seeds.map((seed) => seed.caseId),
+      planId: null,
+      requested: new Map(seeds.map((seed) => [seed.caseId, seed.assigneeId])),
+      defaultAssigneeId: null,
+    },
     firstPosition,
   );
   const listed = await tx.testRunCase.findMany({
@@ -50,7 +61,14 @@ async function appendCases(tx: Db, ctx: RequestContext, run: LockedRun, seeds: C
   await emitAudit(tx, ctx, {
     action: 'run.case_added',
     ...runEvent(run),
-    metadata: { added: count, ...listedEntries(listed.map((runCase) => caseEntry(run, runCase)), count), ...metadata },
+    metadata: {
+      added: count,
+      ...listedEntries(
+        listed.map((runCase) => caseEntry(run, runCase)),
+        count,
+      ),
+      ...metadata,
+    },
   });
   return count;
 }
@@ -61,7 +79,11 @@ async function appendCases(tx: Db, ctx: RequestContext, run: LockedRun, seeds: C
  * `assigneeUlid` (a member; null: unassigned), without it to the run's default assignee.
  * Returns the run case of every listed case, in request order, and how many were added.
  */
-export function addRunCases(ctx: RequestContext, runUlid: string, input: AddRunCasesInput): Promise<{ items: RunCaseRecord[]; added: number; projectCode: string }> {
+export function addRunCases(
+  ctx: RequestContext,
+  runUlid: string,
+  input: AddRunCasesInput,
+): Promise<{ items: RunCaseRecord[]; added: number; projectCode: string }> {
   return inTransaction(ctx.db, async (tx) => {
     const run = await lockRun(tx, ctx, runUlid, 'result.execute');
     if (input.assigneeUlid) await assertMembers(tx, [input.assigneeUlid]);
@@ -87,7 +109,10 @@ export function addRunCases(ctx: RequestContext, runUlid: string, input: AddRunC
  *   assignee leaves the case's assignee as it is.
  * Removal comes last, so an automatic close sees the final set of cases.
  */
-export function reconcileRun(ctx: RequestContext, runUlid: string): Promise<{ added: number; removed: number; reassigned: number; run: RunRecord }> {
+export function reconcileRun(
+  ctx: RequestContext,
+  runUlid: string,
+): Promise<{ added: number; removed: number; reassigned: number; run: RunRecord }> {
   return inTransaction(ctx.db, async (tx) => {
     const run = await lockRun(tx, ctx, runUlid, 'result.execute');
     if (!run.planId) throw conflict('Only runs generated from a plan can be reconciled');
@@ -96,15 +121,30 @@ export function reconcileRun(ctx: RequestContext, runUlid: string): Promise<{ ad
       include: { cases: { where: { testCase: { archivedAt: null } }, orderBy: [{ position: 'asc' }, { id: 'asc' }] } },
     });
     if (!plan) throw conflict('The plan this run was generated from was deleted');
-    const members = await membersAmong(tx, plan.cases.map((each) => each.assigneeId));
-    const planned = new Map(plan.cases.map((each) => [each.caseId, each.assigneeId && members.has(each.assigneeId) ? each.assigneeId : null]));
+    const members = await membersAmong(
+      tx,
+      plan.cases.map((each) => each.assigneeId),
+    );
+    const planned = new Map(
+      plan.cases.map((each) => [each.caseId, each.assigneeId && members.has(each.assigneeId) ? each.assigneeId : null]),
+    );
     const runCases = await tx.testRunCase.findMany({
       where: { runId: run.id },
-      select: { id: true, caseId: true, caseNumber: true, title: true, status: true, assigneeId: true, _count: { select: { results: true } } },
+      select: {
+        id: true,
+        caseId: true,
+        caseNumber: true,
+        title: true,
+        status: true,
+        assigneeId: true,
+        _count: { select: { results: true } },
+      },
     });
 
     const selected = (caseId: string | null) => caseId !== null && planned.has(caseId);
-    const removed = runCases.filter((runCase) => runCase.status === 'untested' && runCase._count.results === 0 && !selected(runCase.caseId));
+    const removed = runCases.filter(
+      (runCase) => runCase.status === 'untested' && runCase._count.results === 0 && !selected(runCase.caseId),
+    );
     const reassigned = runCases.flatMap((runCase) => {
       const assigneeId = runCase.caseId === null ? null : (planned.get(runCase.caseId) ?? null);
       const pending = runCase.status === 'untested' || runCase.status === 'retested';
@@ -116,7 +156,10 @@ export function reconcileRun(ctx: RequestContext, runUlid: string): Promise<{ ad
       .filter((each) => !inRun.has(each.caseId))
       .map((each) => ({ caseId: each.caseId, assigneeId: each.assigneeId ? (planned.get(each.caseId) ?? null) : defaultAssigneeId }));
 
-    const refOf = await userRefs(tx, reassigned.flatMap(({ runCase, assigneeId }) => [runCase.assigneeId, assigneeId]));
+    const refOf = await userRefs(
+      tx,
+      reassigned.flatMap(({ runCase, assigneeId }) => [runCase.assigneeId, assigneeId]),
+    );
     for (const { runCase, assigneeId } of reassigned) {
       await tx.testRunCase.update({ where: { id: runCase.id }, data: { assigneeId, updatedAt: new Date() } });
       await emitAudit(tx, ctx, {

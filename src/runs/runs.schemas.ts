@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { authorSchema } from '../foundation/actors.ts';
 import { customFieldValueSchema, fieldValueInputSchema } from '../custom-fields/field-values.service.ts';
+import { authorSchema } from '../foundation/actors.ts';
 import { ULID_PATTERN } from '../kernel/ids.ts';
-import { distinctArray, searchQuerySchema, someFieldOf, ulidSchema } from '../kernel/validation.ts';
 import { pageQuerySchema, pageSchema } from '../kernel/pagination.ts';
 import { CASE_STATUSES } from '../kernel/statuses.ts';
+import { distinctArray, searchQuerySchema, someFieldOf, ulidSchema } from '../kernel/validation.ts';
 
 /** The per-status case counters kept on every run row. */
 export type RunCounters = {
@@ -53,7 +53,13 @@ export function runProgress(run: RunCounters) {
 }
 
 export const countsSchema = z
-  .object({ passed: z.number().int(), failed: z.number().int(), blocked: z.number().int(), skipped: z.number().int(), untested: z.number().int() })
+  .object({
+    passed: z.number().int(),
+    failed: z.number().int(),
+    blocked: z.number().int(),
+    skipped: z.number().int(),
+    untested: z.number().int(),
+  })
   .meta({ id: 'StatusCounts', description: 'Cases per status; a case to be retested counts as untested; the sum is total' });
 
 export const runResponseSchema = z
@@ -92,9 +98,7 @@ export const runResponseSchema = z
   })
   .meta({ id: 'RunResponse' });
 
-export const runDetailSchema = runResponseSchema
-  .extend({ customFieldValues: z.array(customFieldValueSchema) })
-  .meta({ id: 'RunDetail' });
+export const runDetailSchema = runResponseSchema.extend({ customFieldValues: z.array(customFieldValueSchema) }).meta({ id: 'RunDetail' });
 
 export const RUN_NAME_MAX = 200;
 export const RUN_DESCRIPTION_MAX = 2000;
@@ -123,11 +127,13 @@ export const createRunBodySchema = z
     environment: z.string().min(1).max(100).optional().meta({
       description: 'Deprecated free text: finds or creates the environment with its slug when environmentId is absent',
     }),
-    caseUlids: distinctUlids(RUN_CASES_MAX).optional().meta({ description: 'Live cases of the project, in run order; may be omitted with planUlid' }),
+    caseUlids: distinctUlids(RUN_CASES_MAX)
+      .optional()
+      .meta({ description: 'Live cases of the project, in run order; may be omitted with planUlid' }),
     caseAssignees: z.array(caseAssigneeSchema).max(RUN_CASES_MAX).optional().meta({
       description: 'Per-case assignees: the first source of a case assignee, before the plan and defaultAssigneeUlid',
     }),
-    planUlid: ulidSchema.optional().meta({ description: "A live plan of the project; without caseUlids its selection seeds the run" }),
+    planUlid: ulidSchema.optional().meta({ description: 'A live plan of the project; without caseUlids its selection seeds the run' }),
     configurationUlids: configurationUlids.optional().meta({
       description: "One value per configuration group; with planUlid, a combination of the plan's configuration selection",
     }),
@@ -193,18 +199,27 @@ export const runFilterSchema = searchQuerySchema.extend({
   status: z
     .union([z.string().max(200), z.array(z.string().max(200)).max(50)])
     .optional()
-    .transform((value) => [value ?? []].flat().flatMap((part) => part.split(',')).filter((token) => token !== ''))
+    .transform((value) =>
+      [value ?? []]
+        .flat()
+        .flatMap((part) => part.split(','))
+        .filter((token) => token !== ''),
+    )
     .pipe(z.array(z.enum(PROJECTED_STATUSES)).max(50))
     .meta({ description: 'CSV (or repeated) of in_progress, passed, failed' }),
   env: repeatable(z.string().max(200))
     .transform((values) => values.filter((value) => value !== ''))
     .meta({
-      description: 'Repeatable, OR-ed; an environment ULID matches the linked environment, other text the legacy text exactly; empty values are ignored',
+      description:
+        'Repeatable, OR-ed; an environment ULID matches the linked environment, other text the legacy text exactly; empty values are ignored',
     }),
   authorUlid: ulidSchema.optional().meta({ description: 'Runs created by this user in a session (token-authored runs never match)' }),
-  assigneeUlid: z.union([z.literal(''), ulidSchema]).optional().meta({
-    description: 'Runs with this default assignee; empty: runs without one',
-  }),
+  assigneeUlid: z
+    .union([z.literal(''), ulidSchema])
+    .optional()
+    .meta({
+      description: 'Runs with this default assignee; empty: runs without one',
+    }),
   cf: repeatable(fieldFilterSchema).meta({
     description:
       'Repeatable <fieldUlid>:<value[,value]> (OR within, AND across): option ULIDs, true/false, user ULIDs, or `empty` (no stored value)',

@@ -1,35 +1,35 @@
+import { type CustomFieldValue, type FieldValueInput, readFieldValues, writeValues } from '../custom-fields/field-values.service.ts';
+import { environmentForLegacyText, findLiveEnvironmentInProject } from '../environments/environments.service.ts';
 import { assertMembers, authorColumns, membersAmong, toAuthor, userRef, userRefs } from '../foundation/actors.ts';
 import { emitAudit } from '../foundation/audit/audit.service.ts';
-import { change, changesBetween, type Change } from '../foundation/audit/clip.ts';
+import { type Change, change, changesBetween } from '../foundation/audit/clip.ts';
 import { authorize } from '../foundation/auth/policy.ts';
 import type { RequestContext } from '../foundation/context.ts';
-import {readFieldValues, writeValues, type CustomFieldValue, type FieldValueInput } from '../custom-fields/field-values.service.ts';
+import { LIVE } from '../foundation/soft-delete.ts';
 import type { Db, Prisma } from '../kernel/database/client.ts';
-import { environmentForLegacyText, findLiveEnvironmentInProject } from '../environments/environments.service.ts';
-import { findLiveMilestoneInProject } from '../milestones/milestones.service.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
 import { conflict, fromValidationIssues, notFound, validationFailed } from '../kernel/errors.ts';
 import { epochMsOrNull, newId, ULID_PATTERN } from '../kernel/ids.ts';
-import { assertProjectUnlocked, resolveProject, type ProjectRow } from '../projects/projects.service.ts';
+import { type PageQuery, pageOf, pageWindow } from '../kernel/pagination.ts';
 import { likeLiteral } from '../kernel/validation.ts';
-import { pageOf, pageWindow, type PageQuery } from '../kernel/pagination.ts';
+import { findLiveMilestoneInProject } from '../milestones/milestones.service.ts';
+import { assertProjectUnlocked, type ProjectRow, resolveProject } from '../projects/projects.service.ts';
+import { overridesOf } from '../run-settings/run-settings.service.ts';
+import { projectedStatusWhere, RUN_INCLUDE, type RunRecord } from './internal/run-record.ts';
+import { snapshotCases } from './internal/run-snapshot.ts';
+import { releaseRunAttachments } from './result-attachments.service.ts';
 import { lockRun, resolveRun } from './run-access.service.ts';
 import { runAggregates, runEvent } from './run-events.service.ts';
-import { projectedStatusWhere, RUN_INCLUDE, type RunRecord } from './internal/run-record.ts';
-import { overridesOf } from '../run-settings/run-settings.service.ts';
-import { snapshotCases } from './internal/run-snapshot.ts';
 import {
-  projectedStatus,
-  runCounts,
-  runProgress,
   type CreateRunInput,
   type FieldFilter,
+  projectedStatus,
   type RunFilter,
   type RunListQuery,
+  runCounts,
+  runProgress,
   type UpdateRunInput,
 } from './runs.schemas.ts';
-import { inTransaction } from '../kernel/database/transactions.ts';
-import { LIVE } from '../foundation/soft-delete.ts';
-import { releaseRunAttachments } from './result-attachments.service.ts';
 
 /** The audit event fields of a run-level event: the run is the entity, labelled by its name. */
 /** The comboKey of a set of configuration values: their ULIDs sorted ascending, joined by ':'. */
@@ -169,11 +169,17 @@ export async function createRun(ctx: RequestContext, projectCode: string, input:
     // The cases are `caseUlids` in order, else the plan's live selection in position order.
     const seeds = { caseIds: input.caseUlids ?? null, planId: plan?.id ?? null, requested, defaultAssigneeId };
     const { count: caseCount } = await snapshotCases(tx, ctx, created, seeds, 0);
-    const customFieldChanges = await writeValues(tx, ctx, { entity: 'test_run', id: created.id, projectId: project.id }, input.customFieldValues ?? [], {
-      mode: 'create',
-      pathOf: (index) => ['customFieldValues', index],
-      listPath: ['customFieldValues'],
-    });
+    const customFieldChanges = await writeValues(
+      tx,
+      ctx,
+      { entity: 'test_run', id: created.id, projectId: project.id },
+      input.customFieldValues ?? [],
+      {
+        mode: 'create',
+        pathOf: (index) => ['customFieldValues', index],
+        listPath: ['customFieldValues'],
+      },
+    );
     const defaultAssignee = await userRef(tx, defaultAssigneeId);
     await emitAudit(tx, ctx, {
       action: 'run.created',
@@ -212,8 +218,7 @@ export const RUN_ORDER = [{ createdAt: 'desc' }, { id: 'desc' }] satisfies Prism
 /** The `cf` token of a run with no stored value for the field. */
 const EMPTY_VALUE = 'empty';
 
-const invalidFieldFilter = (index: number, message: string) =>
-  fromValidationIssues([{ path: ['cf', index], message }], 'query');
+const invalidFieldFilter = (index: number, message: string) => fromValidationIssues([{ path: ['cf', index], message }], 'query');
 
 /** How a stored value holding `token` is matched, by the field's value type. */
 function storedValueMatch(valueType: string, token: string, index: number): Prisma.TestRunFieldValueWhereInput['value'] {
@@ -248,10 +253,11 @@ async function fieldFilterWhere(db: Db, filters: FieldFilter[]): Promise<Prisma.
     const valueType = valueTypeOf.get(filter.fieldUlid);
     if (!valueType) throw invalidFieldFilter(index, 'names no test_run custom field of the organization');
     return {
-      OR: filter.values.map((token): Prisma.TestRunWhereInput =>
-        token === EMPTY_VALUE
-          ? { fieldValues: { none: { fieldId: filter.fieldUlid } } }
-          : { fieldValues: { some: { fieldId: filter.fieldUlid, value: storedValueMatch(valueType, token, index) } } },
+      OR: filter.values.map(
+        (token): Prisma.TestRunWhereInput =>
+          token === EMPTY_VALUE
+            ? { fieldValues: { none: { fieldId: filter.fieldUlid } } }
+            : { fieldValues: { some: { fieldId: filter.fieldUlid, value: storedValueMatch(valueType, token, index) } } },
       ),
     };
   });
@@ -290,7 +296,12 @@ export async function listRuns(ctx: RequestContext, projectCode: string, query: 
 }
 
 /** Runs for a GraphQL connection: `window` carries Pothos's cursor, take/skip and selection. */
-export async function findRuns(ctx: RequestContext, project: Pick<ProjectRow, 'id' | 'lockedAt'>, filter: RunFilter, window: Prisma.TestRunFindManyArgs) {
+export async function findRuns(
+  ctx: RequestContext,
+  project: Pick<ProjectRow, 'id' | 'lockedAt'>,
+  filter: RunFilter,
+  window: Prisma.TestRunFindManyArgs,
+) {
   authorize(ctx, 'project.read');
   assertProjectUnlocked(project);
   return ctx.db.testRun.findMany({ ...window, where: await runListWhere(ctx.db, project.id, filter), orderBy: RUN_ORDER });
@@ -355,19 +366,25 @@ export async function updateRun(ctx: RequestContext, runUlid: string, input: Upd
     }
     if (input.environmentId !== undefined && input.environmentId !== run.environmentId) {
       const environment = input.environmentId ? await findLiveEnvironmentInProject(tx, run.projectId, input.environmentId) : null;
-      changes.push(referenceChange('environment', run.environmentId, input.environmentId, run.environment?.name ?? null, environment?.name ?? null));
+      changes.push(
+        referenceChange('environment', run.environmentId, input.environmentId, run.environment?.name ?? null, environment?.name ?? null),
+      );
       data.environmentId = input.environmentId;
       data.environmentName = null;
     }
     if (input.milestoneId !== undefined && input.milestoneId !== run.milestoneId) {
       const milestone = input.milestoneId ? await findLiveMilestoneInProject(tx, run.projectId, input.milestoneId) : null;
-      changes.push(referenceChange('milestoneUlid', run.milestoneId, input.milestoneId, run.milestone?.name ?? null, milestone?.name ?? null));
+      changes.push(
+        referenceChange('milestoneUlid', run.milestoneId, input.milestoneId, run.milestone?.name ?? null, milestone?.name ?? null),
+      );
       data.milestoneId = input.milestoneId;
     }
     if (input.configurationUlids !== undefined && comboKeyOf(input.configurationUlids) !== run.comboKey) {
       const snapshots = (await resolveRunConfigurations(tx, run.projectId, input.configurationUlids, null)).map(configurationSnapshot);
       const comboKey = comboKeyOf(input.configurationUlids);
-      changes.push(referenceChange('configurations', run.comboKey, comboKey, configurationLabel(run.configurations), configurationLabel(snapshots)));
+      changes.push(
+        referenceChange('configurations', run.comboKey, comboKey, configurationLabel(run.configurations), configurationLabel(snapshots)),
+      );
       await tx.testRunConfiguration.deleteMany({ where: { runId: run.id } });
       await writeRunConfigurations(tx, ctx, run.id, snapshots);
       data.comboKey = comboKey;

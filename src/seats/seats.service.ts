@@ -1,9 +1,9 @@
 import { authorize } from '../foundation/auth/policy.ts';
 import type { RequestContext } from '../foundation/context.ts';
-import { prisma, type Db } from '../kernel/database/client.ts';
+import { PLAN_TIERS, type PlanName } from '../kernel/billing-tiers.ts';
+import { type Db, prisma } from '../kernel/database/client.ts';
 import { lockRow } from '../kernel/database/locks.ts';
 import { AppError } from '../kernel/errors.ts';
-import { PLAN_TIERS, type PlanName } from '../kernel/billing-tiers.ts';
 
 /** Roles that occupy a seat (decisions §8): everyone but viewers. */
 export const SEAT_ROLES = ['owner', 'admin', 'member'] as const;

@@ -1,27 +1,27 @@
 import { emitAudit } from '../foundation/audit/audit.service.ts';
 import { organizationSnapshot } from '../foundation/auth/authenticate.ts';
 import { authorize } from '../foundation/auth/policy.ts';
-import { newSecret, sha256 } from '../kernel/secrets.ts';
-import { settings } from '../kernel/config.ts';
 import type { RequestContext } from '../foundation/context.ts';
-import { prisma, type Db } from '../kernel/database/client.ts';
+import { budgetSpent, consumeAddressCall } from '../foundation/rate-limit/rate-limit.service.ts';
+import { settings } from '../kernel/config.ts';
+import { type Db, prisma } from '../kernel/database/client.ts';
 import { tenantClient } from '../kernel/database/tenant.ts';
 import { inTransaction } from '../kernel/database/transactions.ts';
 import { AppError, fromValidationIssues, notFound, validationFailed } from '../kernel/errors.ts';
 import { epochMsOrNull, newId } from '../kernel/ids.ts';
-import { subscribeToRunProgress, type ProgressEvent, type RunProgress } from '../live/progress-streams.service.ts';
+import { newSecret, sha256 } from '../kernel/secrets.ts';
+import { type ProgressEvent, type RunProgress, subscribeToRunProgress } from '../live/progress-streams.service.ts';
 import { caseDisplayId } from '../projects/projects.schemas.ts';
-import { budgetSpent, consumeAddressCall } from '../foundation/rate-limit/rate-limit.service.ts';
 import { lockRun } from '../runs/run-access.service.ts';
-import { runEvent } from '../runs/run-events.service.ts';
 import { findRunCases } from '../runs/run-cases.service.ts';
+import { runEvent } from '../runs/run-events.service.ts';
 import { findRun, toRunResponse } from '../runs/runs.service.ts';
 import {
+  type CreateShareLinkInput,
   PUBLIC_SHARE_REQUESTS_PER_MINUTE,
+  type PublicRun,
   SHARE_LINK_MAX_LIFETIME_MS,
   SHARE_LINKS_PER_RUN,
-  type CreateShareLinkInput,
-  type PublicRun,
 } from './share-links.schemas.ts';
 
 export type ShareLinkRow = Awaited<ReturnType<Db['shareLink']['findFirstOrThrow']>>;
@@ -164,7 +164,10 @@ export async function readSharedRun(token: string, ip: string): Promise<PublicRu
 }
 
 /** A progress stream that ends at its first event after the link stopped working. */
-function whileShared(token: string, stream: AsyncIterableIterator<ProgressEvent<RunProgress>> & { return(): Promise<IteratorResult<ProgressEvent<RunProgress>>> }) {
+function whileShared(
+  token: string,
+  stream: AsyncIterableIterator<ProgressEvent<RunProgress>> & { return(): Promise<IteratorResult<ProgressEvent<RunProgress>>> },
+) {
   const iterator = {
     async next(): Promise<IteratorResult<ProgressEvent<RunProgress>>> {
       const result = await stream.next();

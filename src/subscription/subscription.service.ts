@@ -1,21 +1,29 @@
+import { billingProvider, type Commitment } from '../billing/billing.service.ts';
 import { emitAudit, SYSTEM_ACTOR } from '../foundation/audit/audit.service.ts';
 import { authorize } from '../foundation/auth/policy.ts';
-import { billingProvider, type Commitment } from '../billing/billing.service.ts';
 import { displayName, type RequestContext } from '../foundation/context.ts';
 import type { Db } from '../kernel/database/client.ts';
 import { lockRow } from '../kernel/database/locks.ts';
+import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
 import { inTransaction } from '../kernel/database/transactions.ts';
 import { conflict } from '../kernel/errors.ts';
 import { logger } from '../kernel/logger.ts';
 import { SEAT_ROLES, seatLimit, seatsInUse } from '../seats/seats.service.ts';
 import type { ChangeSeatsInput, CheckoutInput, SubscriptionReadout } from './subscription.schemas.ts';
-import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
 
 type SubscriptionRow = Awaited<ReturnType<Db['subscription']['findUniqueOrThrow']>>;
 
 function readout(plan: string, row: SubscriptionRow | null): SubscriptionReadout {
   if (!row) {
-    return { plan, seats: null, status: 'none', currentPeriodStart: null, currentPeriodEnd: null, pendingChange: null, provider: billingProvider().name };
+    return {
+      plan,
+      seats: null,
+      status: 'none',
+      currentPeriodStart: null,
+      currentPeriodEnd: null,
+      pendingChange: null,
+      provider: billingProvider().name,
+    };
   }
   return {
     plan,
@@ -100,7 +108,11 @@ async function storeCommitment(tx: Db, orgId: string, commitment: Commitment, no
   });
 }
 
-const subscriptionEntity = (org: { id: string; name: string }) => ({ entityType: 'subscription', entityUlid: org.id, entityLabel: org.name });
+const subscriptionEntity = (org: { id: string; name: string }) => ({
+  entityType: 'subscription',
+  entityUlid: org.id,
+  entityLabel: org.name,
+});
 
 /** POST …/subscription/checkout: starts a monthly period committing `seats`; 409 when one is active. */
 export async function checkoutSubscription(ctx: RequestContext, input: CheckoutInput): Promise<SubscriptionReadout> {
@@ -222,13 +234,16 @@ const isDue = (row: SubscriptionRow, now: Date) =>
  * another process (or a request) holds: each due subscription is handled by one process at a time.
  */
 async function claimDueOrganization(tx: Db, now: Date, skip: string[], only: string | undefined): Promise<string | undefined> {
-  const rows = await queryRaw<Array<{ id: string }>>(tx, sql`
+  const rows = await queryRaw<Array<{ id: string }>>(
+    tx,
+    sql`
     SELECT o.id FROM organizations o JOIN subscriptions s ON s.org_id = o.id
     WHERE (s.current_period_end <= ${now} OR s.pending_effective_at <= ${now})
       AND o.id <> ALL(${skip}::char(26)[]) AND (${only ?? null}::char(26) IS NULL OR o.id = ${only ?? null})
     ORDER BY s.current_period_end, o.id
     LIMIT 1
-    FOR UPDATE OF o SKIP LOCKED`);
+    FOR UPDATE OF o SKIP LOCKED`,
+  );
   return rows[0]?.id;
 }
 
@@ -245,14 +260,21 @@ async function renewSubscription(tx: Db, orgId: string, now: Date): Promise<void
     await emitAudit(tx, system, {
       action: 'subscription.pending_change_applied',
       ...subscriptionEntity(org),
-      metadata: { changes: [{ field: 'seats', from: before.seats, to: after.seats }], effectiveAt: before.pendingChange.effectiveAt.getTime() },
+      metadata: {
+        changes: [{ field: 'seats', from: before.seats, to: after.seats }],
+        effectiveAt: before.pendingChange.effectiveAt.getTime(),
+      },
     });
   }
   if (after.currentPeriodStart.getTime() !== before.currentPeriodStart.getTime()) {
     await emitAudit(tx, system, {
       action: 'subscription.renewed',
       ...subscriptionEntity(org),
-      metadata: { seats: after.seats, currentPeriodStart: after.currentPeriodStart.getTime(), currentPeriodEnd: after.currentPeriodEnd.getTime() },
+      metadata: {
+        seats: after.seats,
+        currentPeriodStart: after.currentPeriodStart.getTime(),
+        currentPeriodEnd: after.currentPeriodEnd.getTime(),
+      },
     });
   }
   if (after.seats < before.seats) await fitSeatsToCommitment(tx, orgId, now);

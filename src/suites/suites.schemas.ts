@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ulidSchema } from '../kernel/validation.ts';
 import { cursorPageSchema, cursorQuerySchema } from '../kernel/pagination.ts';
+import { ulidSchema } from '../kernel/validation.ts';
 
 const name = z.string().min(1).max(200);
 const description = z.string().max(2000).nullable();

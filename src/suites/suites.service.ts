@@ -1,18 +1,18 @@
 import { emitAudit } from '../foundation/audit/audit.service.ts';
-import { change, type Change } from '../foundation/audit/clip.ts';
+import { type Change, change } from '../foundation/audit/clip.ts';
 import { authorize } from '../foundation/auth/policy.ts';
 import type { RequestContext } from '../foundation/context.ts';
 import type { Db, Prisma } from '../kernel/database/client.ts';
+import { lockRow } from '../kernel/database/locks.ts';
+import { executeRaw, queryRaw, sql } from '../kernel/database/raw-sql.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
 import { notFound, validationFailed } from '../kernel/errors.ts';
 import { newId, ULID_PATTERN } from '../kernel/ids.ts';
-import { suiteDisplayId, parseDisplayId } from '../projects/projects.schemas.ts';
+import { type CursorQuery, cursorPageOf } from '../kernel/pagination.ts';
 import { allocateNumber, allocateNumbers } from '../projects/numbering.service.ts';
-import { assertProjectUnlocked, resolveProject, type ProjectRow } from '../projects/projects.service.ts';
-import { cursorPageOf, type CursorQuery } from '../kernel/pagination.ts';
+import { parseDisplayId, suiteDisplayId } from '../projects/projects.schemas.ts';
+import { assertProjectUnlocked, type ProjectRow, resolveProject } from '../projects/projects.service.ts';
 import type { CreateSuiteInput, UpdateSuiteInput } from './suites.schemas.ts';
-import { inTransaction } from '../kernel/database/transactions.ts';
-import { lockRow } from '../kernel/database/locks.ts';
-import { queryRaw, executeRaw, sql } from '../kernel/database/raw-sql.ts';
 
 export type SuiteRow = Awaited<ReturnType<Db['suite']['findFirstOrThrow']>>;
 
@@ -76,21 +76,27 @@ async function renumber(tx: Db, ctx: RequestContext, siblings: Placement[], now:
   if (moved.length === 0) return;
   const ids = moved.map((row) => row.id);
   const positions = moved.map((row) => row.position);
-  await executeRaw(tx, sql`
+  await executeRaw(
+    tx,
+    sql`
     UPDATE suites SET position = placed.position, updated_at = ${now}
     FROM unnest(${ids}::text[], ${positions}::int[]) AS placed(id, position)
-    WHERE suites.id = placed.id AND suites.org_id = ${ctx.org.id}`);
+    WHERE suites.id = placed.id AND suites.org_id = ${ctx.org.id}`,
+  );
 }
 
 /** True when `candidateId` is `suiteId` or lies below it. */
 async function isInSubtree(tx: Db, ctx: RequestContext, suiteId: string, candidateId: string): Promise<boolean> {
-  const hits = await queryRaw<Array<{ id: string }>>(tx, sql`
+  const hits = await queryRaw<Array<{ id: string }>>(
+    tx,
+    sql`
     WITH RECURSIVE ancestors(id, parent_id) AS (
       SELECT id, parent_id FROM suites WHERE id = ${candidateId} AND org_id = ${ctx.org.id}
       UNION ALL
       SELECT s.id, s.parent_id FROM suites s JOIN ancestors a ON s.id = a.parent_id WHERE s.org_id = ${ctx.org.id}
     )
-    SELECT id FROM ancestors WHERE id = ${suiteId} LIMIT 1`);
+    SELECT id FROM ancestors WHERE id = ${suiteId} LIMIT 1`,
+  );
   return hits.length > 0;
 }
 
@@ -100,7 +106,9 @@ async function isInSubtree(tx: Db, ctx: RequestContext, suiteId: string, candida
  * chain of fixed-width `<position><ulid>` segments from its root, so byte order is tree order.
  */
 async function treeOrder(ctx: RequestContext, projectId: string, after: string | null, take: number | null) {
-  const rows = await queryRaw<Array<{ id: string }>>(ctx.db, sql`
+  const rows = await queryRaw<Array<{ id: string }>>(
+    ctx.db,
+    sql`
     WITH RECURSIVE tree(id, sort_key) AS (
       SELECT id, lpad(position::text, 10, '0') || id::text
       FROM suites WHERE org_id = ${ctx.org.id} AND project_id = ${projectId} AND parent_id IS NULL
@@ -112,7 +120,8 @@ async function treeOrder(ctx: RequestContext, projectId: string, after: string |
     SELECT id FROM tree
     WHERE ${after}::text IS NULL OR sort_key COLLATE "C" > (SELECT sort_key FROM tree WHERE id = ${after}) COLLATE "C"
     ORDER BY sort_key COLLATE "C"
-    LIMIT ${take}::int`);
+    LIMIT ${take}::int`,
+  );
   return rows.map((row) => row.id);
 }
 
@@ -166,7 +175,11 @@ export async function ensureSuitePaths(tx: Db, ctx: RequestContext, projectId: s
   const resolved = new Map<string, string>();
   if (paths.length === 0) return { suiteIds: resolved, created: 0 };
   await lockProjectTree(tx, ctx, projectId);
-  const existing = await tx.suite.findMany({ where: { projectId }, orderBy: SIBLING_ORDER, select: { id: true, name: true, parentId: true } });
+  const existing = await tx.suite.findMany({
+    where: { projectId },
+    orderBy: SIBLING_ORDER,
+    select: { id: true, name: true, parentId: true },
+  });
   const childOf = new Map<string, string>();
   const childCount = new Map<string | null, number>();
   const slot = (parentId: string | null, name: string) => `${parentId ?? ''}\u0000${name}`;

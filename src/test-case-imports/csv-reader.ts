@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
-import { AppError } from '../kernel/errors.ts';
 import { CsvScanner } from '../foundation/uploads/csv-scanner.ts';
-import { CaseSink, lineFailed, rowFailed, type ImportedCase } from './imported-case.ts';
+import { AppError } from '../kernel/errors.ts';
+import { CaseSink, type ImportedCase, lineFailed, rowFailed } from './imported-case.ts';
 
 /** The columns of the project export (decisions §11) that are not custom fields. */
 const CASE_COLUMNS = ['display_id', 'title', 'suite_path', 'description', 'tags', 'steps', 'expected_results'] as const;
@@ -20,7 +20,10 @@ const undefused = (cell: string) => (/^'+[=+\-@\t\r]/.test(cell) ? cell.slice(1)
 /** `A / B / C` as the export writes it, or `A > B > C` as decisions §17 spells it. */
 export function splitSuitePath(cell: string): string[] {
   const separator = cell.includes(' / ') || !cell.includes(' > ') ? ' / ' : ' > ';
-  return cell.split(separator).map((name) => name.trim()).filter(Boolean);
+  return cell
+    .split(separator)
+    .map((name) => name.trim())
+    .filter(Boolean);
 }
 
 /**
@@ -105,7 +108,10 @@ export async function readCsv(chunks: AsyncIterable<Uint8Array>, sink: CaseSink)
         suitePath: splitSuitePath(cells.suite_path ?? ''),
         description,
         steps: stepsOf(row, cells.steps ?? '', cells.expected_results ?? ''),
-        tags: (cells.tags ?? '').split(',').map((tag) => tag.trim()).filter(Boolean),
+        tags: (cells.tags ?? '')
+          .split(',')
+          .map((tag) => tag.trim())
+          .filter(Boolean),
         fields,
       });
     }

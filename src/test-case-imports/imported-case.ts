@@ -24,8 +24,7 @@ export type ImportedCase = {
 };
 
 /** A file that cannot be read, or a cell that cannot be: 422 parse_failed naming the row (or line). */
-export const rowFailed = (row: number, message: string) =>
-  new AppError('parse_failed', `Row ${row}: ${message}`, { row });
+export const rowFailed = (row: number, message: string) => new AppError('parse_failed', `Row ${row}: ${message}`, { row });
 
 export const lineFailed = (line: number, column: number, message: string) =>
   new AppError('parse_failed', `The file is malformed at line ${line}, column ${column}: ${message}`, { line, column });

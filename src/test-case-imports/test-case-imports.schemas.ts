@@ -13,7 +13,9 @@ export const caseImportFormatSchema = z.enum(['csv', 'testrail']);
 export type CaseImportFormat = z.output<typeof caseImportFormatSchema>;
 
 export const testCaseImportQuerySchema = z.strictObject({
-  format: caseImportFormatSchema.optional().meta({ description: 'Detected from the content when absent: XML is a TestRail export, anything else CSV' }),
+  format: caseImportFormatSchema
+    .optional()
+    .meta({ description: 'Detected from the content when absent: XML is a TestRail export, anything else CSV' }),
   dryRun: z
     .enum(['true', 'false'])
     .transform((value) => value === 'true')

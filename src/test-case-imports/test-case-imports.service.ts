@@ -1,25 +1,32 @@
+import {
+  type DefinitionRow,
+  type FieldValueInput,
+  isVisibleIn,
+  loadDefinitions,
+  PARAGRAPH_MAX,
+  writeCaseFieldValues,
+} from '../custom-fields/field-values.service.ts';
 import { membersAmong } from '../foundation/actors.ts';
 import { emitAudit } from '../foundation/audit/audit.service.ts';
 import { authorize } from '../foundation/auth/policy.ts';
 import type { RequestContext } from '../foundation/context.ts';
-import { isVisibleIn, loadDefinitions, PARAGRAPH_MAX, writeCaseFieldValues, type DefinitionRow, type FieldValueInput } from '../custom-fields/field-values.service.ts';
+import type { UploadedFile } from '../foundation/storage/storage.service.ts';
+import { parseInWorker } from '../foundation/uploads/parse-pool.ts';
 import type { Db } from '../kernel/database/client.ts';
 import { lockRow, lockRows } from '../kernel/database/locks.ts';
 import { inTransaction, withSavepoint } from '../kernel/database/transactions.ts';
 import { AppError, fromValidationIssues } from '../kernel/errors.ts';
 import { newId, ULID_PATTERN } from '../kernel/ids.ts';
 import { allocateNumbers } from '../projects/numbering.service.ts';
-import { resolveProject, type ProjectRow } from '../projects/projects.service.ts';
-import type { UploadedFile } from '../foundation/storage/storage.service.ts';
+import { type ProjectRow, resolveProject } from '../projects/projects.service.ts';
 import { ensureSuitePaths } from '../suites/suites.service.ts';
-import { parseInWorker } from '../foundation/uploads/parse-pool.ts';
 import { saveSteps } from '../test-cases/steps.service.ts';
 import { createTestCaseBodySchema } from '../test-cases/test-cases.schemas.ts';
 import type { CaseFileRead } from './case-file-worker.ts';
-import { listedWarnings, rowFailed, type FieldCell, type ImportedCase } from './imported-case.ts';
+import { type FieldCell, type ImportedCase, listedWarnings, rowFailed } from './imported-case.ts';
 import {
-  IMPORT_NEW_SUITES_MAX,
   type CaseImportFormat,
+  IMPORT_NEW_SUITES_MAX,
   type ImportWarning,
   type TestCaseImport,
   type TestCaseImportQuery,
@@ -33,7 +40,12 @@ const CASE_FILE_WORKER = new URL('./case-file-worker.ts', import.meta.url);
 /** The cases of an import file (422 empty_import when there is none), its format and its warnings; read in a parse worker. */
 async function readImport(file: UploadedFile, requested: CaseImportFormat | undefined) {
   const cases: ImportedCase[] = [];
-  const read = await parseInWorker<CaseImportFormat | undefined, ImportedCase, CaseFileRead>(CASE_FILE_WORKER, [file], requested, (testCase) => cases.push(testCase));
+  const read = await parseInWorker<CaseImportFormat | undefined, ImportedCase, CaseFileRead>(
+    CASE_FILE_WORKER,
+    [file],
+    requested,
+    (testCase) => cases.push(testCase),
+  );
   if (cases.length === 0) throw new AppError('empty_import', 'The file holds no test case');
   return { ...read, cases };
 }
@@ -63,14 +75,21 @@ function cellValue(definition: DefinitionRow, text: string): { value: unknown } 
       return id ? { value: id } : { invalid: `"${text.trim()}" is not an option of ${definition.titleEn}` };
     }
     case 'select_multi': {
-      const names = text.split(',').map((name) => name.trim()).filter(Boolean);
+      const names = text
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean);
       const unknown = names.find((name) => !optionId(name));
       return unknown ? { invalid: `"${unknown}" is not an option of ${definition.titleEn}` } : { value: [...new Set(names.map(optionId))] };
     }
     case 'checkbox':
-      return /^(true|false)$/i.test(text.trim()) ? { value: text.trim().toLowerCase() === 'true' } : { invalid: `${definition.titleEn} must be true or false` };
+      return /^(true|false)$/i.test(text.trim())
+        ? { value: text.trim().toLowerCase() === 'true' }
+        : { invalid: `${definition.titleEn} must be true or false` };
     case 'paragraph':
-      return text.length <= PARAGRAPH_MAX ? { value: text } : { invalid: `${definition.titleEn} is longer than ${PARAGRAPH_MAX} characters` };
+      return text.length <= PARAGRAPH_MAX
+        ? { value: text }
+        : { invalid: `${definition.titleEn} is longer than ${PARAGRAPH_MAX} characters` };
     case 'user_picker':
       return ULID_PATTERN.test(text.trim()) ? { value: text.trim() } : { invalid: `${definition.titleEn} must be a user ULID` };
     default:
@@ -154,13 +173,24 @@ async function createCases(
     })),
   });
   const steps = rows.flatMap(({ testCase, id }) =>
-    testCase.steps.map((step, position) => ({ id: newId(), orgId: ctx.org.id, caseId: id, position, ...step, createdAt: now, updatedAt: now })),
+    testCase.steps.map((step, position) => ({
+      id: newId(),
+      orgId: ctx.org.id,
+      caseId: id,
+      position,
+      ...step,
+      createdAt: now,
+      updatedAt: now,
+    })),
   );
   if (steps.length > 0) await tx.testCaseStep.createMany({ data: steps });
   const values = rows.flatMap(({ testCase, id }) =>
-    testCase.values.flatMap((entry) => (entry.value === null ? [] : [{ caseId: id, orgId: ctx.org.id, fieldId: entry.fieldUlid, value: entry.value as object }])),
+    testCase.values.flatMap((entry) =>
+      entry.value === null ? [] : [{ caseId: id, orgId: ctx.org.id, fieldId: entry.fieldUlid, value: entry.value as object }],
+    ),
   );
-  const userOf = (testCase: PlannedCase) => testCase.values.flatMap((entry) => (userFields.has(entry.fieldUlid) && entry.value !== null ? [entry.value as string] : []));
+  const userOf = (testCase: PlannedCase) =>
+    testCase.values.flatMap((entry) => (userFields.has(entry.fieldUlid) && entry.value !== null ? [entry.value as string] : []));
   const members = await membersAmong(tx, cases.flatMap(userOf));
   const stranger = cases.find((testCase) => userOf(testCase).some((user) => !members.has(user)));
   if (stranger) throw rowFailed(stranger.row, 'a user picker cell names no member of the organization');
@@ -168,7 +198,14 @@ async function createCases(
 }
 
 /** An existing case takes the row's title, description, suite, tags and steps, and the values of its field columns. */
-async function updateCase(tx: Db, ctx: RequestContext, projectId: string, caseId: string, testCase: PlannedCase, suiteIds: Map<string, string>) {
+async function updateCase(
+  tx: Db,
+  ctx: RequestContext,
+  projectId: string,
+  caseId: string,
+  testCase: PlannedCase,
+  suiteIds: Map<string, string>,
+) {
   await lockRow(tx, 'test_cases', caseId, { orgId: ctx.org.id });
   await tx.testCase.update({
     where: { id: caseId },
@@ -184,7 +221,8 @@ async function updateCase(tx: Db, ctx: RequestContext, projectId: string, caseId
     await saveSteps(tx, ctx, caseId, testCase.steps);
     await writeCaseFieldValues(tx, ctx, { id: caseId, projectId }, testCase.values, { mode: 'merge', pathPrefix: ['customFieldValues'] });
   } catch (error) {
-    if (error instanceof AppError && (error.code === 'validation_failed' || error.code === 'not_found')) throw rowFailed(testCase.row, error.message);
+    if (error instanceof AppError && (error.code === 'validation_failed' || error.code === 'not_found'))
+      throw rowFailed(testCase.row, error.message);
     throw error;
   }
 }
@@ -243,26 +281,48 @@ export async function importTestCases(
           }
         }
 
-        const { suiteIds, created: createdSuites } = await ensureSuitePaths(tx, txCtx, project.id, planned.map((each) => each.suitePath).filter((path) => path.length > 0));
+        const { suiteIds, created: createdSuites } = await ensureSuitePaths(
+          tx,
+          txCtx,
+          project.id,
+          planned.map((each) => each.suitePath).filter((path) => path.length > 0),
+        );
         if (createdSuites > IMPORT_NEW_SUITES_MAX) {
-          throw new AppError('too_many_suites', `An import creates at most ${IMPORT_NEW_SUITES_MAX} suites; this one would create ${createdSuites}`, {
-            limit: IMPORT_NEW_SUITES_MAX,
-          });
+          throw new AppError(
+            'too_many_suites',
+            `An import creates at most ${IMPORT_NEW_SUITES_MAX} suites; this one would create ${createdSuites}`,
+            {
+              limit: IMPORT_NEW_SUITES_MAX,
+            },
+          );
         }
         const toCreate = planned.filter((each) => each.caseNumber === null || !caseIdOf.has(each.caseNumber));
-        const userFields = new Set(definitions.filter((definition) => definition.valueType === 'user_picker').map((definition) => definition.id));
+        const userFields = new Set(
+          definitions.filter((definition) => definition.valueType === 'user_picker').map((definition) => definition.id),
+        );
         await createCases(tx, txCtx, project.id, toCreate, suiteIds, userFields);
         const toUpdate = planned.filter((each) => each.caseNumber !== null && caseIdOf.has(each.caseNumber));
         for (const testCase of toUpdate) await updateCase(tx, txCtx, project.id, caseIdOf.get(testCase.caseNumber!)!, testCase, suiteIds);
 
-        const result = { createdSuites, createdCases: toCreate.length, updatedCases: toUpdate.length, warnings: listedWarnings(warnings, warningsLeftOut) };
+        const result = {
+          createdSuites,
+          createdCases: toCreate.length,
+          updatedCases: toUpdate.length,
+          warnings: listedWarnings(warnings, warningsLeftOut),
+        };
         if (query.dryRun) throw new DryRun(result);
         await emitAudit(tx, ctx, {
           action: 'test_case.imported',
           entityType: 'project',
           entityUlid: project.id,
           entityLabel: project.name,
-          metadata: { format, createdSuites, createdCases: result.createdCases, updatedCases: result.updatedCases, warnings: warnings.length + warningsLeftOut },
+          metadata: {
+            format,
+            createdSuites,
+            createdCases: result.createdCases,
+            updatedCases: result.updatedCases,
+            warnings: warnings.length + warningsLeftOut,
+          },
         });
         return result;
       });

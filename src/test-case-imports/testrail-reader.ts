@@ -36,7 +36,8 @@ export async function readTestRail(chunks: AsyncIterable<Uint8Array>, sink: Case
 
   const { parser, fail, read } = uploadedXmlParser(lineFailed, 'the file is not valid UTF-8', {
     opentag(tag: SaxesTag) {
-      if (path.length === 0 && tag.name !== 'suite' && tag.name !== 'sections') fail(`not a TestRail export: its root element is <${tag.name}>`);
+      if (path.length === 0 && tag.name !== 'suite' && tag.name !== 'sections')
+        fail(`not a TestRail export: its root element is <${tag.name}>`);
       path.push(tag.name);
       text = '';
       if (tag.name === 'section' && !open) sections.push('');
@@ -85,7 +86,8 @@ function emit(open: OpenCase, sections: string[], sink: CaseSink): void {
   const title = texts.get('title') ?? '';
   if (title === '') throw rowFailed(open.line, 'the case has no title');
   const textSteps = texts.get('custom/steps');
-  const steps = open.steps.length > 0 || !textSteps ? open.steps : [{ action: textSteps, expectedResult: texts.get('custom/expected') || null }];
+  const steps =
+    open.steps.length > 0 || !textSteps ? open.steps : [{ action: textSteps, expectedResult: texts.get('custom/expected') || null }];
   sink.add({
     row: open.line,
     displayId: null,
@@ -93,7 +95,10 @@ function emit(open: OpenCase, sections: string[], sink: CaseSink): void {
     suitePath: sections.filter(Boolean),
     description: texts.get('custom/preconds') || null,
     steps,
-    tags: (texts.get('references') ?? '').split(',').map((tag) => tag.trim()).filter(Boolean),
+    tags: (texts.get('references') ?? '')
+      .split(',')
+      .map((tag) => tag.trim())
+      .filter(Boolean),
     fields: Object.entries(FIELD_ELEMENTS).flatMap(([element, column]) => {
       const value = texts.get(element);
       return value ? [{ column, text: value, lenient: true }] : [];

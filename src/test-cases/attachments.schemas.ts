@@ -13,10 +13,7 @@ export const stagedKeySchema = z
 
 /** A step's attachment in a steps body: a committed one by `ulid`, or a staged upload by `key`. */
 export const attachmentRefSchema = z
-  .union([
-    z.strictObject({ ulid: ulidSchema }),
-    z.strictObject({ key: stagedKeySchema }),
-  ])
+  .union([z.strictObject({ ulid: ulidSchema }), z.strictObject({ key: stagedKeySchema })])
   .meta({ id: 'StepAttachmentRef', description: '`{ ulid }` keeps a committed attachment; `{ key }` commits a staged upload' });
 export type AttachmentRef = z.output<typeof attachmentRefSchema>;
 

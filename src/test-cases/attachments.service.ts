@@ -1,12 +1,12 @@
 import { emitAudit } from '../foundation/audit/audit.service.ts';
 import { authorize } from '../foundation/auth/policy.ts';
 import type { RequestContext } from '../foundation/context.ts';
-import { notFound } from '../kernel/errors.ts';
-import { caseDisplayId } from '../projects/projects.schemas.ts';
-import type { Db } from '../kernel/database/client.ts';
 import { fileStorage } from '../foundation/storage/file-storage.ts';
 import { stageUploads } from '../foundation/storage/staged-uploads.ts';
 import type { UploadedFile } from '../foundation/storage/storage.service.ts';
+import type { Db } from '../kernel/database/client.ts';
+import { notFound } from '../kernel/errors.ts';
+import { caseDisplayId } from '../projects/projects.schemas.ts';
 import { ATTACHMENTS_PER_STEP } from './attachments.schemas.ts';
 import { deleteAttachmentRows } from './step-attachments.ts';
 import { inCaseTransaction, resolveTestCase } from './test-cases.service.ts';

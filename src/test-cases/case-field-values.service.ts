@@ -1,6 +1,6 @@
+import { type CustomFieldValue, type FieldValueInput, readCaseFieldValues, writeValues } from '../custom-fields/field-values.service.ts';
 import { authorize } from '../foundation/auth/policy.ts';
 import type { RequestContext } from '../foundation/context.ts';
-import { readCaseFieldValues, writeValues, type CustomFieldValue, type FieldValueInput } from '../custom-fields/field-values.service.ts';
 import type { Db } from '../kernel/database/client.ts';
 import { notFound } from '../kernel/errors.ts';
 import { ULID_PATTERN } from '../kernel/ids.ts';
@@ -24,7 +24,11 @@ async function writeCaseValues(
 /** PUT …/custom-field-values: the listed values become the case's whole set (no audit event). */
 export function replaceCaseValues(ctx: RequestContext, caseUlid: string, values: FieldValueInput[]) {
   return writeCaseValues(ctx, caseUlid, (tx, testCase) =>
-    writeValues(tx, ctx, { entity: 'test_case', ...testCase }, values, { mode: 'replace', pathOf: (index) => ['values', index], listPath: ['values'] }),
+    writeValues(tx, ctx, { entity: 'test_case', ...testCase }, values, {
+      mode: 'replace',
+      pathOf: (index) => ['values', index],
+      listPath: ['values'],
+    }),
   );
 }
 
@@ -32,6 +36,10 @@ export function replaceCaseValues(ctx: RequestContext, caseUlid: string, values:
 export function setCaseValue(ctx: RequestContext, caseUlid: string, fieldUlid: string, value: unknown) {
   return writeCaseValues(ctx, caseUlid, (tx, testCase) => {
     if (!ULID_PATTERN.test(fieldUlid)) throw notFound('Custom field');
-    return writeValues(tx, ctx, { entity: 'test_case', ...testCase }, [{ fieldUlid, value }], { mode: 'merge', pathOf: () => [], listPath: [] });
+    return writeValues(tx, ctx, { entity: 'test_case', ...testCase }, [{ fieldUlid, value }], {
+      mode: 'merge',
+      pathOf: () => [],
+      listPath: [],
+    });
   });
 }

@@ -1,9 +1,9 @@
 import type { RequestContext } from '../foundation/context.ts';
+import { claimStaged, copyStaged, type StagedUploadRow } from '../foundation/storage/staged-uploads.ts';
+import { releaseObjects } from '../foundation/storage/storage.service.ts';
 import type { Db } from '../kernel/database/client.ts';
 import { AppError, notFound, validationFailed } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
-import { claimStaged, copyStaged, type StagedUploadRow } from '../foundation/storage/staged-uploads.ts';
-import { releaseObjects } from '../foundation/storage/storage.service.ts';
 import { ATTACHMENTS_PER_STEP, type AttachmentRef } from './attachments.schemas.ts';
 
 type AttachmentRow = Awaited<ReturnType<Db['stepAttachment']['findFirstOrThrow']>>;
@@ -84,7 +84,11 @@ async function commitStaged(
  * committed. Under the case's lock only a project's deletion can have removed one meanwhile; then
  * nothing is given back twice: 404.
  */
-export async function deleteAttachmentRows(tx: Db, orgId: string, rows: Array<{ id: string; storageKey: string; sizeBytes: number }>): Promise<void> {
+export async function deleteAttachmentRows(
+  tx: Db,
+  orgId: string,
+  rows: Array<{ id: string; storageKey: string; sizeBytes: number }>,
+): Promise<void> {
   if (rows.length === 0) return;
   const { count } = await tx.stepAttachment.deleteMany({ where: { id: { in: rows.map((row) => row.id) } } });
   if (count !== rows.length) throw notFound('Step attachment');

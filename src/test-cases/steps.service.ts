@@ -1,11 +1,11 @@
 import { clipSnapshot } from '../foundation/audit/clip.ts';
 import type { RequestContext } from '../foundation/context.ts';
 import type { Db, Prisma } from '../kernel/database/client.ts';
+import { executeRaw, sql } from '../kernel/database/raw-sql.ts';
 import { notFound, validationFailed } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
 import { releaseAttachmentsOf, setStepAttachments } from './step-attachments.ts';
 import type { StepInput } from './test-cases.schemas.ts';
-import { executeRaw, sql } from '../kernel/database/raw-sql.ts';
 
 /** Entries of a detailed stepsChange; the rest is counted in `omittedCount`. */
 export const STEPS_CHANGE_ENTRIES = 20;
@@ -98,7 +98,11 @@ function longestIncreasing(sequence: number[]): Set<number> {
 
 const sameIds = (a: string[], b: string[]) => a.length === b.length && a.every((id, index) => id === b[index]);
 
-function snapshot(entry: Omit<StepChangeEntry, 'action' | 'previousAction' | 'truncated'>, action: string, previousAction?: string): StepChangeEntry {
+function snapshot(
+  entry: Omit<StepChangeEntry, 'action' | 'previousAction' | 'truncated'>,
+  action: string,
+  previousAction?: string,
+): StepChangeEntry {
   const clipped = clipSnapshot(action);
   const result: StepChangeEntry = { ...entry, action: clipped.text };
   let truncated = clipped.truncated;
@@ -135,7 +139,12 @@ export async function saveSteps(
   const steps = ordered(input, pathPrefix);
   const now = new Date();
 
-  const planned = steps.map((step, position) => ({ step, position, id: step.ulid ?? newId(), before: step.ulid ? existing.get(step.ulid) : undefined }));
+  const planned = steps.map((step, position) => ({
+    step,
+    position,
+    id: step.ulid ?? newId(),
+    before: step.ulid ? existing.get(step.ulid) : undefined,
+  }));
   const added = planned.filter((entry) => !entry.before);
   if (added.length > 0) {
     await tx.testCaseStep.createMany({
@@ -162,7 +171,10 @@ export async function saveSteps(
     if (
       step.attachments !== undefined &&
       (step.attachments.some((ref) => 'key' in ref) ||
-        !sameIds(step.attachments.flatMap((ref) => ('ulid' in ref ? [ref.ulid] : [])), before.attachments.map((row) => row.id)))
+        !sameIds(
+          step.attachments.flatMap((ref) => ('ulid' in ref ? [ref.ulid] : [])),
+          before.attachments.map((row) => row.id),
+        ))
     ) {
       fields.push('attachments');
     }
@@ -204,7 +216,9 @@ async function updateKeptSteps(
   // An omitted expectedResult keeps the stored one.
   const keepExpected = edits.map((edit) => edit.step.expectedResult === undefined);
   const expected = edits.map((edit) => edit.step.expectedResult ?? null);
-  await executeRaw(tx, sql`
+  await executeRaw(
+    tx,
+    sql`
     UPDATE test_case_steps
     SET position = edit.position,
         action = edit.action,
@@ -212,7 +226,8 @@ async function updateKeptSteps(
         updated_at = ${now}
     FROM unnest(${ids}::text[], ${positions}::int[], ${actions}::text[], ${expected}::text[], ${keepExpected}::boolean[])
       AS edit(id, position, action, expected_result, keep_expected)
-    WHERE test_case_steps.id = edit.id AND test_case_steps.case_id = ${caseId} AND test_case_steps.org_id = ${ctx.org.id}`);
+    WHERE test_case_steps.id = edit.id AND test_case_steps.case_id = ${caseId} AND test_case_steps.org_id = ${ctx.org.id}`,
+  );
 }
 
 function describeChange(

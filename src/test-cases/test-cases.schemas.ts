@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { customFieldValueSchema, fieldValueInputSchema } from '../custom-fields/field-values.service.ts';
-import { distinctArray, searchQuerySchema, ulidSchema } from '../kernel/validation.ts';
 import { cursorPageSchema, cursorQuerySchema, pageQuerySchema, pageSchema } from '../kernel/pagination.ts';
+import { distinctArray, searchQuerySchema, ulidSchema } from '../kernel/validation.ts';
 import { attachmentRefSchema, stepAttachmentSchema } from './attachments.schemas.ts';
 
 export const TITLE_MAX = 500;
@@ -65,7 +65,10 @@ export const createTestCaseBodySchema = z
     title,
     suiteUlid: ulidSchema.nullable().optional(),
     description: description.optional(),
-    steps: z.array(stepInputSchema.omit({ ulid: true })).max(STEPS_MAX).optional(),
+    steps: z
+      .array(stepInputSchema.omit({ ulid: true }))
+      .max(STEPS_MAX)
+      .optional(),
     tags: tagsSchema.optional(),
     milestoneUlid: ulidSchema.nullable().optional(),
     automationKey: automationKeySchema.nullable().optional(),

@@ -1,28 +1,33 @@
-import { emitAudit } from '../foundation/audit/audit.service.ts';
-import { change, type Change } from '../foundation/audit/clip.ts';
-import { authorize } from '../foundation/auth/policy.ts';
-import type { RequestContext } from '../foundation/context.ts';
+import { Prisma } from '../../prisma/generated/client/client.ts';
 import {
+  type CustomFieldChange,
+  type CustomFieldValue,
   isVisibleIn,
   loadReadDefinitions,
   presentFieldValues,
   readCaseFieldValues,
   writeCaseFieldValues,
-  type CustomFieldChange,
-  type CustomFieldValue,
 } from '../custom-fields/field-values.service.ts';
-import { Prisma } from '../../prisma/generated/client/client.ts';
+import { emitAudit } from '../foundation/audit/audit.service.ts';
+import { type Change, change } from '../foundation/audit/clip.ts';
+import { authorize } from '../foundation/auth/policy.ts';
+import type { RequestContext } from '../foundation/context.ts';
 import type { Db } from '../kernel/database/client.ts';
+import { uniqueOrConflict } from '../kernel/database/constraints.ts';
+import { lockRow } from '../kernel/database/locks.ts';
+import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
 import { notFound, validationFailed } from '../kernel/errors.ts';
 import { epochMsOrNull, newId, ULID_PATTERN } from '../kernel/ids.ts';
-import { caseDisplayId, parseDisplayId } from '../projects/projects.schemas.ts';
-import { allocateNumber } from '../projects/numbering.service.ts';
-import { assertProjectUnlocked, resolveProject, type ProjectRow } from '../projects/projects.service.ts';
-import { findLiveSuiteInProject } from '../suites/suites.service.ts';
+import { cursorPageOf, type PageQuery, pageOf, pageWindow } from '../kernel/pagination.ts';
 import { likeLiteral } from '../kernel/validation.ts';
-import { cursorPageOf, pageOf, pageWindow, type PageQuery } from '../kernel/pagination.ts';
+import { findLiveMilestoneInProject } from '../milestones/milestones.service.ts';
+import { allocateNumber } from '../projects/numbering.service.ts';
+import { caseDisplayId, parseDisplayId } from '../projects/projects.schemas.ts';
+import { assertProjectUnlocked, type ProjectRow, resolveProject } from '../projects/projects.service.ts';
+import { findLiveSuiteInProject } from '../suites/suites.service.ts';
 import { releaseAttachmentsOf, toStepAttachment } from './step-attachments.ts';
-import { saveSteps, type StepsChange } from './steps.service.ts';
+import { type StepsChange, saveSteps } from './steps.service.ts';
 import type {
   CaseScalarPatch,
   CreateTestCaseInput,
@@ -31,11 +36,6 @@ import type {
   TestCaseListQuery,
   UpdateTestCaseInput,
 } from './test-cases.schemas.ts';
-import { uniqueOrConflict } from '../kernel/database/constraints.ts';
-import { lockRow } from '../kernel/database/locks.ts';
-import { inTransaction } from '../kernel/database/transactions.ts';
-import { findLiveMilestoneInProject } from '../milestones/milestones.service.ts';
-import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
 
 export type TestCaseRow = Awaited<ReturnType<Db['testCase']['findFirstOrThrow']>>;
 
@@ -136,7 +136,6 @@ export async function getTestCaseByDisplayId(ctx: RequestContext, projectCode: s
   return record;
 }
 
-
 export const auditOf = (record: CaseRecord) => ({
   entityType: 'test_case',
   entityUlid: record.id,
@@ -146,42 +145,42 @@ export const auditOf = (record: CaseRecord) => ({
 export async function createTestCase(ctx: RequestContext, projectCode: string, input: CreateTestCaseInput): Promise<CaseRecord> {
   authorize(ctx, 'case.write');
   return inTransaction(ctx.db, async (tx) => {
-      const project = await resolveProject(ctx, projectCode, { db: tx });
-      if (input.suiteUlid) await findLiveSuiteInProject(tx, project.id, input.suiteUlid);
-      if (input.milestoneUlid) await findLiveMilestoneInProject(tx, project.id, input.milestoneUlid);
-      const caseNumber = await allocateNumber(tx, project.id, 'case');
-      const created = await keyUniqueOrConflict(() =>
-        tx.testCase.create({
-          data: {
-            id: newId(),
-            orgId: ctx.org.id,
-            projectId: project.id,
-            caseNumber,
-            title: input.title,
-            description: input.description ?? null,
-            suiteId: input.suiteUlid ?? null,
-            milestoneId: input.milestoneUlid ?? null,
-            tags: input.tags ?? [],
-            automationKey: input.automationKey ?? null,
-          },
-        }),
-      );
-      if (input.steps?.length) await saveSteps(tx, ctx, created.id, input.steps);
-      if (input.customFieldValues?.length) {
-        await writeCaseFieldValues(tx, ctx, created, input.customFieldValues, { mode: 'merge', pathPrefix: ['customFieldValues'] });
-      }
-      const record = await readRecord(tx, created.id);
-      await emitAudit(tx, ctx, {
-        action: 'test_case.created',
-        ...auditOf(record),
-        metadata: {
-          displayId: caseDisplayId(project.code, caseNumber),
-          suiteUlid: record.suiteId,
-          stepCount: record.steps.length,
+    const project = await resolveProject(ctx, projectCode, { db: tx });
+    if (input.suiteUlid) await findLiveSuiteInProject(tx, project.id, input.suiteUlid);
+    if (input.milestoneUlid) await findLiveMilestoneInProject(tx, project.id, input.milestoneUlid);
+    const caseNumber = await allocateNumber(tx, project.id, 'case');
+    const created = await keyUniqueOrConflict(() =>
+      tx.testCase.create({
+        data: {
+          id: newId(),
+          orgId: ctx.org.id,
+          projectId: project.id,
+          caseNumber,
+          title: input.title,
+          description: input.description ?? null,
+          suiteId: input.suiteUlid ?? null,
+          milestoneId: input.milestoneUlid ?? null,
+          tags: input.tags ?? [],
+          automationKey: input.automationKey ?? null,
         },
-      });
-      return record;
+      }),
+    );
+    if (input.steps?.length) await saveSteps(tx, ctx, created.id, input.steps);
+    if (input.customFieldValues?.length) {
+      await writeCaseFieldValues(tx, ctx, created, input.customFieldValues, { mode: 'merge', pathPrefix: ['customFieldValues'] });
+    }
+    const record = await readRecord(tx, created.id);
+    await emitAudit(tx, ctx, {
+      action: 'test_case.created',
+      ...auditOf(record),
+      metadata: {
+        displayId: caseDisplayId(project.code, caseNumber),
+        suiteUlid: record.suiteId,
+        stepCount: record.steps.length,
+      },
     });
+    return record;
+  });
 }
 
 /** The filters of a case list, as a Prisma filter within one project. */
@@ -203,10 +202,7 @@ async function checkFilter(ctx: RequestContext, projectId: string, filter: TestC
 
 /** caseListWhere as a typed SQL condition on `test_cases c` (the list reads cases with typed SQL). */
 function caseListCondition(projectId: string, filter: TestCaseFilter): Prisma.Sql {
-  const conditions = [
-    sql`c.project_id = ${projectId}`,
-    filter.archived ? sql`c.archived_at IS NOT NULL` : sql`c.archived_at IS NULL`,
-  ];
+  const conditions = [sql`c.project_id = ${projectId}`, filter.archived ? sql`c.archived_at IS NOT NULL` : sql`c.archived_at IS NULL`];
   if (filter.suiteUlid) conditions.push(sql`c.suite_id = ${filter.suiteUlid}`);
   if (filter.q) conditions.push(sql`c.title ILIKE ${`%${likeLiteral(filter.q)}%`}`);
   if (filter.tag) conditions.push(sql`${filter.tag} = ANY (c.tags)`);
@@ -215,7 +211,10 @@ function caseListCondition(projectId: string, filter: TestCaseFilter): Prisma.Sq
 }
 
 /** A case of the list as its statement answers it: steps already in response shape, stored values by field ULID. */
-type CaseListRow = Omit<TestCaseOut, 'ulid' | 'projectUlid' | 'displayId' | 'customFieldValues' | 'archivedAt' | 'createdAt' | 'updatedAt'> & {
+type CaseListRow = Omit<
+  TestCaseOut,
+  'ulid' | 'projectUlid' | 'displayId' | 'customFieldValues' | 'archivedAt' | 'createdAt' | 'updatedAt'
+> & {
   id: string;
   values: Record<string, unknown> | null;
   archivedAt: Date | null;
@@ -235,7 +234,9 @@ export async function listTestCases(ctx: RequestContext, projectCode: string, qu
   authorize(ctx, 'project.read');
   const project = await resolveProject(ctx, projectCode);
   await checkFilter(ctx, project.id, query);
-  const rows = await queryRaw<CaseListRow[]>(ctx.db, sql`
+  const rows = await queryRaw<CaseListRow[]>(
+    ctx.db,
+    sql`
     SELECT c.id, c.case_number AS "caseNumber", c.title, c.description, c.suite_id AS "suiteUlid",
       c.milestone_id AS "milestoneUlid", c.tags, c.automation_key AS "automationKey",
       COALESCE((
@@ -253,9 +254,12 @@ export async function listTestCases(ctx: RequestContext, projectCode: string, qu
     WHERE c.org_id = ${ctx.org.id} AND ${caseListCondition(project.id, query)}
       ${query.cursor ? sql`AND c.id > ${query.cursor}` : Prisma.empty}
     ORDER BY c.id
-    LIMIT ${query.limit + 1}`);
+    LIMIT ${query.limit + 1}`,
+  );
   const page = cursorPageOf(rows, query.limit);
-  const definitions = (await loadReadDefinitions(ctx.db, ctx.org.id, 'test_case')).filter((definition) => isVisibleIn(definition, project.id));
+  const definitions = (await loadReadDefinitions(ctx.db, ctx.org.id, 'test_case')).filter((definition) =>
+    isVisibleIn(definition, project.id),
+  );
   const items: TestCaseOut[] = page.items.map((row) => ({
     ulid: row.id,
     projectUlid: project.id,
@@ -396,7 +400,9 @@ async function scalarChanges(tx: Db, testCase: TestCaseRow, patch: CaseScalarPat
   }
   if (patch.milestoneUlid !== undefined && patch.milestoneUlid !== testCase.milestoneId) {
     const to = patch.milestoneUlid ? await findLiveMilestoneInProject(tx, testCase.projectId, patch.milestoneUlid) : null;
-    const from = testCase.milestoneId ? await tx.milestone.findFirst({ where: { id: testCase.milestoneId }, select: { name: true } }) : null;
+    const from = testCase.milestoneId
+      ? await tx.milestone.findFirst({ where: { id: testCase.milestoneId }, select: { name: true } })
+      : null;
     data.milestoneId = patch.milestoneUlid;
     changes.push({
       ...change('milestoneUlid', testCase.milestoneId, patch.milestoneUlid),
@@ -426,16 +432,16 @@ export async function updateTestCase(ctx: RequestContext, caseUlid: string, inpu
     throw validationFailed('Provide at least one of patch, steps, customFieldValues');
   }
   return inCaseTransaction(ctx, caseUlid, async (tx, testCase) => {
-    const scalars = input.patch ? await scalarChanges(tx, testCase, input.patch) : { data: {}, changes: [] as LabelledChange[], moved: false };
+    const scalars = input.patch
+      ? await scalarChanges(tx, testCase, input.patch)
+      : { data: {}, changes: [] as LabelledChange[], moved: false };
     const stepsChange: StepsChange | null = input.steps ? await saveSteps(tx, ctx, testCase.id, input.steps) : null;
     const customFieldChanges: CustomFieldChange[] = input.customFieldValues
       ? await writeCaseFieldValues(tx, ctx, testCase, input.customFieldValues, { mode: 'merge', pathPrefix: ['customFieldValues'] })
       : [];
     if (scalars.changes.length === 0 && !stepsChange && customFieldChanges.length === 0) return readRecord(tx, testCase.id);
 
-    await keyUniqueOrConflict(() =>
-      tx.testCase.update({ where: { id: testCase.id }, data: { ...scalars.data, updatedAt: new Date() } }),
-    );
+    await keyUniqueOrConflict(() => tx.testCase.update({ where: { id: testCase.id }, data: { ...scalars.data, updatedAt: new Date() } }));
     const record = await readRecord(tx, testCase.id);
     await emitAudit(tx, ctx, {
       action: scalars.moved ? 'test_case.moved' : 'test_case.updated',

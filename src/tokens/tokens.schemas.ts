@@ -6,7 +6,13 @@ export const createTokenBodySchema = z
   .strictObject({
     name: z.string().trim().min(1).max(100),
     role: z.enum(TOKEN_ROLES).optional(),
-    expiresAt: z.number().int().positive().max(8_640_000_000_000_000).optional().meta({ description: 'Epoch ms; must be in the future', example: 1893456000000 }),
+    expiresAt: z
+      .number()
+      .int()
+      .positive()
+      .max(8_640_000_000_000_000)
+      .optional()
+      .meta({ description: 'Epoch ms; must be in the future', example: 1893456000000 }),
   })
   .meta({ id: 'CreateApiTokenRequest', example: { name: 'CI pipeline', role: 'member', expiresAt: 1893456000000 } });
 export type CreateTokenInput = z.output<typeof createTokenBodySchema>;

@@ -2,12 +2,12 @@ import { emitAudit } from '../foundation/audit/audit.service.ts';
 import { unauthorized } from '../foundation/auth/authenticate.ts';
 import { assertEmailVerified } from '../foundation/auth/email-verification.ts';
 import { lowerRole, roleAtMost } from '../foundation/auth/policy.ts';
-import { API_TOKEN_PREFIX, newSecret } from '../kernel/secrets.ts';
 import type { RequestContext, Role } from '../foundation/context.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
 import { forbidden, notFound, validationFailed } from '../kernel/errors.ts';
 import { epochMsOrNull, newId } from '../kernel/ids.ts';
+import { API_TOKEN_PREFIX, newSecret } from '../kernel/secrets.ts';
 import type { CreateTokenInput } from './tokens.schemas.ts';
-import { inTransaction } from '../kernel/database/transactions.ts';
 
 const PREFIX_LENGTH = API_TOKEN_PREFIX.length + 6;
 

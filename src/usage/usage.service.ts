@@ -1,13 +1,14 @@
 import { authorize } from '../foundation/auth/policy.ts';
 import type { RequestContext } from '../foundation/context.ts';
-import { AppError } from '../kernel/errors.ts';
-import { sql } from '../kernel/database/raw-sql.ts';
 import type { Prisma } from '../kernel/database/client.ts';
+import { sql } from '../kernel/database/raw-sql.ts';
+import { AppError } from '../kernel/errors.ts';
 
 /** The calendar month (UTC) a result counts in: 'YYYY-MM'. */
 export const periodKeyOf = (at: Date) => at.toISOString().slice(0, 7);
 
-export const resultLimitExceeded = () => new AppError('api_result_limit_exceeded', 'The organization has used its monthly allowance of API results');
+export const resultLimitExceeded = () =>
+  new AppError('api_result_limit_exceeded', 'The organization has used its monthly allowance of API results');
 
 /**
  * Counts `count` machine-authored results against the organization's monthly ceiling, inside the

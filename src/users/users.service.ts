@@ -1,7 +1,7 @@
 import { normalizeEmail } from '../foundation/auth/auth.schemas.ts';
 import { prisma } from '../kernel/database/client.ts';
-import { inTransaction } from '../kernel/database/transactions.ts';
 import { lockRow } from '../kernel/database/locks.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
 import { AppError, notFound } from '../kernel/errors.ts';
 
 /**

@@ -10,7 +10,9 @@ import ipaddr from 'ipaddr.js';
  * IPv4-translated (`::ffff:0:0:0/96`, RFC 6145) and the NAT64 well-known prefix (`64:ff9b::/96`,
  * RFC 6052), which a NAT64 gateway turns into a connection to that IPv4 address.
  */
-const IPV4_EMBEDDING_PREFIXES = ['::ffff:0:0', '::', '::ffff:0:0:0', '64:ff9b::'].map((prefix) => [ipaddr.IPv6.parse(prefix), 96] as [ipaddr.IPv6, number]);
+const IPV4_EMBEDDING_PREFIXES = ['::ffff:0:0', '::', '::ffff:0:0:0', '64:ff9b::'].map(
+  (prefix) => [ipaddr.IPv6.parse(prefix), 96] as [ipaddr.IPv6, number],
+);
 
 /**
  * The address a connection to `address` ends up at: for the prefixes above, the IPv4 address in

@@ -1,16 +1,16 @@
 import http from 'node:http';
 import https from 'node:https';
 import { emitAudit, SYSTEM_ACTOR, toAuditEventOut } from '../foundation/audit/audit.service.ts';
+import { startOutboxWorker } from '../foundation/outbox/outbox-worker.ts';
 import { backoffDelayMs } from '../kernel/backoff.ts';
 import type { WebhookSettings } from '../kernel/config.ts';
 import type { PrismaClient } from '../kernel/database/client.ts';
+import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
 import { inTransaction } from '../kernel/database/transactions.ts';
 import { logger } from '../kernel/logger.ts';
-import { startOutboxWorker } from '../foundation/outbox/outbox-worker.ts';
 import { onWebhookDeliveriesQueued } from './dispatch-signal.service.ts';
 import { guardedLookup, isReachableAddress, literalAddressOf, refusedAddressMessage } from './receiver-address.ts';
 import { signatureHeader } from './signature.ts';
-import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
 
 /** Attempts of one delivery in all: after the last failure it is `failed`. */
 export const MAX_ATTEMPTS = 8;
@@ -91,7 +91,11 @@ export function startWebhookDispatcher(
     onOutcome(outcome);
     const fields = { deliveryId: delivery.id, attempt: delivery.attempts, outcome, statusCode: attempt.statusCode, reason: attempt.error };
     if (outcome === 'delivered') logger.debug(fields, 'webhook delivered');
-    else logger.warn(fields, outcome === 'retry' ? 'webhook delivery failed: it is tried again later' : 'webhook delivery failed: it is not tried again');
+    else
+      logger.warn(
+        fields,
+        outcome === 'retry' ? 'webhook delivery failed: it is tried again later' : 'webhook delivery failed: it is not tried again',
+      );
   };
 
   const worker = startOutboxWorker({
@@ -120,7 +124,11 @@ export function startWebhookDispatcher(
  * come first. A last attempt whose process died while sending is settled as failed on the way.
  */
 async function claim(db: PrismaClient, limit: number, held: ReadonlyMap<string, number>, leaseMs: number): Promise<Claimed[]> {
-  const rows = await queryRaw<Array<Omit<Claimed, 'event' | 'secrets'> & { secret: string; previousSecret: string | null; event: Record<string, unknown> }>>(db, sql`
+  const rows = await queryRaw<
+    Array<Omit<Claimed, 'event' | 'secrets'> & { secret: string; previousSecret: string | null; event: Record<string, unknown> }>
+  >(
+    db,
+    sql`
     WITH abandoned AS (
       UPDATE webhook_deliveries
       SET status = 'failed', lease_until = NULL, last_error = 'the last attempt did not finish: its process stopped'
@@ -171,7 +179,8 @@ async function claim(db: PrismaClient, limit: number, held: ReadonlyMap<string, 
                 'id', event.id, 'action', event.action, 'actorKind', event.actor_kind, 'actorUserId', event.actor_user_id,
                 'actorTokenId', event.actor_token_id, 'actorEmail', event.actor_email, 'actorName', event.actor_name,
                 'entityType', event.entity_type, 'entityUlid', event.entity_ulid, 'entityLabel', event.entity_label,
-                'runId', event.run_id, 'metadata', event.metadata, 'createdAt', event.created_at) AS event`);
+                'runId', event.run_id, 'metadata', event.metadata, 'createdAt', event.created_at) AS event`,
+  );
   return rows.map(({ secret, previousSecret, event, ...delivery }) => ({
     ...delivery,
     secrets: previousSecret ? [secret, previousSecret] : [secret],
@@ -244,10 +253,19 @@ async function post(delivery: Claimed, settings: WebhookSettings): Promise<Attem
  * that reaches DEACTIVATION_THRESHOLD deactivates the webhook and audits `webhook.disabled` as
  * the system. That event reaches the organization's other webhooks like any other.
  */
-async function record(db: PrismaClient, delivery: Claimed, outcome: DeliveryOutcome, attempt: Attempt, delayMs: number, cooldownMs: number): Promise<void> {
+async function record(
+  db: PrismaClient,
+  delivery: Claimed,
+  outcome: DeliveryOutcome,
+  attempt: Attempt,
+  delayMs: number,
+  cooldownMs: number,
+): Promise<void> {
   const delivered = outcome === 'delivered';
   await inTransaction(db, async (tx) => {
-    const [webhook] = await queryRaw<Array<{ id: string; url: string; disabled: boolean; consecutiveFailures: number }>>(tx, sql`
+    const [webhook] = await queryRaw<Array<{ id: string; url: string; disabled: boolean; consecutiveFailures: number }>>(
+      tx,
+      sql`
       WITH settled AS (
         UPDATE webhook_deliveries
         SET status = ${outcome === 'retry' ? 'pending' : outcome}, lease_until = NULL,
@@ -273,14 +291,19 @@ async function record(db: PrismaClient, delivery: Claimed, outcome: DeliveryOutc
       ) AS breaker
       WHERE webhook.id = settled.webhook_id AND before.id = webhook.id
       RETURNING webhook.id, webhook.url, webhook.consecutive_failures AS "consecutiveFailures",
-                (before.active AND NOT webhook.active) AS disabled`);
+                (before.active AND NOT webhook.active) AS disabled`,
+    );
     if (!webhook?.disabled) return;
-    await emitAudit(tx, { identity: SYSTEM_ACTOR, org: { id: delivery.orgId } }, {
-      action: 'webhook.disabled',
-      entityType: 'webhook',
-      entityUlid: webhook.id,
-      entityLabel: webhook.url,
-      metadata: { consecutiveFailures: webhook.consecutiveFailures, lastError: attempt.error },
-    });
+    await emitAudit(
+      tx,
+      { identity: SYSTEM_ACTOR, org: { id: delivery.orgId } },
+      {
+        action: 'webhook.disabled',
+        entityType: 'webhook',
+        entityUlid: webhook.id,
+        entityLabel: webhook.url,
+        metadata: { consecutiveFailures: webhook.consecutiveFailures, lastError: attempt.error },
+      },
+    );
   });
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { orgPathSchema } from '../orgs/orgs.schemas.ts';
 import { pageQuerySchema, pageSchema } from '../kernel/pagination.ts';
 import { distinctArray, someFieldOf } from '../kernel/validation.ts';
+import { orgPathSchema } from '../orgs/orgs.schemas.ts';
 
 /** The most webhooks one organization may have (decisions §13 leaves the number to us). */
 export const WEBHOOKS_PER_ORGANIZATION = 20;
@@ -28,7 +28,10 @@ const url = z
     const problem = urlProblem(text);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   })
-  .meta({ description: `Where deliveries are POSTed: http or https, no credentials, at most ${WEBHOOK_URL_MAX} characters`, example: 'https://ci.example.com/hooks/tcms' });
+  .meta({
+    description: `Where deliveries are POSTed: http or https, no credentials, at most ${WEBHOOK_URL_MAX} characters`,
+    example: 'https://ci.example.com/hooks/tcms',
+  });
 
 const SEGMENT = '[a-z0-9_]+';
 /** `*`, an action such as `run.created`, or a prefix such as `run.*` (what emitAudit matches). */
@@ -39,7 +42,10 @@ const events = distinctArray(
   WEBHOOK_EVENTS_MAX,
 )
   .min(1)
-  .meta({ description: `Audit actions to deliver, 1..${WEBHOOK_EVENTS_MAX} distinct: \`*\`, an action, or a prefix like \`run.*\``, example: ['run.*'] });
+  .meta({
+    description: `Audit actions to deliver, 1..${WEBHOOK_EVENTS_MAX} distinct: \`*\`, an action, or a prefix like \`run.*\``,
+    example: ['run.*'],
+  });
 
 const description = z.string().max(WEBHOOK_DESCRIPTION_MAX).nullable();
 const active = z.boolean();
@@ -52,7 +58,11 @@ export type CreateWebhookInput = z.output<typeof createWebhookBodySchema>;
 export const updateWebhookBodySchema = z
   .strictObject({ url: url.optional(), events: events.optional(), description: description.optional(), active: active.optional() })
   .refine(...someFieldOf(['url', 'events', 'description', 'active']))
-  .meta({ id: 'UpdateWebhookRequest', description: 'At least one field; description takes null to clear; active: true also resets consecutiveFailures and sends one delivery at a time until one succeeds' });
+  .meta({
+    id: 'UpdateWebhookRequest',
+    description:
+      'At least one field; description takes null to clear; active: true also resets consecutiveFailures and sends one delivery at a time until one succeeds',
+  });
 export type UpdateWebhookInput = z.output<typeof updateWebhookBodySchema>;
 
 export const webhookListQuerySchema = pageQuerySchema();

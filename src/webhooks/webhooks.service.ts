@@ -1,23 +1,23 @@
 import { emitAudit } from '../foundation/audit/audit.service.ts';
-import { change, changesBetween, type Change } from '../foundation/audit/clip.ts';
+import { type Change, change, changesBetween } from '../foundation/audit/clip.ts';
 import { authorize } from '../foundation/auth/policy.ts';
-import { settings } from '../kernel/config.ts';
 import type { RequestContext } from '../foundation/context.ts';
+import { settings } from '../kernel/config.ts';
 import type { Db, Prisma } from '../kernel/database/client.ts';
 import { lockRow } from '../kernel/database/locks.ts';
 import { afterCommit, inTransaction } from '../kernel/database/transactions.ts';
 import { fromValidationIssues, notFound, validationFailed } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
-import { pageOf, pageWindow, type PageQuery } from '../kernel/pagination.ts';
+import { type PageQuery, pageOf, pageWindow } from '../kernel/pagination.ts';
 import { wakeWebhookDispatchers } from './dispatch-signal.service.ts';
 import { refusedAddressMessage, refusedAddressOf } from './receiver-address.ts';
 import { newWebhookSecret } from './signature.ts';
 import {
-  WEBHOOKS_PER_ORGANIZATION,
   type CreateWebhookInput,
   type DeliveryListQuery,
   type DeliveryStatus,
   type UpdateWebhookInput,
+  WEBHOOKS_PER_ORGANIZATION,
 } from './webhooks.schemas.ts';
 
 /** How long a rotated-out secret keeps signing next to the new one. */
@@ -54,11 +54,14 @@ export const toDelivery = (row: DeliveryRow) => ({
   createdAt: row.createdAt.getTime(),
 });
 
-
 const WEBHOOK_ORDER = [{ createdAt: 'asc' }, { id: 'asc' }] satisfies Prisma.WebhookOrderByWithRelationInput[];
 const DELIVERY_ORDER = [{ createdAt: 'desc' }, { id: 'desc' }] satisfies Prisma.WebhookDeliveryOrderByWithRelationInput[];
 
-const webhookEvent = (webhook: { id: string; url: string }) => ({ entityType: 'webhook', entityUlid: webhook.id, entityLabel: webhook.url });
+const webhookEvent = (webhook: { id: string; url: string }) => ({
+  entityType: 'webhook',
+  entityUlid: webhook.id,
+  entityLabel: webhook.url,
+});
 
 /**
  * Refuses a receiver whose host resolves to a loopback, link-local or private address (unless
@@ -146,12 +149,16 @@ const sameEvents = (a: string[], b: string[]) => a.length === b.length && a.ever
 
 /** The `changes` of a PATCH: the scalars as they are, the events as one comma-separated text. */
 function webhookChanges(before: WebhookRow, input: UpdateWebhookInput): Change[] {
-  const changes = changesBetween({ url: before.url, description: before.description, active: before.active }, {
-    url: input.url,
-    description: input.description,
-    active: input.active,
-  });
-  if (input.events && !sameEvents(before.events, input.events)) changes.push(change('events', before.events.join(', '), input.events.join(', ')));
+  const changes = changesBetween(
+    { url: before.url, description: before.description, active: before.active },
+    {
+      url: input.url,
+      description: input.description,
+      active: input.active,
+    },
+  );
+  if (input.events && !sameEvents(before.events, input.events))
+    changes.push(change('events', before.events.join(', '), input.events.join(', ')));
   return changes;
 }
 
@@ -197,7 +204,12 @@ export async function rotateWebhookSecret(ctx: RequestContext, webhookUlid: stri
     const now = new Date();
     const webhook = await tx.webhook.update({
       where: { id: before.id },
-      data: { secret, previousSecret: before.secret, previousSecretUntil: new Date(now.getTime() + PREVIOUS_SECRET_GRACE_MS), updatedAt: now },
+      data: {
+        secret,
+        previousSecret: before.secret,
+        previousSecretUntil: new Date(now.getTime() + PREVIOUS_SECRET_GRACE_MS),
+        updatedAt: now,
+      },
     });
     await emitAudit(tx, ctx, { action: 'webhook.updated', ...webhookEvent(webhook), metadata: { secretRotated: true } });
     return { webhook, secret };
@@ -235,7 +247,12 @@ export async function listDeliveries(ctx: RequestContext, webhookUlid: string, q
 }
 
 /** Deliveries of a webhook for a GraphQL connection. */
-export async function findDeliveries(ctx: RequestContext, webhook: { id: string }, status: DeliveryStatus | undefined, window: Prisma.WebhookDeliveryFindManyArgs) {
+export async function findDeliveries(
+  ctx: RequestContext,
+  webhook: { id: string },
+  status: DeliveryStatus | undefined,
+  window: Prisma.WebhookDeliveryFindManyArgs,
+) {
   authorize(ctx, 'webhook.manage');
   return ctx.db.webhookDelivery.findMany({ ...window, where: deliveriesWhere(webhook, status), orderBy: DELIVERY_ORDER });
 }

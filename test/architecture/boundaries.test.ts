@@ -45,17 +45,26 @@ const FILES: Record<string, string[]> = {
 
 beforeAll(async () => {
   house = await mkdtemp(path.join(os.tmpdir(), 'tcms-boundaries-'));
-  await writeFile(path.join(house, 'tsconfig.json'), JSON.stringify({ compilerOptions: { allowImportingTsExtensions: true, noEmit: true } }));
+  await writeFile(
+    path.join(house, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { allowImportingTsExtensions: true, noEmit: true } }),
+  );
   for (const [file, imports] of Object.entries(FILES)) {
     await mkdir(path.dirname(path.join(house, file)), { recursive: true });
-    const lines = imports.map((target, index) => `import * as imported${index} from '${target}';\nexport const uses${index} = imported${index};`);
+    const lines = imports.map(
+      (target, index) => `import * as imported${index} from '${target}';\nexport const uses${index} = imported${index};`,
+    );
     await writeFile(path.join(house, file), `${lines.join('\n')}\nexport const here = '${file}';\n`);
   }
 });
 afterAll(() => rm(house, { recursive: true, force: true }));
 
-it('refuses each kind of break: upward imports, imports past a door, cycles of files and of modules, transport in the core', { timeout: 120_000 }, async () => {
-  const found = (await violations(house, ['src', 'rest'])).map((violation) => `${violation.rule.name}: ${violation.from} → ${violation.to}`);
+it('refuses each kind of break: upward imports, imports past a door, cycles of files and of modules, transport in the core', {
+  timeout: 120_000,
+}, async () => {
+  const found = (await violations(house, ['src', 'rest'])).map(
+    (violation) => `${violation.rule.name}: ${violation.from} → ${violation.to}`,
+  );
   expect(found).toEqual(
     expect.arrayContaining([
       'kernel-imports-only-kernel: src/kernel/errors.ts → src/foundation/context.ts',

@@ -10,7 +10,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OWNER_LOCK_FILE } from '../../src/kernel/database/owner-lock.ts';
 import { projectCode, signUp } from '../support/app.ts';
-import { killNow, spawnServer, spawnWatched, startServer, type ServerProcess } from '../support/processes.ts';
+import { killNow, type ServerProcess, spawnServer, spawnWatched, startServer } from '../support/processes.ts';
 import { runTcms, type TcmsRun } from './run-tcms.ts';
 
 /**
@@ -121,7 +121,11 @@ describe('while a server owns the embedded database', () => {
       await client.query('BEGIN');
       await client.query("UPDATE organizations SET plan = 'enterprise' WHERE id = $1", [owner.orgId]);
       const code = projectCode();
-      const appWrite = http.post('/api/v1/projects').set(owner.headers).send({ name: 'Kept', id: code }).then((response) => response);
+      const appWrite = http
+        .post('/api/v1/projects')
+        .set(owner.headers)
+        .send({ name: 'Kept', id: code })
+        .then((response) => response);
       // The app's statements must not run inside the client's transaction: the write waits for it.
       expect(await Promise.race([appWrite.then(() => 'answered'), delay(1_000, 'waiting')])).toBe('waiting');
       await client.query('ROLLBACK');
@@ -167,7 +171,13 @@ describe('while a server owns the embedded database', () => {
     await client.exchange([serialize.query('BEGIN')], 'Z');
     const update = `UPDATE organizations SET plan = 'enterprise' WHERE id = '${owner.orgId}'`;
     await client.exchange(
-      [serialize.parse({ text: update }), serialize.bind(), serialize.execute(), serialize.parse({ text: 'SELECT no_such_column' }), serialize.flush()],
+      [
+        serialize.parse({ text: update }),
+        serialize.bind(),
+        serialize.execute(),
+        serialize.parse({ text: 'SELECT no_such_column' }),
+        serialize.flush(),
+      ],
       'E',
     );
     client.leave();
@@ -211,28 +221,24 @@ describe('after the owner is killed (SIGKILL)', () => {
     await killNow(server);
   });
 
-  it(
-    'the command takes the stale lock over and sees every committed write, and a new server starts, round after round',
-    async () => {
-      const plans = new Map<string, string>();
-      for (const plan of ['team', 'enterprise', 'team', 'enterprise', 'team']) {
-        const server = await startServer({ dataDir, env: EMBEDDED });
-        try {
-          const owner = await signUp(request(server.baseUrl));
-          expectSuccess(await runTcms(dataDir, ['org', 'set-plan', owner.orgId, plan]));
-          plans.set(owner.orgId, plan);
-        } finally {
-          await killNow(server);
-        }
-
-        const listed: Listed[] = expectSuccess(await runTcms(dataDir, ['org', 'list']));
-        const listedPlans = new Map(listed.map((org) => [org.ulid, org.plan]));
-        for (const [orgId, expected] of plans) expect(listedPlans.get(orgId)).toBe(expected);
-        expect(await readdir(dataDir)).not.toContain(OWNER_LOCK_FILE);
+  it('the command takes the stale lock over and sees every committed write, and a new server starts, round after round', async () => {
+    const plans = new Map<string, string>();
+    for (const plan of ['team', 'enterprise', 'team', 'enterprise', 'team']) {
+      const server = await startServer({ dataDir, env: EMBEDDED });
+      try {
+        const owner = await signUp(request(server.baseUrl));
+        expectSuccess(await runTcms(dataDir, ['org', 'set-plan', owner.orgId, plan]));
+        plans.set(owner.orgId, plan);
+      } finally {
+        await killNow(server);
       }
-    },
-    300_000,
-  );
+
+      const listed: Listed[] = expectSuccess(await runTcms(dataDir, ['org', 'list']));
+      const listedPlans = new Map(listed.map((org) => [org.ulid, org.plan]));
+      for (const [orgId, expected] of plans) expect(listedPlans.get(orgId)).toBe(expected);
+      expect(await readdir(dataDir)).not.toContain(OWNER_LOCK_FILE);
+    }
+  }, 300_000);
 
   it('where the socket path would be too long, the server runs without one and the command refuses', async () => {
     const parent = await newDataDir();
@@ -304,16 +310,22 @@ describe('refusals', () => {
   });
 
   it.each([
-    ['a file', async (parent: string) => {
-      const file = path.join(parent, 'data');
-      await writeFile(file, '');
-      return { dataDir: file, message: `TCMS_DATA_DIR ${file} is not a directory` };
-    }],
-    ['a directory that cannot be created', async (parent: string) => {
-      const dataDir = path.join(parent, 'file', 'data');
-      await writeFile(path.join(parent, 'file'), '');
-      return { dataDir, message: `cannot create the data directory ${dataDir}` };
-    }],
+    [
+      'a file',
+      async (parent: string) => {
+        const file = path.join(parent, 'data');
+        await writeFile(file, '');
+        return { dataDir: file, message: `TCMS_DATA_DIR ${file} is not a directory` };
+      },
+    ],
+    [
+      'a directory that cannot be created',
+      async (parent: string) => {
+        const dataDir = path.join(parent, 'file', 'data');
+        await writeFile(path.join(parent, 'file'), '');
+        return { dataDir, message: `cannot create the data directory ${dataDir}` };
+      },
+    ],
     // Nobody, root included, can create a file in /proc.
     ['a directory that cannot be written', async () => ({ dataDir: '/proc', message: 'the data directory /proc is not writable' })],
   ])('a server on %s as TCMS_DATA_DIR exits non-zero with one line', async (_label, prepare) => {

@@ -1,4 +1,4 @@
-import { mkdtemp, copyFile, rm, mkdir } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -9,7 +9,7 @@ import { runCli } from '../../app/tcms.ts';
 import { prisma } from '../../src/kernel/database/client.ts';
 import { overrideOrganizationLimits } from '../../src/orgs/orgs.service.ts';
 import { ownerWithProject, tokenFor, useTestApp } from '../support/app.ts';
-import { tcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
+import { type TcpProxy, tcpProxy } from '../support/tcp-proxy.ts';
 
 const t = useTestApp();
 let server: Server;
@@ -62,7 +62,10 @@ describe('tcms results upload', () => {
     expect(await resultCount(owner.orgId)).toBe(7);
 
     // Failed tests fail the step only when asked to.
-    const strict = await tcms(['results', 'upload', path.join(reports, 'ctrf.json'), '--project', code, '--run', runUlid, '--fail-on-failed-tests'], env);
+    const strict = await tcms(
+      ['results', 'upload', path.join(reports, 'ctrf.json'), '--project', code, '--run', runUlid, '--fail-on-failed-tests'],
+      env,
+    );
     expect(strict.code).toBe(1);
     expect(strict.err).toMatch(/failed cases/);
   });
@@ -92,7 +95,10 @@ describe('tcms results upload', () => {
     const port = Number(new URL(baseUrl).port);
     const proxy: TcpProxy = await tcpProxy({ host: '127.0.0.1', port }, { cutFirstAnswer: true });
     try {
-      const run = await tcms(['results', 'upload', path.join(reports, 'go.xml'), '--project', code], { ...env, TCMS_URL: `http://127.0.0.1:${proxy.port}` });
+      const run = await tcms(['results', 'upload', path.join(reports, 'go.xml'), '--project', code], {
+        ...env,
+        TCMS_URL: `http://127.0.0.1:${proxy.port}`,
+      });
       expect(run.code, run.err).toBe(0);
       expect(run.out).toMatch(/network error .*retrying/);
       expect(run.out).toContain('(replayed)');

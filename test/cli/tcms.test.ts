@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../../app/tcms.ts';
 import { prisma } from '../../src/kernel/database/client.ts';
 import { newId } from '../../src/kernel/ids.ts';
-import { createProject, joinAs, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
+import { type Caller, createProject, joinAs, signUp, tokenFor, useTestApp } from '../support/app.ts';
 import { runTcms } from './run-tcms.ts';
 
 const t = useTestApp();
@@ -145,7 +145,10 @@ describe('tcms org set-plan', () => {
     expect(result.err[0]).toMatch(/not found/i);
     expect(result.err[0]).not.toContain('\n');
 
-    for (const command of [['org', 'show', unknown], ['org', 'override', unknown, '--projects', '5']]) {
+    for (const command of [
+      ['org', 'show', unknown],
+      ['org', 'override', unknown, '--projects', '5'],
+    ]) {
       const other = await tcms(...command);
       expect(other.code).toBe(1);
       expect(other.err[0]).toMatch(/not found/i);
@@ -198,12 +201,19 @@ describe('tcms org override', () => {
   it('sets and removes every override; --requests-per-minute shows in the rate-limit headers', async () => {
     const owner = await signUp(t.http);
     const shown = await tcmsJson(
-      'org', 'override', owner.orgId,
-      '--projects', '7',
-      '--seats', '10',
-      '--results-per-month', '1234',
-      '--requests-per-minute', '1000',
-      '--audit-export', 'true',
+      'org',
+      'override',
+      owner.orgId,
+      '--projects',
+      '7',
+      '--seats',
+      '10',
+      '--results-per-month',
+      '1234',
+      '--requests-per-minute',
+      '1000',
+      '--audit-export',
+      'true',
     );
     expect(shown.overrides).toEqual({
       maxProjects: 7,
@@ -238,11 +248,17 @@ describe('tcms org override', () => {
     expect(partial.limits).toMatchObject({ maxSeats: 3, auditExportEnabled: false });
 
     const cleared = await tcmsJson(
-      'org', 'override', owner.orgId,
-      '--projects', 'default',
-      '--results-per-month', 'default',
-      '--requests-per-minute', 'default',
-      '--audit-export', 'default',
+      'org',
+      'override',
+      owner.orgId,
+      '--projects',
+      'default',
+      '--results-per-month',
+      'default',
+      '--requests-per-minute',
+      'default',
+      '--audit-export',
+      'default',
     );
     expect(Object.values(cleared.overrides)).toEqual([null, null, null, null, null]);
     expect(cleared.limits.requestsPerMinute).toBe(60);
@@ -378,7 +394,8 @@ describe('tcms user erase', () => {
     const attempts = [
       prisma().$executeRaw`UPDATE audit_events SET actor_email = NULL, actor_name = NULL WHERE id = ${event.id}`,
       prisma().$executeRaw`UPDATE audit_events SET actor_user_id = NULL, actor_email = NULL, actor_name = 'someone' WHERE id = ${event.id}`,
-      prisma().$executeRaw`UPDATE audit_events SET actor_user_id = NULL, actor_email = NULL, actor_name = NULL, entity_label = 'x' WHERE id = ${event.id}`,
+      prisma()
+        .$executeRaw`UPDATE audit_events SET actor_user_id = NULL, actor_email = NULL, actor_name = NULL, entity_label = 'x' WHERE id = ${event.id}`,
       prisma().$executeRaw`UPDATE audit_events SET origin_run_id = ${newId()} WHERE id = ${event.id}`,
     ];
     for (const attempt of attempts) await expect(attempt).rejects.toThrow(/append-only/);

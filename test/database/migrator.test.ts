@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { afterEach, describe, expect, it } from 'vitest';
-import { migrate, MIGRATIONS_DIR } from '../../src/kernel/database/migrator.ts';
+import { MIGRATIONS_DIR, migrate } from '../../src/kernel/database/migrator.ts';
 import { openPgConnection, pgliteConnection, type SqlConnection } from '../../src/kernel/database/sql-connection.ts';
 
 /**
@@ -79,8 +79,7 @@ async function tempMigrations(files: Record<string, string>): Promise<string> {
 }
 
 const tableExists = async (connection: SqlConnection, table: string) =>
-  (await connection.query<{ found: string | null }>('SELECT to_regclass($1)::text AS found', [`public.${table}`]))[0]!
-    .found !== null;
+  (await connection.query<{ found: string | null }>('SELECT to_regclass($1)::text AS found', [`public.${table}`]))[0]!.found !== null;
 
 const recorded = (connection: SqlConnection) =>
   connection.query<{
@@ -140,11 +139,35 @@ describe.each(engines)('migrator on %s', { timeout: 120_000 }, (_engine, open) =
     expect(columns).toEqual([
       { column_name: 'id', data_type: 'character varying', character_maximum_length: 36, is_nullable: 'NO', column_default: null },
       { column_name: 'checksum', data_type: 'character varying', character_maximum_length: 64, is_nullable: 'NO', column_default: null },
-      { column_name: 'finished_at', data_type: 'timestamp with time zone', character_maximum_length: null, is_nullable: 'YES', column_default: null },
-      { column_name: 'migration_name', data_type: 'character varying', character_maximum_length: 255, is_nullable: 'NO', column_default: null },
+      {
+        column_name: 'finished_at',
+        data_type: 'timestamp with time zone',
+        character_maximum_length: null,
+        is_nullable: 'YES',
+        column_default: null,
+      },
+      {
+        column_name: 'migration_name',
+        data_type: 'character varying',
+        character_maximum_length: 255,
+        is_nullable: 'NO',
+        column_default: null,
+      },
       { column_name: 'logs', data_type: 'text', character_maximum_length: null, is_nullable: 'YES', column_default: null },
-      { column_name: 'rolled_back_at', data_type: 'timestamp with time zone', character_maximum_length: null, is_nullable: 'YES', column_default: null },
-      { column_name: 'started_at', data_type: 'timestamp with time zone', character_maximum_length: null, is_nullable: 'NO', column_default: 'now()' },
+      {
+        column_name: 'rolled_back_at',
+        data_type: 'timestamp with time zone',
+        character_maximum_length: null,
+        is_nullable: 'YES',
+        column_default: null,
+      },
+      {
+        column_name: 'started_at',
+        data_type: 'timestamp with time zone',
+        character_maximum_length: null,
+        is_nullable: 'NO',
+        column_default: 'now()',
+      },
       { column_name: 'applied_steps_count', data_type: 'integer', character_maximum_length: null, is_nullable: 'NO', column_default: '0' },
     ]);
     const primaryKey = await connection.query<{ column_name: string }>(
@@ -228,10 +251,7 @@ describe.each(engines)('migrator on %s', { timeout: 120_000 }, (_engine, open) =
 
     // The session is usable again and the lock was released: a fixed migration goes through,
     // from another session too.
-    await writeFile(
-      path.join(directory, '002_broken', 'migration.sql'),
-      'CREATE TABLE "second" ("id" INTEGER PRIMARY KEY);',
-    );
+    await writeFile(path.join(directory, '002_broken', 'migration.sql'), 'CREATE TABLE "second" ("id" INTEGER PRIMARY KEY);');
     const another = await openAnother();
     expect(await migrate(another, directory)).toEqual(['002_broken', '003_third']);
     expect((await recorded(connection)).map((row) => row.migration_name)).toEqual(['001_first', '002_broken', '003_third']);

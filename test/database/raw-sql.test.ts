@@ -1,11 +1,18 @@
 import { describe, expect, it, vi } from 'vitest';
-import { onQuery, prisma, type QueryEvent } from '../../src/kernel/database/client.ts';
 import { Prisma } from '../../prisma/generated/client/client.ts';
-import { executeRaw, HASHED_ARRAY_MIN, MAX_STATEMENT_NAMES, queryRaw, sql, TRANSACTION_TIMEOUT_MS } from '../../src/kernel/database/raw-sql.ts';
+import type { Db } from '../../src/kernel/database/client.ts';
+import { onQuery, prisma, type QueryEvent } from '../../src/kernel/database/client.ts';
+import {
+  executeRaw,
+  HASHED_ARRAY_MIN,
+  MAX_STATEMENT_NAMES,
+  queryRaw,
+  sql,
+  TRANSACTION_TIMEOUT_MS,
+} from '../../src/kernel/database/raw-sql.ts';
 import { tenantClient } from '../../src/kernel/database/tenant.ts';
 import { inTransaction } from '../../src/kernel/database/transactions.ts';
 import { newId } from '../../src/kernel/ids.ts';
-import type { Db } from '../../src/kernel/database/client.ts';
 import { useTestApp } from '../support/app.ts';
 
 /**
@@ -122,7 +129,10 @@ describe('raw statements', () => {
  */
 describe('transactions', () => {
   const insertUser = (tx: Db, email: string) =>
-    executeRaw(tx, sql`INSERT INTO users (id, email, password_hash, first_name, last_name) VALUES (${newId()}, ${email}, 'x', 'Raw', 'Insert')`);
+    executeRaw(
+      tx,
+      sql`INSERT INTO users (id, email, password_hash, first_name, last_name) VALUES (${newId()}, ${email}, 'x', 'Raw', 'Insert')`,
+    );
   const stored = (email: string) => prisma().user.findUnique({ where: { email } });
   const email = () => `${newId().toLowerCase()}@tx.example`;
 
@@ -134,10 +144,9 @@ describe('transactions', () => {
         expect(await tx.user.findUnique({ where: { email: raw } })).toMatchObject({ firstName: 'Raw' });
         await tx.user.update({ where: { email: raw }, data: { firstName: 'Modelled' } });
         await tx.user.create({ data: { id: newId(), email: modelled, passwordHash: 'x', firstName: 'Model', lastName: 'Create' } });
-        expect(await queryRaw(tx, sql`SELECT first_name AS "firstName" FROM users WHERE email IN (${raw}, ${modelled}) ORDER BY first_name`)).toEqual([
-          { firstName: 'Model' },
-          { firstName: 'Modelled' },
-        ]);
+        expect(
+          await queryRaw(tx, sql`SELECT first_name AS "firstName" FROM users WHERE email IN (${raw}, ${modelled}) ORDER BY first_name`),
+        ).toEqual([{ firstName: 'Model' }, { firstName: 'Modelled' }]);
         // Prisma's own methods run in the same transaction.
         expect(await tx.$queryRaw`SELECT count(*)::int AS n FROM users WHERE email = ${modelled}`).toEqual([{ n: 1 }]);
       }),

@@ -164,7 +164,9 @@ const REFERENTIAL_ACTIONS: Record<string, string> = {
  * `// partial [unique] index … WHERE …` or `// unique index …` comments.
  */
 function partialIndexFacts(schema: string, facts: Facts): void {
-  for (const [, unique, name, table, columns, where] of schema.matchAll(/^\/\/ (?:partial )?(unique )?index (\w+) ON (\w+) \((.+)\)( WHERE .+)?$/gm)) {
+  for (const [, unique, name, table, columns, where] of schema.matchAll(
+    /^\/\/ (?:partial )?(unique )?index (\w+) ON (\w+) \((.+)\)( WHERE .+)?$/gm,
+  )) {
     facts.set(`index ${name}`, `${unique ? 'UNIQUE' : 'INDEX'} ON ${table} USING btree (${columns})${where ? ' WHERE …' : ''}`);
   }
 }
@@ -195,9 +197,7 @@ function schemaFacts(schema: string): Facts {
         const target = models.get(field.type)!;
         const columns = field.relationFromFields.map((name) => columnOf(model, name));
         const references = (field.relationToFields ?? []).map((name) => columnOf(target, name));
-        const required = field.relationFromFields.every(
-          (name) => model.fields.find((each) => each.name === name)?.isRequired,
-        );
+        const required = field.relationFromFields.every((name) => model.fields.find((each) => each.name === name)?.isRequired);
         const onDelete = field.relationOnDelete ?? (required ? 'Restrict' : 'SetNull');
         const onUpdate = field.relationOnUpdate ?? 'Cascade';
         facts.set(
@@ -228,9 +228,7 @@ function schemaFacts(schema: string): Facts {
     const model = models.get(index.model)!;
     const table = tableOf(model);
     const columns = index.fields.map((field) => columnOf(model, field.name));
-    const described = index.fields.map(
-      (field, position) => `${columns[position]}${field.sortOrder === 'desc' ? ' DESC' : ''}`,
-    );
+    const described = index.fields.map((field, position) => `${columns[position]}${field.sortOrder === 'desc' ? ' DESC' : ''}`);
     const kind = { id: 'PRIMARY KEY', unique: 'UNIQUE', normal: 'INDEX', fulltext: 'FULLTEXT' }[index.type];
     const suffix = { id: 'pkey', unique: 'key', normal: 'idx', fulltext: 'idx' }[index.type];
     const name = index.dbName ?? (index.type === 'id' ? `${table}_pkey` : defaultName(table, columns, suffix));
@@ -443,7 +441,7 @@ describe.each(engines)('the migrations on %s match prisma/schema.prisma', { time
     // The comparison covers every kind of fact (a query that silently returned nothing would not).
     const kinds = new Set([...actual.keys()].map((key) => key.split(' ')[0]));
     expect([...kinds]).toEqual(expect.arrayContaining(['column', 'foreign', 'index', 'table']));
-    expect(actual.get('column audit_events.metadata')).toBe("jsonb NOT NULL DEFAULT {}");
+    expect(actual.get('column audit_events.metadata')).toBe('jsonb NOT NULL DEFAULT {}');
     expect(actual.get('column users.id')).toBe('character(26) NOT NULL');
     expect(actual.get('column users.created_at')).toBe('timestamp(3) with time zone NOT NULL DEFAULT now()');
   });
@@ -452,7 +450,8 @@ describe.each(engines)('the migrations on %s match prisma/schema.prisma', { time
   const schemaEdits: Array<[string, (schema: string) => string, string | string[]]> = [
     [
       'a column added to schema.prisma without a migration',
-      (text) => editModel(text, 'Project', (block) => block.replace(/\n\}$/, '\n  archivedAt DateTime? @map("archived_at") @db.Timestamptz(3)\n}')),
+      (text) =>
+        editModel(text, 'Project', (block) => block.replace(/\n\}$/, '\n  archivedAt DateTime? @map("archived_at") @db.Timestamptz(3)\n}')),
       'column projects.archived_at',
     ],
     [
@@ -462,7 +461,8 @@ describe.each(engines)('the migrations on %s match prisma/schema.prisma', { time
     ],
     [
       'a changed native type',
-      (text) => editModel(text, 'Session', (block) => block.replace(/(tokenHash\s+String\s+@unique @map\("token_hash"\)) @db\.Char\(64\)/, '$1')),
+      (text) =>
+        editModel(text, 'Session', (block) => block.replace(/(tokenHash\s+String\s+@unique @map\("token_hash"\)) @db\.Char\(64\)/, '$1')),
       'column sessions.token_hash',
     ],
     [
@@ -499,7 +499,11 @@ describe.each(engines)('the migrations on %s match prisma/schema.prisma', { time
   const databaseEdits: Array<[string, string, string]> = [
     ['a column added by a migration only', 'ALTER TABLE "projects" ADD COLUMN "archived_at" TIMESTAMPTZ(3)', 'column projects.archived_at'],
     ['a dropped column', 'ALTER TABLE "users" DROP COLUMN "avatar_key"', 'column users.avatar_key'],
-    ['a different type', 'ALTER TABLE "organizations" ALTER COLUMN "max_seats_override" TYPE BIGINT', 'column organizations.max_seats_override'],
+    [
+      'a different type',
+      'ALTER TABLE "organizations" ALTER COLUMN "max_seats_override" TYPE BIGINT',
+      'column organizations.max_seats_override',
+    ],
     ['a dropped NOT NULL', 'ALTER TABLE "projects" ALTER COLUMN "name" DROP NOT NULL', 'column projects.name'],
     ['a dropped default', 'ALTER TABLE "projects" ALTER COLUMN "avatar_version" DROP DEFAULT', 'column projects.avatar_version'],
     ['a dropped index', 'DROP INDEX "sessions_user_id_idx"', 'index sessions_user_id_idx'],

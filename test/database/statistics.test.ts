@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { analyzeChangedTables } from '../../app/maintenance.ts';
 import { prisma } from '../../src/kernel/database/client.ts';
 import { newId } from '../../src/kernel/ids.ts';
-import { analyzeChangedTables } from '../../app/maintenance.ts';
 import { signUp, useTestApp } from '../support/app.ts';
 
 /*
@@ -26,7 +26,13 @@ describe('planner statistics', () => {
     const owner = await signUp(app.http);
     const userIds = Array.from({ length: 299 }, () => newId());
     await prisma().user.createMany({
-      data: userIds.map((id) => ({ id, email: `stats-${id.toLowerCase()}@example.test`, passwordHash: 'x', firstName: 'S', lastName: 'S' })),
+      data: userIds.map((id) => ({
+        id,
+        email: `stats-${id.toLowerCase()}@example.test`,
+        passwordHash: 'x',
+        firstName: 'S',
+        lastName: 'S',
+      })),
     });
     await prisma().membership.createMany({ data: userIds.map((userId) => ({ id: newId(), orgId: owner.orgId, userId, role: 'member' })) });
 

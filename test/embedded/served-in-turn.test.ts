@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpServer } from '../../app/http-server.ts';
-import { signUp, useTestApp, type Caller } from '../support/app.ts';
+import { type Caller, signUp, useTestApp } from '../support/app.ts';
 
 /*
  * The embedded database runs every statement on the event loop. Connections opened while the

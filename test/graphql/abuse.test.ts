@@ -1,9 +1,9 @@
 import http from 'node:http';
-import { describe, expect, it } from 'vitest';
-import { onQuery, prisma } from '../../src/kernel/database/client.ts';
-import { GRAPHQL_LIMITS } from '../../schema/limits.ts';
 import type { Response } from 'supertest';
-import { createProject, createSuite, graphql, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
+import { describe, expect, it } from 'vitest';
+import { GRAPHQL_LIMITS } from '../../schema/limits.ts';
+import { onQuery, prisma } from '../../src/kernel/database/client.ts';
+import { type Caller, createProject, createSuite, graphql, signUp, tokenFor, useTestApp } from '../support/app.ts';
 import type { GraphQLErrorBody } from '../support/graphql.ts';
 
 /**
@@ -32,7 +32,11 @@ async function measured(send: () => PromiseLike<Response>) {
 }
 
 /** The errors of a refusal: each validation_failed, no data, fast, no SQL, and its status (400 but on an event stream). */
-function refusal({ response, elapsedMs, statements }: Awaited<ReturnType<typeof measured>>, errors = response.body.errors as GraphQLErrorBody[], status = 400) {
+function refusal(
+  { response, elapsedMs, statements }: Awaited<ReturnType<typeof measured>>,
+  errors = response.body.errors as GraphQLErrorBody[],
+  status = 400,
+) {
   expect(response.status, response.text).toBe(status);
   expect(errors?.length, response.text).toBeGreaterThan(0);
   for (const error of errors) expect(error.extensions?.code, error.message).toBe('validation_failed');
@@ -43,7 +47,15 @@ function refusal({ response, elapsedMs, statements }: Awaited<ReturnType<typeof 
 }
 
 const refused = async (query: string, caller?: Caller) =>
-  refusal(await measured(() => t.http.post('/graphql').set(caller?.headers ?? {}).set('Accept', GRAPHQL_RESPONSE).send({ query })));
+  refusal(
+    await measured(() =>
+      t.http
+        .post('/graphql')
+        .set(caller?.headers ?? {})
+        .set('Accept', GRAPHQL_RESPONSE)
+        .send({ query }),
+    ),
+  );
 
 describe('GraphQL limits', () => {
   it('refuses a thousand aliases of one field', async () => {
@@ -112,8 +124,10 @@ describe('GraphQL fragment cycles', () => {
   const CYCLES = {
     'a fragment spread inside itself': '{ ...A } fragment A on Query { ...A }',
     'two fragments spread inside each other': '{ ...A } fragment A on Query { ...B } fragment B on Query { ...A }',
-    'a cycle in a nested selection, through an inline fragment': '{ viewer { ...V } } fragment V on Viewer { ... on Viewer { ...W } } fragment W on Viewer { __typename ...V }',
-    'a cycle under an inline fragment of the operation': '{ ... on Query { organization { ...O } } } fragment O on Organization { name ... on Organization { ...O } }',
+    'a cycle in a nested selection, through an inline fragment':
+      '{ viewer { ...V } } fragment V on Viewer { ... on Viewer { ...W } } fragment W on Viewer { __typename ...V }',
+    'a cycle under an inline fragment of the operation':
+      '{ ... on Query { organization { ...O } } } fragment O on Organization { name ... on Organization { ...O } }',
   };
 
   for (const [name, query] of Object.entries(CYCLES)) {
@@ -131,11 +145,17 @@ describe('GraphQL fragment cycles', () => {
     const token = await tokenFor(t.http, await signUp(t.http));
     for (const caller of [undefined, token]) {
       const headers = caller?.headers ?? {};
-      const [viaGet] = refusal(await measured(() => t.http.get('/graphql').query({ query: CYCLES['a fragment spread inside itself'] }).set(headers).set('Accept', GRAPHQL_RESPONSE)));
+      const [viaGet] = refusal(
+        await measured(() =>
+          t.http.get('/graphql').query({ query: CYCLES['a fragment spread inside itself'] }).set(headers).set('Accept', GRAPHQL_RESPONSE),
+        ),
+      );
       expect(viaGet!.message).toMatch(/within itself/);
 
       const subscription = 'subscription { ...A } fragment A on Subscription { ...B } fragment B on Subscription { ...A }';
-      const stream = await measured(() => t.http.post('/graphql').set(headers).set('Accept', 'text/event-stream').send({ query: subscription }));
+      const stream = await measured(() =>
+        t.http.post('/graphql').set(headers).set('Accept', 'text/event-stream').send({ query: subscription }),
+      );
       expect(stream.response.headers['content-type']).toMatch(/^text\/event-stream/);
       // An event stream opens (200) and carries the refusal as its one event, as graphql-sse has it for validation errors.
       const [event] = refusal(stream, JSON.parse(/^data: (.*)$/m.exec(stream.response.text)![1]!).errors, 200);

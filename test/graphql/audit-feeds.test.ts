@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { grant, setAccessMode } from '../support/access-fixtures.ts';
-import { graphql, joinAs, ownerWithProject, tokenFor, useTestApp, type AuditEventBody, type Caller } from '../support/app.ts';
+import { type AuditEventBody, type Caller, graphql, joinAs, ownerWithProject, tokenFor, useTestApp } from '../support/app.ts';
 import { codeOf, dataOf } from '../support/graphql.ts';
 import { createCases, createRun } from '../support/runs.ts';
 
@@ -44,7 +44,10 @@ async function scenario() {
   const run = await createRun(t.http, owner, code, { caseUlids: cases.map((each) => each.ulid) });
   const listed = await t.http.get(`/api/v1/runs/${run.ulid}/cases`).set(owner.headers);
   const token = await tokenFor(t.http, owner);
-  const marked = await t.http.patch(`/api/v1/runs/${run.ulid}/cases/${listed.body.items[0].ulid}`).set(token.headers).send({ status: 'failed' });
+  const marked = await t.http
+    .patch(`/api/v1/runs/${run.ulid}/cases/${listed.body.items[0].ulid}`)
+    .set(token.headers)
+    .send({ status: 'failed' });
   expect(marked.status).toBe(200);
   await createRun(t.http, owner, code, { name: 'Other', caseUlids: [cases[0]!.ulid] });
   return { owner, code, project, run };
@@ -57,10 +60,19 @@ describe('GraphQL audit feeds', () => {
     expect(rest.length).toBeGreaterThan(4);
     const nodes = await walk(owner, ORG_FEED, {}, (data) => data.organization.auditEvents);
     expect(nodes).toEqual(rest.map(asGraphQL));
-    expect(nodes.map((node) => node.ulid)).toEqual(nodes.map((node) => node.ulid).sort().reverse());
+    expect(nodes.map((node) => node.ulid)).toEqual(
+      nodes
+        .map((node) => node.ulid)
+        .sort()
+        .reverse(),
+    );
     const marked = nodes.find((node) => node.action === 'run.case_marked')!;
     expect(marked.actor).toMatchObject({ kind: 'api_token', name: 'ci token', email: null, displayName: null });
-    expect(nodes.find((node) => node.action === 'project.created')!.actor).toMatchObject({ kind: 'user', ulid: owner.userId, email: owner.email });
+    expect(nodes.find((node) => node.action === 'project.created')!.actor).toMatchObject({
+      kind: 'user',
+      ulid: owner.userId,
+      email: owner.email,
+    });
   });
 
   it('Organization.auditEvents is for owners and admins: a member or a viewer gets forbidden', async () => {

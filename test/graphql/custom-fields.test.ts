@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { auditEvents, graphql, joinAs, signUp, useTestApp, type Caller } from '../support/app.ts';
+import { auditEvents, type Caller, graphql, joinAs, signUp, useTestApp } from '../support/app.ts';
 import { dataOf, onlyError } from '../support/graphql.ts';
 
 const t = useTestApp();
@@ -15,12 +15,18 @@ const UPDATE = `mutation($ulid: String!, $input: UpdateCustomFieldInput!) { upda
 const RESET = `mutation($ulid: String!) { resetCustomField(ulid: $ulid) { ${FIELD} } }`;
 const DELETE = `mutation($ulid: String!) { deleteCustomField(ulid: $ulid) }`;
 
-type Field = { ulid: string; systemKey: string | null; title: string; options: Array<{ ulid: string; name: string }> } & Record<string, unknown>;
+type Field = { ulid: string; systemKey: string | null; title: string; options: Array<{ ulid: string; name: string }> } & Record<
+  string,
+  unknown
+>;
 
 async function listFields(caller: Caller, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
   const response = await t.http.post('/graphql').set(caller.headers).set(headers).send({ query: LIST, variables });
   const data = dataOf(response);
-  return { total: data.customFields.totalCount as number, fields: data.customFields.edges.map((edge: { node: Field }) => edge.node) as Field[] };
+  return {
+    total: data.customFields.totalCount as number,
+    fields: data.customFields.edges.map((edge: { node: Field }) => edge.node) as Field[],
+  };
 }
 
 describe('GraphQL: custom field definitions', () => {
@@ -133,7 +139,9 @@ describe('GraphQL: custom field definitions', () => {
     for (const role of ['member', 'viewer'] as const) {
       const caller = await joinAs(t.http, owner, role);
       expect((await listFields(caller)).total).toBe(10);
-      const created = onlyError(await graphql(t.http, caller, CREATE, { input: { entity: 'test_case', valueType: 'paragraph', title: 'X' } }));
+      const created = onlyError(
+        await graphql(t.http, caller, CREATE, { input: { entity: 'test_case', valueType: 'paragraph', title: 'X' } }),
+      );
       expect(created.extensions?.code).toBe('forbidden');
       expect(onlyError(await graphql(t.http, caller, RESET, { ulid: priority.ulid })).extensions?.code).toBe('forbidden');
     }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { auditEvents, graphql, joinAs, useTestApp, type Caller } from '../support/app.ts';
+import { auditEvents, type Caller, graphql, joinAs, useTestApp } from '../support/app.ts';
 import { codeOf, dataOf } from '../support/graphql.ts';
-import { recordStatements } from '../support/statements.ts';
 import { patchRunCase, resultsOf, runWithCases } from '../support/runs.ts';
+import { recordStatements } from '../support/statements.ts';
 
 const t = useTestApp();
 
@@ -13,7 +13,11 @@ const CREATE = `mutation($code: String!, $input: CreateDefectInput!) { createDef
 const UPDATE = `mutation($ulid: String!, $input: UpdateDefectInput!) { updateDefect(ulid: $ulid, input: $input) { ${DEFECT} } }`;
 
 async function createDefect(caller: Caller, code: string, input: Record<string, unknown>) {
-  return dataOf(await graphql(t.http, caller, CREATE, { code, input })).createDefect as { ulid: string; defectNumber: number; createdAt: number };
+  return dataOf(await graphql(t.http, caller, CREATE, { code, input })).createDefect as {
+    ulid: string;
+    defectNumber: number;
+    createdAt: number;
+  };
 }
 
 /** A run of `count` failed cases, each with one result. */
@@ -29,9 +33,18 @@ describe('GraphQL: defects', () => {
     const created = await createDefect(owner, code, { title: 'Broken', status: 'in_progress', resultUlids: [results[0]!.ulid] });
     const rest = await t.http.get(`/api/v1/defects/${created.ulid}`).set(owner.headers);
     const { author, ...restFields } = rest.body;
-    expect(created).toMatchObject({ ...restFields, customFieldValues: [], author: { kind: author.kind, ulid: author.ulid, displayName: author.displayName } });
+    expect(created).toMatchObject({
+      ...restFields,
+      customFieldValues: [],
+      author: { kind: author.kind, ulid: author.ulid, displayName: author.displayName },
+    });
 
-    const updated = dataOf(await graphql(t.http, owner, UPDATE, { ulid: created.ulid, input: { status: 'resolved', externalUrl: 'https://bugs.example.com/1' } })).updateDefect;
+    const updated = dataOf(
+      await graphql(t.http, owner, UPDATE, {
+        ulid: created.ulid,
+        input: { status: 'resolved', externalUrl: 'https://bugs.example.com/1' },
+      }),
+    ).updateDefect;
     expect(updated).toMatchObject({ status: 'resolved', externalUrl: 'https://bugs.example.com/1' });
     const [event] = await auditEvents(t.http, owner, { action: 'defect.updated' });
     expect(event!.metadata.changes).toEqual([
@@ -43,7 +56,9 @@ describe('GraphQL: defects', () => {
 
     const removed = await graphql(t.http, owner, `mutation($ulid: String!) { deleteDefect(ulid: $ulid) }`, { ulid: created.ulid });
     expect(dataOf(removed).deleteDefect).toBe(true);
-    expect(codeOf(await graphql(t.http, owner, `query($ulid: String!) { defect(ulid: $ulid) { ulid } }`, { ulid: created.ulid }))).toBe('not_found');
+    expect(codeOf(await graphql(t.http, owner, `query($ulid: String!) { defect(ulid: $ulid) { ulid } }`, { ulid: created.ulid }))).toBe(
+      'not_found',
+    );
     expect(await auditEvents(t.http, owner, { action: 'defect.deleted' })).toHaveLength(1);
   });
 
@@ -51,7 +66,12 @@ describe('GraphQL: defects', () => {
     const { owner, code, run, runCases, results } = await failedRun(6);
     const member = await joinAs(t.http, owner, 'member');
     for (const [index, result] of results.entries()) {
-      await createDefect(owner, code, { title: `Defect ${index}`, status: index % 2 === 0 ? 'open' : 'closed', resultUlids: [result.ulid], assigneeUlid: index === 0 ? member.userId : null });
+      await createDefect(owner, code, {
+        title: `Defect ${index}`,
+        status: index % 2 === 0 ? 'open' : 'closed',
+        resultUlids: [result.ulid],
+        assigneeUlid: index === 0 ? member.userId : null,
+      });
     }
     const listing = `query($code: String!, $status: [DefectStatus!], $q: String, $assignee: String, $first: Int) {
       project(code: $code) { defects(status: $status, q: $q, assigneeUlid: $assignee, first: $first) {
@@ -60,7 +80,9 @@ describe('GraphQL: defects', () => {
     expect(all.totalCount).toBe(6);
     expect(all.edges.map((edge: { node: { defectNumber: number } }) => edge.node.defectNumber)).toEqual([6, 5, 4, 3, 2, 1]);
     const first = all.edges.at(-1).node;
-    expect(first.linkedResults).toEqual([{ resultUlid: results[0]!.ulid, runUlid: run.ulid, caseDisplayId: expect.any(String), status: 'failed' }]);
+    expect(first.linkedResults).toEqual([
+      { resultUlid: results[0]!.ulid, runUlid: run.ulid, caseDisplayId: expect.any(String), status: 'failed' },
+    ]);
     expect(runCases.map((runCase) => runCase.displayId)).toContain(first.linkedResults[0].caseDisplayId);
 
     const open = dataOf(await graphql(t.http, owner, listing, { code, status: ['open'] })).project.defects;
@@ -69,7 +91,12 @@ describe('GraphQL: defects', () => {
     expect(dataOf(await graphql(t.http, owner, listing, { code, assignee: member.userId })).project.defects.totalCount).toBe(1);
 
     // Two and six defects with their linked results and values cost the same number of statements.
-    const cost = async (first: number) => (await recordStatements(() => graphql(t.http, owner, listing.replace('linkedResults', 'customFieldValues { value } linkedResults'), { code, first }))).statements.length;
+    const cost = async (first: number) =>
+      (
+        await recordStatements(() =>
+          graphql(t.http, owner, listing.replace('linkedResults', 'customFieldValues { value } linkedResults'), { code, first }),
+        )
+      ).statements.length;
     expect(await cost(6)).toBe(await cost(2));
 
     const byRun = `query($run: String!) { run(ulid: $run) { defects { totalCount edges { node { title } } } } }`;
@@ -81,8 +108,13 @@ describe('GraphQL: defects', () => {
     const { owner, code, results } = await failedRun(1);
     const defect = await createDefect(owner, code, { title: 'Broken' });
     const link = `mutation($d: String!, $r: String!) { linkDefectResult(defectUlid: $d, resultUlid: $r) { resultUlid status } }`;
-    expect(dataOf(await graphql(t.http, owner, link, { d: defect.ulid, r: results[0]!.ulid })).linkDefectResult).toEqual({ resultUlid: results[0]!.ulid, status: 'failed' });
-    expect(dataOf(await graphql(t.http, owner, link, { d: defect.ulid, r: results[0]!.ulid })).linkDefectResult.resultUlid).toBe(results[0]!.ulid);
+    expect(dataOf(await graphql(t.http, owner, link, { d: defect.ulid, r: results[0]!.ulid })).linkDefectResult).toEqual({
+      resultUlid: results[0]!.ulid,
+      status: 'failed',
+    });
+    expect(dataOf(await graphql(t.http, owner, link, { d: defect.ulid, r: results[0]!.ulid })).linkDefectResult.resultUlid).toBe(
+      results[0]!.ulid,
+    );
     expect(await auditEvents(t.http, owner, { action: 'defect.linked' })).toHaveLength(1);
     const unlink = `mutation($d: String!, $r: String!) { unlinkDefectResult(defectUlid: $d, resultUlid: $r) }`;
     expect(dataOf(await graphql(t.http, owner, unlink, { d: defect.ulid, r: results[0]!.ulid })).unlinkDefectResult).toBe(true);
@@ -107,7 +139,9 @@ describe('GraphQL: defects', () => {
     const defect = await createDefect(owner, code, { title: 'Broken' });
     expect(codeOf(await graphql(t.http, viewer, CREATE, { code, input: { title: 'No' } }))).toBe('forbidden');
     expect(codeOf(await graphql(t.http, viewer, UPDATE, { ulid: defect.ulid, input: { status: 'closed' } }))).toBe('forbidden');
-    expect(codeOf(await graphql(t.http, viewer, `mutation($ulid: String!) { deleteDefect(ulid: $ulid) }`, { ulid: defect.ulid }))).toBe('forbidden');
+    expect(codeOf(await graphql(t.http, viewer, `mutation($ulid: String!) { deleteDefect(ulid: $ulid) }`, { ulid: defect.ulid }))).toBe(
+      'forbidden',
+    );
     const read = dataOf(await graphql(t.http, viewer, `query($ulid: String!) { defect(ulid: $ulid) { status } }`, { ulid: defect.ulid }));
     expect(read.defect.status).toBe('open');
   });

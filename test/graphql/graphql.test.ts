@@ -1,21 +1,12 @@
-import type { Response } from 'supertest';
 import { createSchema, createYoga } from 'graphql-yoga';
+import type { Response } from 'supertest';
 import { describe, expect, it, vi } from 'vitest';
-import { logger } from '../../src/kernel/logger.ts';
 import { maskGraphQLError } from '../../schema/errors.ts';
 import { onQuery } from '../../src/kernel/database/client.ts';
+import { logger } from '../../src/kernel/logger.ts';
 import { overrideOrganizationLimits } from '../../src/orgs/orgs.service.ts';
-import {
-  createProject,
-  graphql,
-  joinAs,
-  projectCode,
-  signUp,
-  tokenFor,
-  useTestApp,
-  type Caller,
-} from '../support/app.ts';
-import { codeOf, dataOf, onlyError, type GraphQLErrorBody } from '../support/graphql.ts';
+import { type Caller, createProject, graphql, joinAs, projectCode, signUp, tokenFor, useTestApp } from '../support/app.ts';
+import { codeOf, dataOf, type GraphQLErrorBody, onlyError } from '../support/graphql.ts';
 
 const t = useTestApp();
 
@@ -81,14 +72,24 @@ describe('GraphQL: identity and authentication', () => {
     const inSecond: Caller = { ...owner, orgId: second.body.ulid, headers: { ...owner.headers, 'X-Organization-Id': second.body.ulid } };
     const secondProject = await createProject(t.http, inSecond, { name: 'Only in second' });
 
-    const data = dataOf(await graphql(t.http, inSecond, '{ organization { ulid name } viewer { organizations { ulid } } projects { totalCount edges { node { code } } } }'));
+    const data = dataOf(
+      await graphql(
+        t.http,
+        inSecond,
+        '{ organization { ulid name } viewer { organizations { ulid } } projects { totalCount edges { node { code } } } }',
+      ),
+    );
     expect(data.organization).toEqual({ ulid: second.body.ulid, name: 'Second' });
     expect(data.viewer.organizations.map((o: { ulid: string }) => o.ulid).sort()).toEqual([owner.orgId, second.body.ulid].sort());
     expect(data.projects.edges.map((e: { node: { code: string } }) => e.node.code)).toEqual([secondProject.id]);
     expect(dataOf(await graphql(t.http, owner, '{ projects { totalCount } }')).projects.totalCount).toBe(0);
 
     const stranger = await signUp(t.http);
-    const foreign = await graphql(t.http, { ...owner, headers: { ...owner.headers, 'X-Organization-Id': stranger.orgId } }, '{ organization { ulid } }');
+    const foreign = await graphql(
+      t.http,
+      { ...owner, headers: { ...owner.headers, 'X-Organization-Id': stranger.orgId } },
+      '{ organization { ulid } }',
+    );
     expect(codeOf(foreign)).toBe('not_found');
     expect(foreign.body.data).toBeNull();
   });
@@ -101,7 +102,11 @@ describe('GraphQL: identity and authentication', () => {
     }
     const anonymousCreate = await graphql(t.http, undefined, CREATE, { input: { name: 'X', code: projectCode() } });
     expect(codeOf(anonymousCreate)).toBe('unauthorized');
-    const bogus = await graphql(t.http, { headers: { Authorization: 'Bearer tcms_not-a-real-token' }, orgId: '', userId: '', email: '' }, '{ viewer { email } }');
+    const bogus = await graphql(
+      t.http,
+      { headers: { Authorization: 'Bearer tcms_not-a-real-token' }, orgId: '', userId: '', email: '' },
+      '{ viewer { email } }',
+    );
     expect(codeOf(bogus)).toBe('unauthorized');
   });
 
@@ -114,7 +119,10 @@ describe('GraphQL: identity and authentication', () => {
     expect(codeOf(bare)).toBe('forbidden');
     expect(bare.body.data).toBeNull();
 
-    const crossSite = await t.http.post('/graphql').set({ ...cookieOnly, Host: 'tcms.example', Origin: 'https://evil.example' }).send(body);
+    const crossSite = await t.http
+      .post('/graphql')
+      .set({ ...cookieOnly, Host: 'tcms.example', Origin: 'https://evil.example' })
+      .send(body);
     expect(codeOf(crossSite)).toBe('forbidden');
 
     const code = projectCode();
@@ -125,7 +133,10 @@ describe('GraphQL: identity and authentication', () => {
     expect(codeOf(crossSiteWrite)).toBe('forbidden');
     expect((await restProject(owner, code)).status).toBe(404);
 
-    const sameOrigin = await t.http.post('/graphql').set({ ...cookieOnly, Host: 'tcms.example', Origin: 'https://tcms.example' }).send(body);
+    const sameOrigin = await t.http
+      .post('/graphql')
+      .set({ ...cookieOnly, Host: 'tcms.example', Origin: 'https://tcms.example' })
+      .send(body);
     expect(dataOf(sameOrigin).viewer.email).toBe(owner.email);
 
     // A GET is safe: the cookie alone is enough, and the oldest membership is the active organization.
@@ -134,7 +145,10 @@ describe('GraphQL: identity and authentication', () => {
 
     // Bearer requests are exempt.
     const token = await tokenFor(t.http, owner);
-    const bearer = await t.http.post('/graphql').set({ ...token.headers, Origin: 'https://evil.example' }).send(body);
+    const bearer = await t.http
+      .post('/graphql')
+      .set({ ...token.headers, Origin: 'https://evil.example' })
+      .send(body);
     expect(dataOf(bearer).viewer.email).toBe(owner.email);
   });
 });
@@ -298,7 +312,9 @@ describe('GraphQL: project mutations', () => {
     expect(dataOf(await graphql(t.http, owner, '{ projects { totalCount } }')).projects.totalCount).toBe(0);
 
     expect(codeOf(await graphql(t.http, owner, CREATE, { input: { name: '', code: projectCode() } }))).toBe('validation_failed');
-    expect(codeOf(await graphql(t.http, owner, CREATE, { input: { name: 'x'.repeat(201), code: projectCode() } }))).toBe('validation_failed');
+    expect(codeOf(await graphql(t.http, owner, CREATE, { input: { name: 'x'.repeat(201), code: projectCode() } }))).toBe(
+      'validation_failed',
+    );
 
     const project = await createProject(t.http, owner, { name: 'Web' });
     expect(codeOf(await graphql(t.http, owner, UPDATE, { code: project.id, input: {} }))).toBe('validation_failed');

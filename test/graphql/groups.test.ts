@@ -2,7 +2,7 @@ import type { Response } from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { onQuery } from '../../src/kernel/database/client.ts';
 import { newId } from '../../src/kernel/ids.ts';
-import { auditEvents, createProject, graphql, joinAs, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
+import { auditEvents, type Caller, createProject, graphql, joinAs, signUp, tokenFor, useTestApp } from '../support/app.ts';
 import { codeOf, dataOf } from '../support/graphql.ts';
 
 const t = useTestApp();
@@ -87,7 +87,11 @@ describe('GraphQL: user groups', () => {
     const few = await signUp(t.http);
     await createGroup(few, { name: 'Only' });
     for (let i = 0; i < 12; i++) {
-      await createGroup(owner, { name: `Team ${i}`, memberUserUlids: [owner.userId, member.userId], projectUlids: i % 2 ? [project.ulid] : [] });
+      await createGroup(owner, {
+        name: `Team ${i}`,
+        memberUserUlids: [owner.userId, member.userId],
+        projectUlids: i % 2 ? [project.ulid] : [],
+      });
     }
     const page = dataOf(await gql(member, LIST, { q: 'team 1', first: 2 })).userGroups;
     expect(page.totalCount).toBe(3);
@@ -129,9 +133,13 @@ describe('GraphQL: user groups', () => {
     expect(codeOf(await gql(member, UPDATE, { ulid: group.ulid, input: { name: 'Mine' } }))).toBe('forbidden');
 
     expect(codeOf(await gql(owner, ADD, { ulid: group.ulid, input: {} }))).toBe('validation_failed');
-    expect(codeOf(await gql(owner, ADD, { ulid: group.ulid, input: { userUlid: member.userId, userUlids: [viewer.userId] } }))).toBe('validation_failed');
+    expect(codeOf(await gql(owner, ADD, { ulid: group.ulid, input: { userUlid: member.userId, userUlids: [viewer.userId] } }))).toBe(
+      'validation_failed',
+    );
     expect(codeOf(await gql(owner, ADD, { ulid: group.ulid, input: { userUlids: [member.userId, stranger.userId] } }))).toBe('not_found');
-    expect(dataOf(await gql(owner, ADD, { ulid: group.ulid, input: { userUlids: [member.userId, viewer.userId, member.userId] } }))).toEqual({
+    expect(
+      dataOf(await gql(owner, ADD, { ulid: group.ulid, input: { userUlids: [member.userId, viewer.userId, member.userId] } })),
+    ).toEqual({
       addUserGroupMembers: { memberCount: 2 },
     });
     expect(codeOf(await gql(owner, ADD, { ulid: group.ulid, input: { userUlid: member.userId } }))).toBe('conflict');
@@ -147,7 +155,7 @@ describe('GraphQL: user groups', () => {
     expect(codeOf(await gql(owner, GROUP, { ulid: group.ulid }))).toBe('not_found');
   });
 
-  it("assigns projects per project right, all or nothing, and leaves out private projects the caller cannot see", async () => {
+  it('assigns projects per project right, all or nothing, and leaves out private projects the caller cannot see', async () => {
     const owner = await signUp(t.http);
     const member = await joinAs(t.http, owner, 'member');
     const mine = await createProject(t.http, owner, { name: 'Mine' });
@@ -161,7 +169,9 @@ describe('GraphQL: user groups', () => {
       assignUserGroupProjects: { projectCount: 1 },
     });
     expect(codeOf(await gql(owner, ASSIGN, { ulid: group.ulid, projectUlids: [] }))).toBe('validation_failed');
-    expect(dataOf(await gql(owner, ASSIGN, { ulid: group.ulid, projectUlids: [hidden.ulid] })).assignUserGroupProjects.projectCount).toBe(2);
+    expect(dataOf(await gql(owner, ASSIGN, { ulid: group.ulid, projectUlids: [hidden.ulid] })).assignUserGroupProjects.projectCount).toBe(
+      2,
+    );
 
     const seenBy = async (caller: Caller) => dataOf(await gql(caller, GROUP, { ulid: group.ulid })).userGroup.projects;
     expect(await seenBy(member)).toEqual({ totalCount: 1, edges: [{ node: { ulid: mine.ulid, name: 'Mine' } }] });
@@ -191,9 +201,17 @@ describe('GraphQL: project access', () => {
 
     // The project's owner (a member) manages the allowlist and the groups.
     const granted = dataOf(await gql(member, GRANT, { code, userUlid: viewer.userId })).grantProjectAccess;
-    expect(granted).toEqual({ userUlid: viewer.userId, displayName: 'Test User', email: viewer.email, state: 'granted', updatedAt: expect.any(Number) });
+    expect(granted).toEqual({
+      userUlid: viewer.userId,
+      displayName: 'Test User',
+      email: viewer.email,
+      state: 'granted',
+      updatedAt: expect.any(Number),
+    });
     expect(dataOf(await gql(member, REVOKE, { code, userUlid: viewer.userId }))).toEqual({ revokeProjectAccess: true });
-    expect(dataOf(await gql(member, ACCESS_MEMBERS, { code })).projectAccess.members).toEqual([{ ...granted, state: 'revoked', updatedAt: expect.any(Number) }]);
+    expect(dataOf(await gql(member, ACCESS_MEMBERS, { code })).projectAccess.members).toEqual([
+      { ...granted, state: 'revoked', updatedAt: expect.any(Number) },
+    ]);
     // Revoked from a private project, the viewer no longer sees it at all.
     expect(codeOf(await gql(viewer, ACCESS_MEMBERS, { code }))).toBe('not_found');
     expect(codeOf(await gql(viewer, GRANT, { code, userUlid: viewer.userId }))).toBe('not_found');
@@ -204,7 +222,9 @@ describe('GraphQL: project access', () => {
     // The revoked row outranks the group the viewer belongs to; granting again lets the viewer in.
     expect(codeOf(await gql(viewer, ACCESS, { code }))).toBe('not_found');
     dataOf(await gql(member, GRANT, { code, userUlid: viewer.userId }));
-    expect(dataOf(await gql(viewer, ACCESS, { code })).projectAccess.groups).toEqual([{ userGroupUlid: group.ulid, name: 'Crew', memberCount: 1 }]);
+    expect(dataOf(await gql(viewer, ACCESS, { code })).projectAccess.groups).toEqual([
+      { userGroupUlid: group.ulid, name: 'Crew', memberCount: 1 },
+    ]);
     expect(codeOf(await gql(viewer, UNASSIGN_GROUP, { code, ulid: group.ulid }))).toBe('forbidden');
     expect(dataOf(await gql(member, UNASSIGN_GROUP, { code, ulid: group.ulid }))).toEqual({ unassignProjectAccessGroup: true });
     expect(dataOf(await gql(member, UNASSIGN_GROUP, { code, ulid: group.ulid }))).toEqual({ unassignProjectAccessGroup: true });

@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../schema/index.ts';
 import { MAX_NESTING_DEPTH } from '../../src/kernel/validation.ts';
 import { createProject, graphql, joinAs, ownerWithProject, signUp, useTestApp } from '../support/app.ts';
-import { onlyError, type GraphQLErrorBody } from '../support/graphql.ts';
+import { type GraphQLErrorBody, onlyError } from '../support/graphql.ts';
 import { createHostileFixture, WALK_APP_ENV } from '../support/hostile/fixture.ts';
-import { graphqlOperations, type GraphQLOperation } from '../support/hostile/graphql-operations.ts';
+import { type GraphQLOperation, graphqlOperations } from '../support/hostile/graphql-operations.ts';
 import { buildGraphQLRequest } from '../support/hostile/graphql-requests.ts';
 import { hostileSeed, seededRandom } from '../support/hostile/random.ts';
 import { failuresOf, summaryOf, walk } from '../support/hostile/walk.ts';
@@ -24,12 +24,18 @@ const SEED = hostileSeed();
 const CONCURRENCY = Number(process.env.HOSTILE_CONCURRENCY ?? 6);
 const REQUESTS_PER_FIELD = 8;
 
-type GraphQLBody = { data?: Record<string, unknown> | null; errors?: Array<{ message: string; path?: unknown[]; extensions?: { code?: string } }> };
+type GraphQLBody = {
+  data?: Record<string, unknown> | null;
+  errors?: Array<{ message: string; path?: unknown[]; extensions?: { code?: string } }>;
+};
 
 /** Whether the root field's resolver answered: its data, or an error of its own other than a refused caller. */
 const answered = (operation: GraphQLOperation, body: unknown) => {
   const { data, errors = [] } = (body ?? {}) as GraphQLBody;
-  return (data?.[operation.field] ?? null) !== null || errors.some((error) => error.path?.[0] === operation.field && error.extensions?.code !== 'unauthorized');
+  return (
+    (data?.[operation.field] ?? null) !== null ||
+    errors.some((error) => error.path?.[0] === operation.field && error.extensions?.code !== 'unauthorized')
+  );
 };
 
 /** A well-formed document that GraphQL refused as a whole (an error without a path): the walk's own mistake, or limits too tight for it. */
@@ -49,7 +55,9 @@ describe('GraphQL: hostile requests generated from the schema', () => {
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  it('answers no request with a 5xx or an internal_error, reaches every root field and selects every field', { timeout: 240_000 }, async () => {
+  it('answers no request with a 5xx or an internal_error, reaches every root field and selects every field', {
+    timeout: 240_000,
+  }, async () => {
     console.log(`graphql hostile-input seed ${SEED} (replay: HOSTILE_SEED=${SEED} HOSTILE_CONCURRENCY=1)`);
     const random = seededRandom(SEED);
     const fixture = await createHostileFixture(t.http);
@@ -62,7 +70,9 @@ describe('GraphQL: hostile requests generated from the schema', () => {
       operations
         .filter((operation) => phaseOf(operation) === phase)
         .flatMap((operation) =>
-          Array.from({ length: operation.coverageOnly ? 1 : REQUESTS_PER_FIELD }, (_, index) => buildGraphQLRequest(operation, random, fixture.callers, fixture.address, index > 0)),
+          Array.from({ length: operation.coverageOnly ? 1 : REQUESTS_PER_FIELD }, (_, index) =>
+            buildGraphQLRequest(operation, random, fixture.callers, fixture.address, index > 0),
+          ),
         ),
     );
     const byName = new Map(operations.map((operation) => [operation.name, operation]));
@@ -78,7 +88,10 @@ describe('GraphQL: hostile requests generated from the schema', () => {
     expect(operations.map((operation) => operation.name).filter((name) => !report.reached.has(name))).toEqual([]);
     expect(Object.prototype).not.toHaveProperty('polluted');
     // The service still answers a newcomer (the walk may have removed the owner).
-    const viewer = await request(server).post('/graphql').set((await signUp(t.http)).headers).send({ query: '{ organization { name } }' });
+    const viewer = await request(server)
+      .post('/graphql')
+      .set((await signUp(t.http)).headers)
+      .send({ query: '{ organization { name } }' });
     expect(viewer.body.errors, viewer.text).toBeUndefined();
   });
 });
@@ -114,7 +127,10 @@ describe('GraphQL: hostile variables', () => {
     const owner = await signUp(t.http);
     const project = await createProject(t.http, owner);
     const name = onlyError(
-      await postRaw(owner.headers, `{"query":${JSON.stringify(UPDATE_PROJECT)},"variables":{"code":"${project.id}","input":{"name":"a\\ud800"}}}`),
+      await postRaw(
+        owner.headers,
+        `{"query":${JSON.stringify(UPDATE_PROJECT)},"variables":{"code":"${project.id}","input":{"name":"a\\ud800"}}}`,
+      ),
     );
     expect(name.extensions?.code).toBe('validation_failed');
     expect(name.extensions?.details?.path).toEqual(['name']);
@@ -163,8 +179,15 @@ describe('GraphQL: hostile transports', () => {
   it('answers a media type it does not take (415) or cannot answer (406) with the errors envelope', async () => {
     const owner = await signUp(t.http);
     const unreadable = await t.http.post('/graphql').set(owner.headers).set('Content-Type', 'text/plain').send('{ __typename }');
-    const unanswerable = await t.http.post('/graphql').set(owner.headers).set('Accept', 'application/xml').send({ query: '{ __typename }' });
-    for (const [response, status] of [[unreadable, 415], [unanswerable, 406]] as const) {
+    const unanswerable = await t.http
+      .post('/graphql')
+      .set(owner.headers)
+      .set('Accept', 'application/xml')
+      .send({ query: '{ __typename }' });
+    for (const [response, status] of [
+      [unreadable, 415],
+      [unanswerable, 406],
+    ] as const) {
       expect(response.status).toBe(status);
       expect(response.headers['content-type']).toMatch(/^application\/json/);
       expect(response.body.errors[0].extensions.code).toBe('unsupported_media_type');

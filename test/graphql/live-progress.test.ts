@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { prisma } from '../../src/kernel/database/client.ts';
-import { joinAs, ownerWithProject, signUp, useTestApp, type Caller } from '../support/app.ts';
 import { setAccessMode } from '../support/access-fixtures.ts';
-import { openStreamsGauge, until, useListeningApp, type StreamMessage } from '../support/event-streams.ts';
+import { type Caller, joinAs, ownerWithProject, signUp, useTestApp } from '../support/app.ts';
+import { openStreamsGauge, type StreamMessage, until, useListeningApp } from '../support/event-streams.ts';
 import { createCases, createPlan, createRun, patchRunCase, putPlanCases, runOf, runWithCases } from '../support/runs.ts';
 
 const t = useTestApp();
@@ -25,7 +25,10 @@ const subscribe = (caller: Caller, query: string, variables: Record<string, unkn
 
 const payloadOf = (message: StreamMessage) => {
   expect(message.event).toBe('next');
-  return JSON.parse(message.data!) as { data?: Record<string, Record<string, unknown>>; errors?: Array<{ extensions?: { code?: string } }> };
+  return JSON.parse(message.data!) as {
+    data?: Record<string, Record<string, unknown>>;
+    errors?: Array<{ extensions?: { code?: string } }>;
+  };
 };
 
 describe('GraphQL subscriptions: runProgress and planProgress', () => {

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { prisma } from '../../src/kernel/database/client.ts';
 import { INVITATION_MAILS_PER_ORGANIZATION } from '../../src/invitations/invitation-budgets.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
 import { setMemberSuspension } from '../../src/members/members.service.ts';
-import { auditEvents, graphql, joinAs, signUp, tokenFor, uniqueEmail, useTestApp, type Caller } from '../support/app.ts';
+import { auditEvents, type Caller, graphql, joinAs, signUp, tokenFor, uniqueEmail, useTestApp } from '../support/app.ts';
 import { HOUR_MS, windowWithRoom } from '../support/fixed-windows.ts';
 import { codeOf, dataOf, onlyError } from '../support/graphql.ts';
 import { invitationToken } from '../support/invitations.ts';
@@ -129,7 +129,9 @@ describe('GraphQL: invitations', () => {
   it('invites, lists with emailDeliveryStatus and status filters, resends and revokes', async () => {
     const owner = await signUp(t.http, { firstName: 'Ada', lastName: 'Lovelace' });
     const email = uniqueEmail();
-    const invitation = dataOf(await graphql(t.http, owner, INVITE, { input: { email: email.toUpperCase(), role: 'member', locale: 'es' } })).inviteMember;
+    const invitation = dataOf(
+      await graphql(t.http, owner, INVITE, { input: { email: email.toUpperCase(), role: 'member', locale: 'es' } }),
+    ).inviteMember;
     expect(invitation).toMatchObject({
       email,
       role: 'member',
@@ -145,7 +147,12 @@ describe('GraphQL: invitations', () => {
 
     const listed = dataOf(await graphql(t.http, owner, INVITATIONS)).organization.invitations;
     expect(listed.totalCount).toBe(2);
-    expect(listed.edges.map((edge: { node: { ulid: string; emailDeliveryStatus: string | null } }) => [edge.node.ulid, edge.node.emailDeliveryStatus])).toEqual([
+    expect(
+      listed.edges.map((edge: { node: { ulid: string; emailDeliveryStatus: string | null } }) => [
+        edge.node.ulid,
+        edge.node.emailDeliveryStatus,
+      ]),
+    ).toEqual([
       [other.ulid, 'suppressed'],
       [invitation.ulid, null],
     ]);
@@ -165,9 +172,13 @@ describe('GraphQL: invitations', () => {
     const owner = await signUp(t.http);
     const email = uniqueEmail();
     const invitation = await inviteMember(owner, { email, role: 'viewer' });
-    for (let resent = 1; resent < INVITATION_MAILS_PER_ORGANIZATION; resent += 1) dataOf(await graphql(t.http, owner, RESEND, { ulid: invitation.ulid }));
+    for (let resent = 1; resent < INVITATION_MAILS_PER_ORGANIZATION; resent += 1)
+      dataOf(await graphql(t.http, owner, RESEND, { ulid: invitation.ulid }));
     const refused = onlyError(await graphql(t.http, owner, RESEND, { ulid: invitation.ulid }));
-    expect(refused.extensions).toMatchObject({ code: 'too_many_requests', details: { retryAfterSeconds: expect.any(Number), emails: [email] } });
+    expect(refused.extensions).toMatchObject({
+      code: 'too_many_requests',
+      details: { retryAfterSeconds: expect.any(Number), emails: [email] },
+    });
     expect(await prisma().mailOutbox.count({ where: { recipient: email } })).toBe(INVITATION_MAILS_PER_ORGANIZATION);
   });
 

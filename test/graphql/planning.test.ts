@@ -27,7 +27,9 @@ describe('GraphQL: milestones', () => {
 
     const update = `mutation($ulid: String!, $input: UpdateMilestoneInput!) { updateMilestone(ulid: $ulid, input: $input) { ${MILESTONE} } }`;
     const completedAt = Date.UTC(2031, 0, 30);
-    const updated = dataOf(await graphql(t.http, owner, update, { ulid: created.ulid, input: { completedAt, dueAt: null } })).updateMilestone;
+    const updated = dataOf(
+      await graphql(t.http, owner, update, { ulid: created.ulid, input: { completedAt, dueAt: null } }),
+    ).updateMilestone;
     expect(updated).toMatchObject({ name: 'Beta', completedAt, dueAt: null });
 
     const empty = await graphql(t.http, owner, update, { ulid: created.ulid, input: {} });
@@ -36,8 +38,12 @@ describe('GraphQL: milestones', () => {
     expect(codeOf(badName)).toBe('validation_failed');
     expect(onlyError(badName).extensions?.details?.path).toEqual(['name']);
 
-    expect(dataOf(await graphql(t.http, owner, 'mutation($u: String!) { deleteMilestone(ulid: $u) }', { u: created.ulid })).deleteMilestone).toBe(true);
-    expect(codeOf(await graphql(t.http, owner, 'query($u: String!) { milestone(ulid: $u) { name } }', { u: created.ulid }))).toBe('not_found');
+    expect(
+      dataOf(await graphql(t.http, owner, 'mutation($u: String!) { deleteMilestone(ulid: $u) }', { u: created.ulid })).deleteMilestone,
+    ).toBe(true);
+    expect(codeOf(await graphql(t.http, owner, 'query($u: String!) { milestone(ulid: $u) { name } }', { u: created.ulid }))).toBe(
+      'not_found',
+    );
     expect(dataOf(await graphql(t.http, owner, listing, { code: project.id })).project.milestones.totalCount).toBe(1);
     expect((await auditEvents(t.http, owner, { entityUlid: created.ulid })).map((event) => event.action).reverse()).toEqual([
       'milestone.created',
@@ -70,7 +76,9 @@ describe('GraphQL: environments', () => {
     expect(staging).toMatchObject({ name: 'Staging (EU)', slug: 'staging-eu', projectUlid: project.ulid });
     const taken = await graphql(t.http, owner, create, { code: project.id, input: { name: 'Other', slug: 'staging-eu' } });
     expect(codeOf(taken)).toBe('conflict');
-    expect(codeOf(await graphql(t.http, owner, create, { code: project.id, input: { name: 'X', slug: 'Not OK' } }))).toBe('validation_failed');
+    expect(codeOf(await graphql(t.http, owner, create, { code: project.id, input: { name: 'X', slug: 'Not OK' } }))).toBe(
+      'validation_failed',
+    );
 
     const update = 'mutation($u: String!, $input: UpdateEnvironmentInput!) { updateEnvironment(ulid: $u, input: $input) { name slug } }';
     expect(dataOf(await graphql(t.http, owner, update, { u: staging.ulid, input: { name: 'Staging' } })).updateEnvironment).toEqual({
@@ -80,9 +88,15 @@ describe('GraphQL: environments', () => {
 
     const listing = 'query($code: String!) { project(code: $code) { environments { totalCount edges { node { slug } } } } }';
     expect(dataOf(await graphql(t.http, owner, listing, { code: project.id })).project.environments.totalCount).toBe(1);
-    expect(dataOf(await graphql(t.http, owner, 'mutation($u: String!) { deleteEnvironment(ulid: $u) }', { u: staging.ulid })).deleteEnvironment).toBe(true);
-    expect(codeOf(await graphql(t.http, owner, 'query($u: String!) { environment(ulid: $u) { slug } }', { u: staging.ulid }))).toBe('not_found');
-    const reused = dataOf(await graphql(t.http, owner, create, { code: project.id, input: { name: 'Again', slug: 'staging-eu' } })).createEnvironment;
+    expect(
+      dataOf(await graphql(t.http, owner, 'mutation($u: String!) { deleteEnvironment(ulid: $u) }', { u: staging.ulid })).deleteEnvironment,
+    ).toBe(true);
+    expect(codeOf(await graphql(t.http, owner, 'query($u: String!) { environment(ulid: $u) { slug } }', { u: staging.ulid }))).toBe(
+      'not_found',
+    );
+    const reused = dataOf(
+      await graphql(t.http, owner, create, { code: project.id, input: { name: 'Again', slug: 'staging-eu' } }),
+    ).createEnvironment;
     expect(reused.slug).toBe('staging-eu');
     expect((await auditEvents(t.http, owner, { entityUlid: staging.ulid })).map((event) => event.action).reverse()).toEqual([
       'environment.created',
@@ -98,30 +112,43 @@ describe('GraphQL: configuration groups and values', () => {
   it('creates groups and values, orders them, moves, deletes and purges with the same authorization', async () => {
     const { owner, project } = await ownerWithProject(t.http);
     const member = await joinAs(t.http, owner, 'member');
-    const createGroup = 'mutation($code: String!, $name: String!, $position: Int) { createConfigurationGroup(projectCode: $code, input: { name: $name, position: $position }) { ulid name position values { name } } }';
+    const createGroup =
+      'mutation($code: String!, $name: String!, $position: Int) { createConfigurationGroup(projectCode: $code, input: { name: $name, position: $position }) { ulid name position values { name } } }';
     const browser = dataOf(await graphql(t.http, member, createGroup, { code: project.id, name: 'Browser' })).createConfigurationGroup;
     expect(browser).toMatchObject({ name: 'Browser', position: 0, values: [] });
     dataOf(await graphql(t.http, member, createGroup, { code: project.id, name: 'OS' }));
     expect(codeOf(await graphql(t.http, member, createGroup, { code: project.id, name: 'browser' }))).toBe('conflict');
 
-    const add = 'mutation($g: String!, $name: String!) { addConfiguration(groupUlid: $g, input: { name: $name }) { ulid name position groupUlid } }';
+    const add =
+      'mutation($g: String!, $name: String!) { addConfiguration(groupUlid: $g, input: { name: $name }) { ulid name position groupUlid } }';
     const chrome = dataOf(await graphql(t.http, member, add, { g: browser.ulid, name: 'Chrome' })).addConfiguration;
     const firefox = dataOf(await graphql(t.http, member, add, { g: browser.ulid, name: 'Firefox' })).addConfiguration;
     expect([chrome.position, firefox.position]).toEqual([0, 1]);
     expect(chrome.groupUlid).toBe(browser.ulid);
 
-    const move = 'mutation($u: String!, $input: ConfigurationPatchInput!) { updateConfiguration(ulid: $u, input: $input) { name position } }';
-    expect(dataOf(await graphql(t.http, member, move, { u: firefox.ulid, input: { position: 0, name: 'Firefox ESR' } })).updateConfiguration).toEqual({
+    const move =
+      'mutation($u: String!, $input: ConfigurationPatchInput!) { updateConfiguration(ulid: $u, input: $input) { name position } }';
+    expect(
+      dataOf(await graphql(t.http, member, move, { u: firefox.ulid, input: { position: 0, name: 'Firefox ESR' } })).updateConfiguration,
+    ).toEqual({
       name: 'Firefox ESR',
       position: 0,
     });
-    const moveGroup = 'mutation($u: String!, $input: ConfigurationPatchInput!) { updateConfigurationGroup(ulid: $u, input: $input) { name position values { name } } }';
+    const moveGroup =
+      'mutation($u: String!, $input: ConfigurationPatchInput!) { updateConfigurationGroup(ulid: $u, input: $input) { name position values { name } } }';
     const moved = dataOf(await graphql(t.http, member, moveGroup, { u: browser.ulid, input: { position: 7 } })).updateConfigurationGroup;
     expect(moved).toEqual({ name: 'Browser', position: 7, values: [{ name: 'Chrome' }, { name: 'Firefox ESR' }] });
 
     expect(dataOf(await graphql(t.http, member, GROUPS, { code: project.id })).project.configurationGroups).toEqual([
       { name: 'OS', position: 1, values: [] },
-      { name: 'Browser', position: 7, values: [{ name: 'Chrome', position: 0 }, { name: 'Firefox ESR', position: 0 }] },
+      {
+        name: 'Browser',
+        position: 7,
+        values: [
+          { name: 'Chrome', position: 0 },
+          { name: 'Firefox ESR', position: 0 },
+        ],
+      },
     ]);
 
     const remove = 'mutation($u: String!, $purge: Boolean) { deleteConfiguration(ulid: $u, purge: $purge) }';
@@ -134,8 +161,13 @@ describe('GraphQL: configuration groups and values', () => {
       'configuration.purged',
     ]);
 
-    expect(dataOf(await graphql(t.http, member, 'mutation($u: String!) { deleteConfigurationGroup(ulid: $u) }', { u: browser.ulid })).deleteConfigurationGroup).toBe(true);
-    expect(codeOf(await graphql(t.http, member, 'query($u: String!) { configurationGroup(ulid: $u) { name } }', { u: browser.ulid }))).toBe('not_found');
+    expect(
+      dataOf(await graphql(t.http, member, 'mutation($u: String!) { deleteConfigurationGroup(ulid: $u) }', { u: browser.ulid }))
+        .deleteConfigurationGroup,
+    ).toBe(true);
+    expect(codeOf(await graphql(t.http, member, 'query($u: String!) { configurationGroup(ulid: $u) { name } }', { u: browser.ulid }))).toBe(
+      'not_found',
+    );
     expect(dataOf(await graphql(t.http, member, GROUPS, { code: project.id })).project.configurationGroups).toEqual([
       { name: 'OS', position: 1, values: [] },
     ]);
@@ -144,7 +176,8 @@ describe('GraphQL: configuration groups and values', () => {
   it('refuses viewers and validates inputs', async () => {
     const { owner, project } = await ownerWithProject(t.http);
     const viewer = await joinAs(t.http, owner, 'viewer');
-    const create = 'mutation($code: String!, $name: String!) { createConfigurationGroup(projectCode: $code, input: { name: $name }) { ulid } }';
+    const create =
+      'mutation($code: String!, $name: String!) { createConfigurationGroup(projectCode: $code, input: { name: $name }) { ulid } }';
     expect(codeOf(await graphql(t.http, viewer, create, { code: project.id, name: 'Browser' }))).toBe('forbidden');
     expect(codeOf(await graphql(t.http, owner, create, { code: project.id, name: '' }))).toBe('validation_failed');
     const group = dataOf(await graphql(t.http, owner, create, { code: project.id, name: 'Browser' })).createConfigurationGroup;
@@ -172,8 +205,15 @@ describe('GraphQL: comments', () => {
     const { owner, testCase } = await ownerWithCase();
     const member = await joinAs(t.http, owner, 'member');
     const root = dataOf(await graphql(t.http, member, ADD, { c: testCase.ulid, input: { body: 'Root' } })).addComment;
-    expect(root).toMatchObject({ body: 'Root', parentUlid: null, pinnedAt: null, author: { kind: 'user', ulid: member.userId, name: null } });
-    const reply = dataOf(await graphql(t.http, owner, ADD, { c: testCase.ulid, input: { body: 'Reply', parentUlid: root.ulid } })).addComment;
+    expect(root).toMatchObject({
+      body: 'Root',
+      parentUlid: null,
+      pinnedAt: null,
+      author: { kind: 'user', ulid: member.userId, name: null },
+    });
+    const reply = dataOf(
+      await graphql(t.http, owner, ADD, { c: testCase.ulid, input: { body: 'Reply', parentUlid: root.ulid } }),
+    ).addComment;
     expect(reply.parentUlid).toBe(root.ulid);
     const later = dataOf(await graphql(t.http, owner, ADD, { c: testCase.ulid, input: { body: 'Later' } })).addComment;
 

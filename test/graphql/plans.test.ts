@@ -2,9 +2,9 @@ import type { Response } from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { onQuery } from '../../src/kernel/database/client.ts';
 import { newId } from '../../src/kernel/ids.ts';
-import { auditEvents, createMilestone, graphql, joinAs, ownerWithProject, signUp, useTestApp, type Caller } from '../support/app.ts';
+import { auditEvents, type Caller, createMilestone, graphql, joinAs, ownerWithProject, signUp, useTestApp } from '../support/app.ts';
 import { codeOf, dataOf, onlyError } from '../support/graphql.ts';
-import { configurationGroup, createCase, createPlan, createRun, type ConfigurationValueBody } from '../support/runs.ts';
+import { type ConfigurationValueBody, configurationGroup, createCase, createPlan, createRun } from '../support/runs.ts';
 
 const t = useTestApp();
 
@@ -51,9 +51,17 @@ describe('GraphQL: plans', () => {
     expect(dataOf(await graphql(t.http, owner, LIST, { code, q: 'HOT' })).project.plans.totalCount).toBe(1);
 
     const updated = dataOf(
-      await graphql(t.http, owner, UPDATE, { ulid: created.ulid, input: { status: 'completed', milestoneId: milestone.ulid, description: null } }),
+      await graphql(t.http, owner, UPDATE, {
+        ulid: created.ulid,
+        input: { status: 'completed', milestoneId: milestone.ulid, description: null },
+      }),
     ).updatePlan;
-    expect(updated).toMatchObject({ status: 'completed', description: null, milestone: { ulid: milestone.ulid, name: 'GA' }, progress: rest.progress });
+    expect(updated).toMatchObject({
+      status: 'completed',
+      description: null,
+      milestone: { ulid: milestone.ulid, name: 'GA' },
+      progress: rest.progress,
+    });
     // A status equal to the current one: a no-op with no event.
     dataOf(await graphql(t.http, owner, UPDATE, { ulid: created.ulid, input: { status: 'completed' } }));
     expect(await auditEvents(t.http, owner, { action: 'plan.updated' })).toHaveLength(1);
@@ -122,21 +130,30 @@ describe('GraphQL: plans', () => {
 
     const assign = `mutation($plan: String!, $row: String!, $input: AssignPlanCaseInput!) {
       assignPlanCase(planUlid: $plan, planCaseUlid: $row, input: $input) { ulid assigneeUlid } }`;
-    expect(dataOf(await graphql(t.http, owner, assign, { plan: plan.ulid, row: items[0].ulid, input: { assigneeUlid: member.userId } })).assignPlanCase).toEqual({
+    expect(
+      dataOf(await graphql(t.http, owner, assign, { plan: plan.ulid, row: items[0].ulid, input: { assigneeUlid: member.userId } }))
+        .assignPlanCase,
+    ).toEqual({
       ulid: items[0].ulid,
       assigneeUlid: member.userId,
     });
     expect(codeOf(await graphql(t.http, owner, assign, { plan: plan.ulid, row: items[0].ulid, input: {} }))).toBe('validation_failed');
-    expect(codeOf(await graphql(t.http, owner, assign, { plan: plan.ulid, row: newId(), input: { assigneeUlid: null } }))).toBe('not_found');
+    expect(codeOf(await graphql(t.http, owner, assign, { plan: plan.ulid, row: newId(), input: { assigneeUlid: null } }))).toBe(
+      'not_found',
+    );
 
     const setConfigurations = `mutation($ulid: String!, $ids: [String!]!) {
       setPlanConfigurations(ulid: $ulid, configurationUlids: $ids) { configurationUlid groupUlid groupName valueName } }`;
-    const configurations = dataOf(await graphql(t.http, owner, setConfigurations, { ulid: plan.ulid, ids: [windows.ulid, linux.ulid] })).setPlanConfigurations;
+    const configurations = dataOf(
+      await graphql(t.http, owner, setConfigurations, { ulid: plan.ulid, ids: [windows.ulid, linux.ulid] }),
+    ).setPlanConfigurations;
     expect(configurations).toEqual((await t.http.get(`/api/v1/plans/${plan.ulid}/configurations`).set(owner.headers)).body.items);
     expect(codeOf(await graphql(t.http, owner, setConfigurations, { ulid: plan.ulid, ids: [newId()] }))).toBe('not_found');
 
     const exclude = 'mutation($ulid: String!, $keys: [String!]!) { setPlanExcludedCombinations(ulid: $ulid, comboKeys: $keys) }';
-    expect(dataOf(await graphql(t.http, owner, exclude, { ulid: plan.ulid, keys: [windows.ulid] })).setPlanExcludedCombinations).toEqual([windows.ulid]);
+    expect(dataOf(await graphql(t.http, owner, exclude, { ulid: plan.ulid, keys: [windows.ulid] })).setPlanExcludedCombinations).toEqual([
+      windows.ulid,
+    ]);
     expect(codeOf(await graphql(t.http, owner, exclude, { ulid: plan.ulid, keys: ['x', 'x'] }))).toBe('validation_failed');
 
     const run = await createRun(t.http, owner, code, { planUlid: plan.ulid, configurationUlids: [linux.ulid] });
@@ -156,8 +173,20 @@ describe('GraphQL: plans', () => {
     expect(read.combinations).toEqual((await t.http.get(`/api/v1/plans/${plan.ulid}/combinations`).set(owner.headers)).body);
     expect(read.combinations.includedCount).toBe(1);
     expect(read.runs).toEqual([
-      { ulid: later.ulid, name: 'Later', planUlid: plan.ulid, comboKey: linux.ulid, configurations: [{ groupName: 'OS', valueName: 'Linux' }] },
-      { ulid: run.ulid, name: 'Nightly', planUlid: plan.ulid, comboKey: linux.ulid, configurations: [{ groupName: 'OS', valueName: 'Linux' }] },
+      {
+        ulid: later.ulid,
+        name: 'Later',
+        planUlid: plan.ulid,
+        comboKey: linux.ulid,
+        configurations: [{ groupName: 'OS', valueName: 'Linux' }],
+      },
+      {
+        ulid: run.ulid,
+        name: 'Nightly',
+        planUlid: plan.ulid,
+        comboKey: linux.ulid,
+        configurations: [{ groupName: 'OS', valueName: 'Linux' }],
+      },
     ]);
   });
 });
@@ -171,18 +200,28 @@ describe('GraphQL: plan reporting in a bounded number of statements', () => {
     const [linux, windows] = os.values as [ConfigurationValueBody, ConfigurationValueBody];
     const plans: Array<{ ulid: string; planNumber: number }> = [];
     for (let start = 0; start < count; start += 25) {
-      const batch = Array.from({ length: Math.min(25, count - start) }, (_, index) => createPlan(t.http, owner, code, { name: `Plan ${start + index}` }));
+      const batch = Array.from({ length: Math.min(25, count - start) }, (_, index) =>
+        createPlan(t.http, owner, code, { name: `Plan ${start + index}` }),
+      );
       plans.push(...(await Promise.all(batch)));
     }
     plans.sort((x, y) => x.planNumber - y.planNumber);
     const withRuns = async (plan: { ulid: string }, index: number) => {
       if (index % 10 === 1) await createRun(t.http, owner, code, { planUlid: plan.ulid, caseUlids: [testCase.ulid] });
       if (index % 10 !== 0) return;
-      await t.http.put(`/api/v1/plans/${plan.ulid}/cases`).set(owner.headers).send({ caseUlids: [testCase.ulid] });
-      await t.http.put(`/api/v1/plans/${plan.ulid}/configurations`).set(owner.headers).send({ configurationUlids: [linux.ulid, windows.ulid] });
-      for (const value of [linux, windows, linux]) await createRun(t.http, owner, code, { planUlid: plan.ulid, configurationUlids: [value.ulid] });
+      await t.http
+        .put(`/api/v1/plans/${plan.ulid}/cases`)
+        .set(owner.headers)
+        .send({ caseUlids: [testCase.ulid] });
+      await t.http
+        .put(`/api/v1/plans/${plan.ulid}/configurations`)
+        .set(owner.headers)
+        .send({ configurationUlids: [linux.ulid, windows.ulid] });
+      for (const value of [linux, windows, linux])
+        await createRun(t.http, owner, code, { planUlid: plan.ulid, configurationUlids: [value.ulid] });
     };
-    for (let start = 0; start < count; start += 20) await Promise.all(plans.slice(start, start + 20).map((plan, index) => withRuns(plan, start + index)));
+    for (let start = 0; start < count; start += 20)
+      await Promise.all(plans.slice(start, start + 20).map((plan, index) => withRuns(plan, start + index)));
     return { owner, code, linux, windows };
   }
 
@@ -210,14 +249,20 @@ describe('GraphQL: plan reporting in a bounded number of statements', () => {
 
     expect(few.plans.totalCount).toBe(20);
     expect(many.plans.edges).toHaveLength(200);
-    type Node = { planNumber: number; progress: { totalRuns: number; byConfiguration: Array<{ comboKey: string; totalRuns: number; values: unknown[] }> }; runs: unknown[] };
+    type Node = {
+      planNumber: number;
+      progress: { totalRuns: number; byConfiguration: Array<{ comboKey: string; totalRuns: number; values: unknown[] }> };
+      runs: unknown[];
+    };
     const nodes = many.plans.edges.map((edge: { node: Node }) => edge.node) as Node[];
     expect(nodes.map((node) => node.planNumber)).toEqual(Array.from({ length: 200 }, (_, index) => index + 1));
     // Plan 1 (index 0): three configured runs in two buckets, named from the run snapshots.
     expect(nodes[0]!.runs).toHaveLength(3);
     expect(nodes[0]!.progress.totalRuns).toBe(3);
     expect(
-      nodes[0]!.progress.byConfiguration.map((bucket) => [bucket.comboKey, bucket.totalRuns, bucket.values]).sort((x, y) => String(x[0]).localeCompare(String(y[0]))),
+      nodes[0]!.progress.byConfiguration
+        .map((bucket) => [bucket.comboKey, bucket.totalRuns, bucket.values])
+        .sort((x, y) => String(x[0]).localeCompare(String(y[0]))),
     ).toEqual(
       [
         [large.linux.ulid, 2, [{ groupName: 'OS', valueName: 'Linux' }]],
@@ -225,7 +270,12 @@ describe('GraphQL: plan reporting in a bounded number of statements', () => {
       ].sort((x, y) => String(x[0]).localeCompare(String(y[0]))),
     );
     expect(nodes[1]!.progress).toMatchObject({ totalRuns: 1, byConfiguration: [{ comboKey: '', values: [], totalRuns: 1 }] });
-    expect(nodes[2]!.progress).toEqual({ totalRuns: 0, closedRuns: 0, counts: { passed: 0, failed: 0, blocked: 0, skipped: 0, untested: 0 }, byConfiguration: [] });
+    expect(nodes[2]!.progress).toEqual({
+      totalRuns: 0,
+      closedRuns: 0,
+      counts: { passed: 0, failed: 0, blocked: 0, skipped: 0, untested: 0 },
+      byConfiguration: [],
+    });
     expect(nodes.reduce((sum, node) => sum + node.runs.length, 0)).toBe(20 * 3 + 20);
 
     expect(many.statements.length, many.statements.join('\n')).toBe(few.statements.length);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { prisma } from '../../src/kernel/database/client.ts';
 import { newId } from '../../src/kernel/ids.ts';
-import { createMilestone, createProject, graphql, signUp, useTestApp, type Caller } from '../support/app.ts';
+import { type Caller, createMilestone, createProject, graphql, signUp, useTestApp } from '../support/app.ts';
 import { dataOf } from '../support/graphql.ts';
 import { createCases, createRun } from '../support/runs.ts';
 import { recordStatements } from '../support/statements.ts';
@@ -51,7 +51,12 @@ describe('Project.stats', () => {
   it('costs the same number of statements for a page of 3 projects as for 60', async () => {
     const seeded = async (count: number) => {
       const owner = await signUp(t.http);
-      const projects = Array.from({ length: count }, (_, index) => ({ id: newId(), orgId: owner.orgId, code: `Q${index}X${newId().slice(-6)}`, name: `Seeded ${index}` }));
+      const projects = Array.from({ length: count }, (_, index) => ({
+        id: newId(),
+        orgId: owner.orgId,
+        code: `Q${index}X${newId().slice(-6)}`,
+        name: `Seeded ${index}`,
+      }));
       await prisma().project.createMany({ data: projects });
       await createCases(t.http, owner, projects[0]!.code, 2);
       return owner;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { auditEvents, graphql, joinAs, ownerWithProject, useTestApp, type Caller } from '../support/app.ts';
+import { auditEvents, type Caller, graphql, joinAs, ownerWithProject, useTestApp } from '../support/app.ts';
 import { codeOf, dataOf, onlyError } from '../support/graphql.ts';
 import { createCases, createPlan, createRun, runCasesOf, runWithCases } from '../support/runs.ts';
 
@@ -32,7 +32,9 @@ const RECONCILE = `mutation($run: String!) {
 describe('GraphQL: bulk run case operations', () => {
   it('bulkMarkRunCases marks through the same rules as REST and records run.cases_bulk_marked', async () => {
     const { owner, run, runCases, cases } = await runWithCases(t.http, 3, 1);
-    const marked = dataOf(await bulk(owner, 'bulkMarkRunCases', run.ulid, { caseUlids: [runCases[0]!.ulid, cases[1]!.ulid], status: 'failed' }));
+    const marked = dataOf(
+      await bulk(owner, 'bulkMarkRunCases', run.ulid, { caseUlids: [runCases[0]!.ulid, cases[1]!.ulid], status: 'failed' }),
+    );
     expect(marked.bulkMarkRunCases).toEqual({ affected: 2, unchanged: 0 });
     expect((await runCasesOf(t.http, owner, run.ulid)).map((each) => each.status)).toEqual(['failed', 'failed', 'untested']);
     const [event] = await auditEvents(t.http, owner, { action: 'run.cases_bulk_marked' });
@@ -43,7 +45,10 @@ describe('GraphQL: bulk run case operations', () => {
     const invalid = await bulk(owner, 'bulkMarkRunCases', run.ulid, { caseUlids: [runCases[0]!.ulid], status: 'retested' });
     expect(codeOf(invalid)).toBe('validation_failed');
     expect(onlyError(invalid).extensions?.details?.path).toEqual(['status']);
-    const repeated = await bulk(owner, 'bulkMarkRunCases', run.ulid, { caseUlids: [runCases[0]!.ulid, runCases[0]!.ulid], status: 'passed' });
+    const repeated = await bulk(owner, 'bulkMarkRunCases', run.ulid, {
+      caseUlids: [runCases[0]!.ulid, runCases[0]!.ulid],
+      status: 'passed',
+    });
     expect(onlyError(repeated).extensions?.details?.path).toEqual(['caseUlids']);
   });
 
@@ -51,10 +56,18 @@ describe('GraphQL: bulk run case operations', () => {
     const { owner, run, runCases } = await runWithCases(t.http, 2, 1);
     const member = await joinAs(t.http, owner, 'member');
     const caseUlids = runCases.map((each) => each.ulid);
-    expect(dataOf(await bulk(owner, 'bulkAssignRunCases', run.ulid, { caseUlids, assigneeUlid: member.userId })).bulkAssignRunCases).toEqual({ affected: 2, unchanged: 0 });
+    expect(
+      dataOf(await bulk(owner, 'bulkAssignRunCases', run.ulid, { caseUlids, assigneeUlid: member.userId })).bulkAssignRunCases,
+    ).toEqual({ affected: 2, unchanged: 0 });
     expect((await runCasesOf(t.http, owner, run.ulid)).map((each) => each.assigneeUlid)).toEqual([member.userId, member.userId]);
-    expect(dataOf(await bulk(owner, 'bulkAssignRunCases', run.ulid, { caseUlids: [caseUlids[0]] })).bulkAssignRunCases).toEqual({ affected: 1, unchanged: 0 });
-    expect(dataOf(await bulk(owner, 'bulkAssignRunCases', run.ulid, { caseUlids, assigneeUlid: null })).bulkAssignRunCases).toEqual({ affected: 1, unchanged: 1 });
+    expect(dataOf(await bulk(owner, 'bulkAssignRunCases', run.ulid, { caseUlids: [caseUlids[0]] })).bulkAssignRunCases).toEqual({
+      affected: 1,
+      unchanged: 0,
+    });
+    expect(dataOf(await bulk(owner, 'bulkAssignRunCases', run.ulid, { caseUlids, assigneeUlid: null })).bulkAssignRunCases).toEqual({
+      affected: 1,
+      unchanged: 1,
+    });
     expect((await runCasesOf(t.http, owner, run.ulid)).map((each) => each.assigneeUlid)).toEqual([null, null]);
     const stranger = await bulk(owner, 'bulkAssignRunCases', run.ulid, { caseUlids, assigneeUlid: '01ARZ3NDEKTSV4RRFFQ69G5FAV' });
     expect(codeOf(stranger)).toBe('not_found');
@@ -65,7 +78,9 @@ describe('GraphQL: bulk run case operations', () => {
     await bulk(owner, 'bulkMarkRunCases', run.ulid, { caseUlids: [runCases[0]!.ulid, runCases[1]!.ulid], status: 'blocked' });
     const retried = dataOf(await bulk(owner, 'bulkRetryRunCases', run.ulid, { caseUlids: [runCases[0]!.ulid, runCases[2]!.ulid] }));
     expect(retried.bulkRetryRunCases).toEqual({ affected: 1, unchanged: 1 });
-    const removed = dataOf(await bulk(owner, 'bulkRemoveRunCases', run.ulid, { caseUlids: [runCases[1]!.ulid, '01ARZ3NDEKTSV4RRFFQ69G5FAV'] }));
+    const removed = dataOf(
+      await bulk(owner, 'bulkRemoveRunCases', run.ulid, { caseUlids: [runCases[1]!.ulid, '01ARZ3NDEKTSV4RRFFQ69G5FAV'] }),
+    );
     expect(removed.bulkRemoveRunCases).toEqual({ affected: 1, unchanged: 1 });
     expect((await runCasesOf(t.http, owner, run.ulid)).map((each) => [each.ulid, each.status])).toEqual([
       [runCases[0]!.ulid, 'untested'],
@@ -83,7 +98,9 @@ describe('GraphQL: bulk run case operations', () => {
     expect(codeOf(await bulk(viewer, 'bulkAssignRunCases', run.ulid, { caseUlids, assigneeUlid: null }))).toBe('forbidden');
     expect(codeOf(await bulk(viewer, 'bulkRetryRunCases', run.ulid, { caseUlids }))).toBe('forbidden');
     expect(codeOf(await bulk(viewer, 'bulkRemoveRunCases', run.ulid, { caseUlids }))).toBe('forbidden');
-    expect(codeOf(await graphql(t.http, viewer, SUBMIT, { run: run.ulid, results: [{ runCaseUlid: runCases[0]!.ulid, status: 'passed' }] }))).toBe('forbidden');
+    expect(
+      codeOf(await graphql(t.http, viewer, SUBMIT, { run: run.ulid, results: [{ runCaseUlid: runCases[0]!.ulid, status: 'passed' }] })),
+    ).toBe('forbidden');
     expect(codeOf(await graphql(t.http, viewer, RECONCILE, { run: run.ulid }))).toBe('forbidden');
     expect(await runCasesOf(t.http, owner, run.ulid)).toHaveLength(1);
   });
@@ -114,7 +131,10 @@ describe('GraphQL: submitRunResults', () => {
       ],
     });
     expect(codeOf(missing)).toBe('not_found');
-    const both = await graphql(t.http, owner, SUBMIT, { run: run.ulid, results: [{ runCaseUlid: runCases[0]!.ulid, caseUlid: runCases[0]!.caseUlid, status: 'passed' }] });
+    const both = await graphql(t.http, owner, SUBMIT, {
+      run: run.ulid,
+      results: [{ runCaseUlid: runCases[0]!.ulid, caseUlid: runCases[0]!.caseUlid, status: 'passed' }],
+    });
     expect(onlyError(both).extensions?.details?.path).toEqual(['results', 0, 'runCaseUlid']);
     expect((await t.http.get(`/api/v1/runs/${run.ulid}/results`).set(owner.headers)).body.items).toHaveLength(2);
   });
@@ -125,15 +145,29 @@ describe('GraphQL: addRunCases and reconcileRun', () => {
     const { owner, code } = await ownerWithProject(t.http);
     const cases = await createCases(t.http, owner, code, 3, 1);
     const run = await createRun(t.http, owner, code, { caseUlids: [cases[0]!.ulid] });
-    const added = dataOf(await graphql(t.http, owner, ADD, { run: run.ulid, input: { caseUlids: [cases[1]!.ulid, cases[0]!.ulid, cases[2]!.ulid], assigneeUlid: owner.userId } })).addRunCases;
+    const added = dataOf(
+      await graphql(t.http, owner, ADD, {
+        run: run.ulid,
+        input: { caseUlids: [cases[1]!.ulid, cases[0]!.ulid, cases[2]!.ulid], assigneeUlid: owner.userId },
+      }),
+    ).addRunCases;
     expect(added.added).toBe(2);
     expect(added.items).toMatchObject([
-      { caseUlid: cases[1]!.ulid, displayId: cases[1]!.displayId, position: 1, status: 'untested', assigneeUlid: owner.userId, steps: [{ action: 'Step 1', status: 'untested' }] },
+      {
+        caseUlid: cases[1]!.ulid,
+        displayId: cases[1]!.displayId,
+        position: 1,
+        status: 'untested',
+        assigneeUlid: owner.userId,
+        steps: [{ action: 'Step 1', status: 'untested' }],
+      },
       { caseUlid: cases[0]!.ulid, position: 0, assigneeUlid: null },
       { caseUlid: cases[2]!.ulid, position: 2, assigneeUlid: owner.userId },
     ]);
     const other = await createCases(t.http, owner, code, 1);
-    expect(codeOf(await graphql(t.http, owner, ADD, { run: run.ulid, input: { caseUlids: [other[0]!.ulid, '01ARZ3NDEKTSV4RRFFQ69G5FAV'] } }))).toBe('not_found');
+    expect(
+      codeOf(await graphql(t.http, owner, ADD, { run: run.ulid, input: { caseUlids: [other[0]!.ulid, '01ARZ3NDEKTSV4RRFFQ69G5FAV'] } })),
+    ).toBe('not_found');
     expect(await runCasesOf(t.http, owner, run.ulid)).toHaveLength(3);
   });
 
@@ -149,7 +183,12 @@ describe('GraphQL: addRunCases and reconcileRun', () => {
     const run = await createRun(t.http, owner, code, { planUlid: plan.ulid });
     await select([cases[0]!.ulid, cases[2]!.ulid]);
     const reconciled = dataOf(await graphql(t.http, owner, RECONCILE, { run: run.ulid })).reconcileRun;
-    expect(reconciled).toEqual({ added: 1, removed: 1, reassigned: 0, run: { ulid: run.ulid, total: 2, state: 'open', counts: { untested: 2, passed: 0 } } });
+    expect(reconciled).toEqual({
+      added: 1,
+      removed: 1,
+      reassigned: 0,
+      run: { ulid: run.ulid, total: 2, state: 'open', counts: { untested: 2, passed: 0 } },
+    });
 
     const manual = await createRun(t.http, owner, code, { caseUlids: [cases[0]!.ulid] });
     expect(codeOf(await graphql(t.http, owner, RECONCILE, { run: manual.ulid }))).toBe('conflict');

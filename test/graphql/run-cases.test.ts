@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { overrideOrganizationLimits } from '../../src/orgs/orgs.service.ts';
-import { auditEvents, graphql, joinAs, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
+import { auditEvents, type Caller, graphql, joinAs, signUp, tokenFor, useTestApp } from '../support/app.ts';
 import { codeOf, dataOf, onlyError } from '../support/graphql.ts';
-import { runWithCases, type RunCaseBody } from '../support/runs.ts';
+import { type RunCaseBody, runWithCases } from '../support/runs.ts';
 
 const t = useTestApp();
 
@@ -20,7 +20,10 @@ describe('GraphQL: run cases', () => {
   it('reads Run.cases (filters, totalCount) and runCase exactly as REST answers them', async () => {
     const { owner, run, runCases } = await runWithCases(t.http, 4, 2);
     const member = await joinAs(t.http, owner, 'member');
-    await t.http.patch(`/api/v1/runs/${run.ulid}/cases/${runCases[1]!.ulid}`).set(owner.headers).send({ status: 'failed', assigneeUlid: member.userId });
+    await t.http
+      .patch(`/api/v1/runs/${run.ulid}/cases/${runCases[1]!.ulid}`)
+      .set(owner.headers)
+      .send({ status: 'failed', assigneeUlid: member.userId });
     await t.http.patch(`/api/v1/runs/${run.ulid}/cases/${runCases[2]!.ulid}`).set(owner.headers).send({ status: 'passed' });
     const rest = (await t.http.get(`/api/v1/runs/${run.ulid}/cases`).set(owner.headers)).body.items as RunCaseBody[];
 
@@ -52,7 +55,9 @@ describe('GraphQL: run cases', () => {
     const member = await joinAs(t.http, owner, 'member');
     const target = runCases[0]!;
 
-    const marked = dataOf(await markCase(owner, target.ulid, { status: 'failed', elapsedMs: 250, assigneeUlid: member.userId })).markRunCase;
+    const marked = dataOf(
+      await markCase(owner, target.ulid, { status: 'failed', elapsedMs: 250, assigneeUlid: member.userId }),
+    ).markRunCase;
     expect(marked.resultUlid).toEqual(expect.any(String));
     expect(marked.runCase).toMatchObject({ ulid: target.ulid, status: 'failed', elapsedMs: 250, assigneeUlid: member.userId });
     expect(marked.runCase.steps.map((step: { status: string }) => step.status)).toEqual(['failed', 'failed']);
@@ -92,8 +97,18 @@ describe('GraphQL: run cases', () => {
     const nodes = listed.edges.map((edge: { node: Record<string, unknown> }) => edge.node);
     const rest = (await t.http.get(`/api/v1/runs/${run.ulid}/results`).set(owner.headers)).body.items as Array<Record<string, unknown>>;
     expect(nodes.map((node: Record<string, unknown>) => node.ulid)).toEqual(rest.map((row) => row.ulid));
-    expect(nodes[1]).toMatchObject({ status: 'blocked', source: 'api', executedByUlid: owner.userId, author: { kind: 'api_token', ulid: token.tokenUlid, name: 'Pipeline' } });
-    expect(nodes[0]).toMatchObject({ status: 'passed', elapsedMs: 3, source: 'manual', author: { kind: 'user', ulid: owner.userId, displayName: 'Test User' } });
+    expect(nodes[1]).toMatchObject({
+      status: 'blocked',
+      source: 'api',
+      executedByUlid: owner.userId,
+      author: { kind: 'api_token', ulid: token.tokenUlid, name: 'Pipeline' },
+    });
+    expect(nodes[0]).toMatchObject({
+      status: 'passed',
+      elapsedMs: 3,
+      source: 'manual',
+      author: { kind: 'user', ulid: owner.userId, displayName: 'Test User' },
+    });
 
     const ofSecond = dataOf(await graphql(t.http, owner, query, { run: run.ulid, runCase: runCases[1]!.ulid })).run.results;
     expect(ofSecond.totalCount).toBe(2);
@@ -112,9 +127,11 @@ describe('GraphQL: run cases', () => {
     });
     expect(dataOf(await step(1, { status: 'failed' })).markRunCaseStep.status).toBe('failed');
     expect(codeOf(await step(1, {}))).toBe('validation_failed');
-    expect(codeOf(await graphql(t.http, owner, MARK_STEP, { runCase: target.ulid, step: runCases[1]!.steps[0]!.ulid, input: { status: 'passed' } }))).toBe(
-      'not_found',
-    );
+    expect(
+      codeOf(
+        await graphql(t.http, owner, MARK_STEP, { runCase: target.ulid, step: runCases[1]!.steps[0]!.ulid, input: { status: 'passed' } }),
+      ),
+    ).toBe('not_found');
     const history = (await t.http.get(`/api/v1/runs/${run.ulid}/results`).set(owner.headers)).body.items;
     expect(history.map((row: { status: string }) => row.status)).toEqual(['failed']);
 
@@ -130,11 +147,18 @@ describe('GraphQL: run cases', () => {
     const assignee = await joinAs(t.http, owner, 'member');
     const colleague = await joinAs(t.http, owner, 'member');
     await markCase(owner, runCases[0]!.ulid, { assigneeUlid: assignee.userId });
-    const settings = await t.http.patch(`/api/v1/projects/${code}/run-settings`).set(owner.headers).send({ assigneeResultLock: true, timeTracking: 'required' });
+    const settings = await t.http
+      .patch(`/api/v1/projects/${code}/run-settings`)
+      .set(owner.headers)
+      .send({ assigneeResultLock: true, timeTracking: 'required' });
     expect(settings.status, JSON.stringify(settings.body)).toBe(200);
 
     expect(codeOf(await markCase(colleague, runCases[0]!.ulid, { status: 'passed', elapsedMs: 1 }))).toBe('run_case_assignee_locked');
-    const lockedStep = await graphql(t.http, colleague, MARK_STEP, { runCase: runCases[0]!.ulid, step: runCases[0]!.steps[0]!.ulid, input: { status: 'passed' } });
+    const lockedStep = await graphql(t.http, colleague, MARK_STEP, {
+      runCase: runCases[0]!.ulid,
+      step: runCases[0]!.steps[0]!.ulid,
+      input: { status: 'passed' },
+    });
     expect(codeOf(lockedStep)).toBe('run_case_assignee_locked');
 
     const untimed = onlyError(await markCase(assignee, runCases[0]!.ulid, { status: 'passed' }));
@@ -142,7 +166,9 @@ describe('GraphQL: run cases', () => {
 
     const token = await tokenFor(t.http, owner, { role: 'admin' });
     await overrideOrganizationLimits(owner.orgId, { maxResultsPerMonth: 1 });
-    expect(dataOf(await markCase(token, runCases[1]!.ulid, { status: 'passed', elapsedMs: 1 })).markRunCase.resultUlid).toEqual(expect.any(String));
+    expect(dataOf(await markCase(token, runCases[1]!.ulid, { status: 'passed', elapsedMs: 1 })).markRunCase.resultUlid).toEqual(
+      expect.any(String),
+    );
     const overLimit = onlyError(await markCase(token, runCases[2]!.ulid, { status: 'passed', elapsedMs: 1 }));
     expect(overLimit.extensions?.code).toBe('api_result_limit_exceeded');
     expect(overLimit.message).not.toMatch(/\d/);

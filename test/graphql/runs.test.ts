@@ -43,7 +43,10 @@ describe('GraphQL: runs', () => {
     const [event] = await auditEvents(t.http, owner, { action: 'run.created' });
     expect(event).toMatchObject({ entityUlid: created.ulid, metadata: { caseCount: 2 } });
 
-    const invalid = await graphql(t.http, owner, CREATE, { code, input: { ...input, customFieldValues: [{ fieldUlid: tier.ulid, value: 'x' }] } });
+    const invalid = await graphql(t.http, owner, CREATE, {
+      code,
+      input: { ...input, customFieldValues: [{ fieldUlid: tier.ulid, value: 'x' }] },
+    });
     expect(codeOf(invalid)).toBe('validation_failed');
     expect(onlyError(invalid).extensions?.details?.path).toEqual(['customFieldValues', 0, 'value']);
     const noCases = await graphql(t.http, owner, CREATE, { code, input: { name: 'No cases' } });
@@ -57,7 +60,11 @@ describe('GraphQL: runs', () => {
     const member = await joinAs(t.http, owner, 'member');
     const smoke = await createRunField(t.http, owner, { valueType: 'checkbox', title: 'Smoke' });
     const [only] = await createCases(t.http, owner, code, 1);
-    const first = await createRun(t.http, owner, code, { name: 'Alpha', caseUlids: [only!.ulid], customFieldValues: [{ fieldUlid: smoke.ulid, value: true }] });
+    const first = await createRun(t.http, owner, code, {
+      name: 'Alpha',
+      caseUlids: [only!.ulid],
+      customFieldValues: [{ fieldUlid: smoke.ulid, value: true }],
+    });
     expect((await t.http.post(`/api/v1/runs/${first.ulid}/close`).set(owner.headers)).status).toBe(200);
     await createRun(t.http, owner, code, { name: 'Beta', caseUlids: [], defaultAssigneeUlid: member.userId, environment: 'QA, Berlin' });
     await createRun(t.http, owner, code, { name: 'Gamma', caseUlids: [], customFieldValues: [{ fieldUlid: smoke.ulid, value: false }] });
@@ -65,15 +72,14 @@ describe('GraphQL: runs', () => {
     const query = `query($code: String!, $q: String, $status: [String!], $env: [String!], $assigneeUlid: String, $cf: [String!]) {
       project(code: $code) { runs(q: $q, status: $status, env: $env, assigneeUlid: $assigneeUlid, cf: $cf) {
         totalCount edges { node { name customFieldValues { fieldUlid value } } } } } }`;
-    const list = async (variables: Record<string, unknown>) => dataOf(await graphql(t.http, owner, query, { code, ...variables })).project.runs;
+    const list = async (variables: Record<string, unknown>) =>
+      dataOf(await graphql(t.http, owner, query, { code, ...variables })).project.runs;
     const all = await list({});
     expect(all.totalCount).toBe(3);
     expect(all.edges.map((edge: { node: { name: string } }) => edge.node.name)).toEqual(['Gamma', 'Beta', 'Alpha']);
-    expect(all.edges.map((edge: { node: { customFieldValues: Array<{ value: unknown }> } }) => edge.node.customFieldValues[0]!.value)).toEqual([
-      false,
-      null,
-      true,
-    ]);
+    expect(
+      all.edges.map((edge: { node: { customFieldValues: Array<{ value: unknown }> } }) => edge.node.customFieldValues[0]!.value),
+    ).toEqual([false, null, true]);
     const names = async (variables: Record<string, unknown>) =>
       (await list(variables)).edges.map((edge: { node: { name: string } }) => edge.node.name);
     expect(await names({ status: ['passed'] })).toEqual(['Alpha']);
@@ -95,7 +101,9 @@ describe('GraphQL: runs', () => {
     const run = await createRun(t.http, owner, code, { caseUlids: cases.map((each) => each.ulid), description: 'Old' });
 
     const update = `mutation($ulid: String!, $input: UpdateRunInput!) { updateRun(ulid: $ulid, input: $input) { name description } }`;
-    const updated = dataOf(await graphql(t.http, member, update, { ulid: run.ulid, input: { name: 'Renamed', description: null } })).updateRun;
+    const updated = dataOf(
+      await graphql(t.http, member, update, { ulid: run.ulid, input: { name: 'Renamed', description: null } }),
+    ).updateRun;
     expect(updated).toEqual({ name: 'Renamed', description: null });
     expect(codeOf(await graphql(t.http, member, update, { ulid: run.ulid, input: {} }))).toBe('validation_failed');
     const [event] = await auditEvents(t.http, owner, { action: 'run.updated' });
@@ -105,7 +113,9 @@ describe('GraphQL: runs', () => {
     ]);
 
     const clone = `mutation($code: String!, $ulid: String!, $input: CloneRunInput!) { cloneRun(projectCode: $code, ulid: $ulid, input: $input) { ulid name state total } }`;
-    const cloned = dataOf(await graphql(t.http, member, clone, { code, ulid: run.ulid, input: { title: 'Copy', statusFilter: ['untested'] } })).cloneRun;
+    const cloned = dataOf(
+      await graphql(t.http, member, clone, { code, ulid: run.ulid, input: { title: 'Copy', statusFilter: ['untested'] } }),
+    ).cloneRun;
     expect(cloned).toMatchObject({ name: 'Copy', state: 'open', total: 2 });
     expect(codeOf(await graphql(t.http, member, clone, { code, ulid: run.ulid, input: { title: '' } }))).toBe('validation_failed');
 
@@ -137,7 +147,9 @@ describe('GraphQL: runs', () => {
     const values = [{ fieldUlid: notes.ulid, value: 'From GraphQL' }];
     expect(dataOf(await graphql(t.http, owner, mutation, { ulid: run.ulid, values })).setRunCustomFieldValues).toEqual(values);
     const [event] = await auditEvents(t.http, owner, { action: 'run.updated' });
-    expect(event!.metadata).toEqual({ customFieldChanges: [{ fieldUlid: notes.ulid, fieldLabel: 'Notes', from: null, to: 'From GraphQL' }] });
+    expect(event!.metadata).toEqual({
+      customFieldChanges: [{ fieldUlid: notes.ulid, fieldLabel: 'Notes', from: null, to: 'From GraphQL' }],
+    });
     expect(codeOf(await graphql(t.http, viewer, mutation, { ulid: run.ulid, values: [] }))).toBe('forbidden');
     const invalid = await graphql(t.http, owner, mutation, { ulid: run.ulid, values: [{ fieldUlid: notes.ulid, value: 5 }] });
     expect(onlyError(invalid).extensions?.details?.path).toEqual(['values', 0, 'value']);
@@ -162,8 +174,9 @@ describe('GraphQL: runs', () => {
     const update = `mutation($code: String, $input: RunSettingsInput!) { updateRunSettings(projectCode: $code, input: $input) { ${SETTINGS} } }`;
     const org = dataOf(await graphql(t.http, owner, update, { input: { timeTracking: 'required' } })).updateRunSettings;
     expect(org.timeTracking).toEqual({ value: 'required', source: 'organization' });
-    const project = dataOf(await graphql(t.http, owner, update, { code, input: { defaultAssigneeUserId: member.userId, timeTracking: null } }))
-      .updateRunSettings;
+    const project = dataOf(
+      await graphql(t.http, owner, update, { code, input: { defaultAssigneeUserId: member.userId, timeTracking: null } }),
+    ).updateRunSettings;
     expect(project.defaultAssigneeUserId).toEqual({ value: member.userId, source: 'project' });
     expect(project.timeTracking).toEqual({ value: 'required', source: 'organization' });
     expect(codeOf(await graphql(t.http, owner, update, { input: { defaultAssigneeUserId: member.userId } }))).toBe('validation_failed');
@@ -183,10 +196,14 @@ describe('GraphQL: runs', () => {
       milestone: { ulid: milestone.ulid, name: milestone.name, projectUlid: project.ulid, createdAt: milestone.createdAt },
       environment: { slug: 'staging', projectUlid: project.ulid },
     };
-    const read = dataOf(await graphql(t.http, owner, `query($ulid: String!) { run(ulid: $ulid) { ${selection} } }`, { ulid: run.ulid })).run;
+    const read = dataOf(
+      await graphql(t.http, owner, `query($ulid: String!) { run(ulid: $ulid) { ${selection} } }`, { ulid: run.ulid }),
+    ).run;
     expect(read).toMatchObject(expected);
     expect(typeof read.environment.createdAt).toBe('number');
-    const closed = dataOf(await graphql(t.http, owner, `mutation($ulid: String!) { closeRun(ulid: $ulid) { ${selection} } }`, { ulid: run.ulid })).closeRun;
+    const closed = dataOf(
+      await graphql(t.http, owner, `mutation($ulid: String!) { closeRun(ulid: $ulid) { ${selection} } }`, { ulid: run.ulid }),
+    ).closeRun;
     expect(closed).toMatchObject(expected);
   });
 
@@ -196,7 +213,10 @@ describe('GraphQL: runs', () => {
     await overrideOrganizationLimits(owner.orgId, { maxProjects: 1 });
     for (const field of ['runs', 'plans']) {
       const answer = await graphql(t.http, owner, `{ projects { edges { node { code ${field} { totalCount } } } } }`);
-      expect(onlyError(answer)).toMatchObject({ extensions: { code: 'project_locked' }, path: ['projects', 'edges', 0, 'node', field, 'totalCount'] });
+      expect(onlyError(answer)).toMatchObject({
+        extensions: { code: 'project_locked' },
+        path: ['projects', 'edges', 0, 'node', field, 'totalCount'],
+      });
       expect((await t.http.get(`/api/v1/projects/${code}/${field}`).set(owner.headers)).body.error.code).toBe('project_locked');
     }
   });

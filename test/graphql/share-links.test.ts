@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { auditEvents, graphql, joinAs, signUp, useTestApp, type Caller } from '../support/app.ts';
+import { auditEvents, type Caller, graphql, joinAs, signUp, useTestApp } from '../support/app.ts';
 import { codeOf, dataOf } from '../support/graphql.ts';
 import { runWithCases } from '../support/runs.ts';
 

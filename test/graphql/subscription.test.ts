@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { prisma } from '../../src/kernel/database/client.ts';
 import { applyDueSubscriptions } from '../../src/subscription/subscription.service.ts';
-import { auditEvents, graphql, joinAs, signUp, useTestApp, type Caller } from '../support/app.ts';
+import { auditEvents, type Caller, graphql, joinAs, signUp, useTestApp } from '../support/app.ts';
 import { codeOf, dataOf } from '../support/graphql.ts';
 
 const t = useTestApp();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { onQuery } from '../../src/kernel/database/client.ts';
 import { newId } from '../../src/kernel/ids.ts';
-import { auditEvents, createProject, graphql, joinAs, signUp, useTestApp, type Caller } from '../support/app.ts';
+import { auditEvents, type Caller, createProject, graphql, joinAs, signUp, useTestApp } from '../support/app.ts';
 import { codeOf, dataOf, onlyError } from '../support/graphql.ts';
 
 const t = useTestApp();
@@ -11,7 +11,8 @@ const CREATE = `mutation($projectCode: String!, $input: CreateSuiteInput!) { cre
 const UPDATE = `mutation($ulid: String!, $input: UpdateSuiteInput!) { updateSuite(ulid: $ulid, input: $input) { ${SUITE_FIELDS} } }`;
 const DELETE = 'mutation($ulid: String!) { deleteSuite(ulid: $ulid) }';
 const SUITE = `query($ulid: String!) { suite(ulid: $ulid) { ${SUITE_FIELDS} parent { name } children { name position } } }`;
-const BY_DISPLAY_ID = 'query($code: String!, $displayId: String!) { suiteByDisplayId(projectCode: $code, displayId: $displayId) { ulid displayId } }';
+const BY_DISPLAY_ID =
+  'query($code: String!, $displayId: String!) { suiteByDisplayId(projectCode: $code, displayId: $displayId) { ulid displayId } }';
 const TREE = `query($code: String!) {
   project(code: $code) { suites { name displayId parentUlid position parent { name } children { name displayId } } }
 }`;
@@ -31,7 +32,15 @@ describe('GraphQL: suites', () => {
     const owner = await signUp(t.http);
     const project = await createProject(t.http, owner, { id: 'GQL' });
     const root = await create(owner, 'GQL', { name: 'Root', description: 'Top' });
-    expect(root).toMatchObject({ suiteNumber: 1, displayId: 'GQL-S1', name: 'Root', description: 'Top', parentUlid: null, position: 0, projectUlid: project.ulid });
+    expect(root).toMatchObject({
+      suiteNumber: 1,
+      displayId: 'GQL-S1',
+      name: 'Root',
+      description: 'Top',
+      parentUlid: null,
+      position: 0,
+      projectUlid: project.ulid,
+    });
     const child = await create(owner, 'GQL', { name: 'Child', parentUlid: root.ulid });
     expect(child).toMatchObject({ displayId: 'GQL-S2', parentUlid: root.ulid, position: 0 });
 
@@ -43,7 +52,10 @@ describe('GraphQL: suites', () => {
     expect(read).toEqual({ ...root, parent: null, children: [{ name: 'Child', position: 0 }] });
     const byDisplayId = dataOf(await graphql(t.http, owner, BY_DISPLAY_ID, { code: 'GQL', displayId: 'GQL-S2' }));
     expect(byDisplayId.suiteByDisplayId).toEqual({ ulid: child.ulid, displayId: 'GQL-S2' });
-    expect((await auditEvents(t.http, owner, { actionPrefix: 'suite.' })).map((event) => event.action)).toEqual(['suite.created', 'suite.created']);
+    expect((await auditEvents(t.http, owner, { actionPrefix: 'suite.' })).map((event) => event.action)).toEqual([
+      'suite.created',
+      'suite.created',
+    ]);
   });
 
   it('lists the project tree depth-first with ordered children', async () => {
@@ -60,7 +72,14 @@ describe('GraphQL: suites', () => {
     const suites = dataOf(await graphql(t.http, owner, TREE, { code: 'TREE' })).project.suites;
     expect(suites.map((suite: Suite) => suite.name)).toEqual(['A', 'A1', 'A2', 'B', 'B1']);
     const byName = Object.fromEntries(suites.map((suite: Suite & { children: unknown[]; parent: unknown }) => [suite.name, suite]));
-    expect(byName.A).toMatchObject({ parent: null, position: 0, children: [{ name: 'A1', displayId: a1.displayId }, { name: 'A2', displayId: a2.displayId }] });
+    expect(byName.A).toMatchObject({
+      parent: null,
+      position: 0,
+      children: [
+        { name: 'A1', displayId: a1.displayId },
+        { name: 'A2', displayId: a2.displayId },
+      ],
+    });
     expect(byName.A2).toMatchObject({ parent: { name: 'A' }, parentUlid: a.ulid, position: 1, children: [] });
 
     const rest = await t.http.get('/api/v1/projects/TREE/suites').set(owner.headers);
@@ -71,7 +90,10 @@ describe('GraphQL: suites', () => {
     const owner = await signUp(t.http);
     await createProject(t.http, owner, { id: 'SMALL' });
     await createProject(t.http, owner, { id: 'LARGE' });
-    for (const [code, count] of [['SMALL', 3], ['LARGE', 12]] as const) {
+    for (const [code, count] of [
+      ['SMALL', 3],
+      ['LARGE', 12],
+    ] as const) {
       let parentUlid: string | null = null;
       for (let index = 0; index < count; index++) {
         const suite: Suite = await create(owner, code, { name: `S${index}`, parentUlid: index % 3 === 0 ? null : parentUlid });
@@ -101,7 +123,9 @@ describe('GraphQL: suites', () => {
     const b = await create(owner, 'MUT', { name: 'B' });
     const b1 = await create(owner, 'MUT', { name: 'B1', parentUlid: b.ulid });
 
-    const moved = dataOf(await graphql(t.http, owner, UPDATE, { ulid: b.ulid, input: { parentUlid: a.ulid, name: 'B moved' } })).updateSuite;
+    const moved = dataOf(
+      await graphql(t.http, owner, UPDATE, { ulid: b.ulid, input: { parentUlid: a.ulid, name: 'B moved' } }),
+    ).updateSuite;
     expect(moved).toMatchObject({ name: 'B moved', parentUlid: a.ulid, position: 0 });
     expect(await treeNames(owner, 'MUT')).toEqual(['A', 'B moved', 'B1']);
 
@@ -136,7 +160,9 @@ describe('GraphQL: suites', () => {
     expect(await treeNames(viewer, 'ERR')).toEqual(['Kept']);
 
     expect(codeOf(await graphql(t.http, owner, SUITE, { ulid: newId() }))).toBe('not_found');
-    expect(codeOf(await graphql(t.http, owner, CREATE, { projectCode: 'ERR', input: { name: 'X', parentUlid: newId() } }))).toBe('not_found');
+    expect(codeOf(await graphql(t.http, owner, CREATE, { projectCode: 'ERR', input: { name: 'X', parentUlid: newId() } }))).toBe(
+      'not_found',
+    );
     expect(codeOf(await graphql(t.http, owner, CREATE, { projectCode: 'ERR', input: { name: '' } }))).toBe('validation_failed');
     expect(codeOf(await graphql(t.http, owner, BY_DISPLAY_ID, { code: 'ERR', displayId: 'ERR-1' }))).toBe('validation_failed');
     expect(codeOf(await graphql(t.http, owner, BY_DISPLAY_ID, { code: 'ERR', displayId: 'OTHER-S1' }))).toBe('validation_failed');

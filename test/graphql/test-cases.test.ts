@@ -2,7 +2,17 @@ import type { Response } from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { onQuery, prisma } from '../../src/kernel/database/client.ts';
 import { newId } from '../../src/kernel/ids.ts';
-import { auditEvents, createProject, createSuite, graphql, joinAs, ownerWithProject, signUp, useTestApp, type Caller } from '../support/app.ts';
+import {
+  auditEvents,
+  type Caller,
+  createProject,
+  createSuite,
+  graphql,
+  joinAs,
+  ownerWithProject,
+  signUp,
+  useTestApp,
+} from '../support/app.ts';
 import { dataOf, onlyError } from '../support/graphql.ts';
 
 const t = useTestApp();
@@ -97,7 +107,9 @@ describe('GraphQL: test cases', () => {
     expect(byDisplayId).toEqual({ ulid: created.ulid, displayId: `${code}-1` });
     expect(onlyError(await graphql(t.http, owner, BY_DISPLAY_ID, { code, displayId: `${code}-2` })).extensions?.code).toBe('not_found');
     expect(onlyError(await graphql(t.http, owner, BY_DISPLAY_ID, { code, displayId: 'nope' })).extensions?.code).toBe('validation_failed');
-    expect(onlyError(await graphql(t.http, owner, BY_DISPLAY_ID, { code, displayId: 'OTHER-1' })).extensions?.code).toBe('validation_failed');
+    expect(onlyError(await graphql(t.http, owner, BY_DISPLAY_ID, { code, displayId: 'OTHER-1' })).extensions?.code).toBe(
+      'validation_failed',
+    );
     expect(onlyError(await graphql(t.http, owner, READ, { ulid: newId() })).extensions?.code).toBe('not_found');
   });
 
@@ -107,7 +119,10 @@ describe('GraphQL: test cases', () => {
     const empty = onlyError(await graphql(t.http, owner, CREATE, { code, input: { title: '' } }));
     expect(empty.extensions).toMatchObject({ code: 'validation_failed', details: { path: ['title'] } });
     const badRef = onlyError(
-      await graphql(t.http, owner, CREATE, { code, input: { title: 'x', steps: [{ action: 'a', attachments: [{ ulid: newId(), key: 'k' }] }] } }),
+      await graphql(t.http, owner, CREATE, {
+        code,
+        input: { title: 'x', steps: [{ action: 'a', attachments: [{ ulid: newId(), key: 'k' }] }] },
+      }),
     );
     expect(badRef.extensions?.code).toBe('validation_failed');
     expect(onlyError(await graphql(t.http, viewer, CREATE, { code, input: { title: 'By a viewer' } })).extensions?.code).toBe('forbidden');
@@ -124,7 +139,11 @@ describe('GraphQL: test cases', () => {
     const failed = onlyError(
       await graphql(t.http, owner, UPDATE, {
         ulid: created.ulid,
-        input: { patch: { title: 'After' }, steps: [{ action: 'New' }], customFieldValues: [{ fieldUlid: risk.id, value: 'not an option' }] },
+        input: {
+          patch: { title: 'After' },
+          steps: [{ action: 'New' }],
+          customFieldValues: [{ fieldUlid: risk.id, value: 'not an option' }],
+        },
       }),
     );
     expect(failed.extensions).toMatchObject({ code: 'validation_failed', details: { path: ['customFieldValues', 0, 'value'] } });
@@ -146,7 +165,11 @@ describe('GraphQL: test cases', () => {
         },
       }),
     ).updateTestCase;
-    expect(updated).toMatchObject({ title: 'After', suiteUlid: target.ulid, steps: [{ ulid: created.steps[0].ulid, action: 'One, edited' }] });
+    expect(updated).toMatchObject({
+      title: 'After',
+      suiteUlid: target.ulid,
+      steps: [{ ulid: created.steps[0].ulid, action: 'One, edited' }],
+    });
     expect(updated.customFieldValues).toContainEqual({ fieldUlid: risk.id, value: risk.low, systemKey: null, optionName: 'Low' });
     const events = await auditEvents(t.http, owner, { entityUlid: created.ulid });
     expect(events.map((event) => event.action)).toEqual(['test_case.moved', 'test_case.created']);
@@ -157,7 +180,10 @@ describe('GraphQL: test cases', () => {
     const { owner, code } = await ownerWithProject(t.http);
     const created = await create(owner, code, { title: 'Lifecycle', steps: [{ action: 'Old' }] });
     const steps = dataOf(
-      await graphql(t.http, owner, SET_STEPS, { ulid: created.ulid, steps: [{ action: 'First' }, { ulid: created.steps[0].ulid, action: 'Old' }] }),
+      await graphql(t.http, owner, SET_STEPS, {
+        ulid: created.ulid,
+        steps: [{ action: 'First' }, { ulid: created.steps[0].ulid, action: 'Old' }],
+      }),
     ).setTestCaseSteps.steps;
     expect(steps.map((step: { action: string; position: number }) => [step.position, step.action])).toEqual([
       [0, 'First'],
@@ -185,7 +211,9 @@ describe('GraphQL: test cases', () => {
     const suite = await createSuite(t.http, owner, code, { name: 'S' });
     const cases = [];
     for (let index = 0; index < 5; index++) {
-      cases.push(await create(owner, code, { title: `Case ${index}`, tags: index % 2 ? ['odd'] : [], suiteUlid: index < 2 ? suite.ulid : null }));
+      cases.push(
+        await create(owner, code, { title: `Case ${index}`, tags: index % 2 ? ['odd'] : [], suiteUlid: index < 2 ? suite.ulid : null }),
+      );
     }
     dataOf(await graphql(t.http, owner, ARCHIVE, { ulid: cases[4].ulid }));
 
@@ -224,7 +252,9 @@ describe('GraphQL: test cases', () => {
     const third = await create(owner, code, { title: 'P3', suiteUlid: parent.ulid });
     await create(owner, code, { title: 'C1', suiteUlid: child.ulid });
     dataOf(await graphql(t.http, owner, ARCHIVE, { ulid: gone.ulid }));
-    const data = dataOf(await graphql(t.http, owner, `query($ulid: String!) { suite(ulid: $ulid) { cases { ulid title } } }`, { ulid: parent.ulid }));
+    const data = dataOf(
+      await graphql(t.http, owner, `query($ulid: String!) { suite(ulid: $ulid) { cases { ulid title } } }`, { ulid: parent.ulid }),
+    );
     expect(data.suite.cases).toEqual([
       { ulid: first.ulid, title: 'P1' },
       { ulid: third.ulid, title: 'P3' },
@@ -281,7 +311,12 @@ describe('GraphQL: bounded SQL for a suite tree of cases', () => {
     } finally {
       stop();
     }
-    return { statements, suites: dataOf(response).project.suites as Array<{ cases: Array<{ customFieldValues: Array<{ fieldUlid: string; optionName: string | null }> }> }> };
+    return {
+      statements,
+      suites: dataOf(response).project.suites as Array<{
+        cases: Array<{ customFieldValues: Array<{ fieldUlid: string; optionName: string | null }> }>;
+      }>,
+    };
   }
 
   it('answers 50 and 500 cases with custom field values in the same small number of SQL statements', async () => {
@@ -294,7 +329,9 @@ describe('GraphQL: bounded SQL for a suite tree of cases', () => {
     expect(casesOf(few.suites)).toHaveLength(50);
     expect(casesOf(many.suites)).toHaveLength(500);
     for (const testCase of casesOf(many.suites)) {
-      expect(testCase.customFieldValues).toContainEqual(expect.objectContaining({ fieldUlid: large.risk.id, optionName: expect.stringMatching(/^(Low|High)$/) }));
+      expect(testCase.customFieldValues).toContainEqual(
+        expect.objectContaining({ fieldUlid: large.risk.id, optionName: expect.stringMatching(/^(Low|High)$/) }),
+      );
     }
     expect(many.statements.length, many.statements.join('\n')).toBe(few.statements.length);
     expect(many.statements.length, many.statements.join('\n')).toBeLessThanOrEqual(10);

@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { prisma } from '../../src/kernel/database/client.ts';
 import { newId } from '../../src/kernel/ids.ts';
-import { auditEvents, createProject, graphql, joinAs, signUp, useTestApp, type Caller } from '../support/app.ts';
+import { auditEvents, type Caller, createProject, graphql, joinAs, signUp, useTestApp } from '../support/app.ts';
 import { codeOf, dataOf, onlyError } from '../support/graphql.ts';
 
 // Receivers on 127.0.0.1 where nothing listens, first retry ten minutes away: deliveries stay pending.
@@ -107,7 +107,9 @@ describe('GraphQL: webhooks', () => {
     const owner = await signUp(t.http);
     const { webhook, secret } = await createWebhook(owner, { events: ['run.*'] });
     await prisma().webhook.update({ where: { id: webhook.ulid }, data: { active: false, consecutiveFailures: 7 } });
-    const updated = dataOf(await gql(owner, UPDATE, { ulid: webhook.ulid, input: { events: ['defect.*'], active: true, description: 'On' } })).updateWebhook;
+    const updated = dataOf(
+      await gql(owner, UPDATE, { ulid: webhook.ulid, input: { events: ['defect.*'], active: true, description: 'On' } }),
+    ).updateWebhook;
     expect(updated).toMatchObject({ events: ['defect.*'], active: true, consecutiveFailures: 0, description: 'On' });
     const [update] = await auditEvents(t.http, owner, { action: 'webhook.updated', entityUlid: webhook.ulid });
     expect(update!.metadata).toEqual({
@@ -146,14 +148,28 @@ describe('GraphQL: webhooks', () => {
 
     const pending = await deliveriesOf(owner, projects.webhook.ulid, 'pending');
     expect(pending.items).toEqual([
-      expect.objectContaining({ eventUlid: event!.ulid, action: 'project.created', status: 'pending', nextAttemptAt: expect.any(Number), deliveredAt: null }),
+      expect.objectContaining({
+        eventUlid: event!.ulid,
+        action: 'project.created',
+        status: 'pending',
+        nextAttemptAt: expect.any(Number),
+        deliveredAt: null,
+      }),
     ]);
     expect((await deliveriesOf(owner, projects.webhook.ulid, 'delivered')).total).toBe(0);
     expect((await deliveriesOf(owner, runs.webhook.ulid)).total).toBe(0);
 
     const original = pending.items[0]!;
-    const again = dataOf(await gql(owner, REDELIVER, { webhookUlid: projects.webhook.ulid, deliveryUlid: original.ulid })).redeliverWebhookDelivery;
-    expect(again).toMatchObject({ eventUlid: original.eventUlid, action: 'project.created', status: 'pending', attempts: 0, lastStatusCode: null });
+    const again = dataOf(
+      await gql(owner, REDELIVER, { webhookUlid: projects.webhook.ulid, deliveryUlid: original.ulid }),
+    ).redeliverWebhookDelivery;
+    expect(again).toMatchObject({
+      eventUlid: original.eventUlid,
+      action: 'project.created',
+      status: 'pending',
+      attempts: 0,
+      lastStatusCode: null,
+    });
     expect(again.ulid).not.toBe(original.ulid);
     const all = await deliveriesOf(owner, projects.webhook.ulid);
     expect(all.items.map((delivery) => delivery.ulid).sort()).toEqual([original.ulid, again.ulid].sort());

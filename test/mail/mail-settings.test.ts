@@ -1,12 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigurationError, loadConfig } from '../../src/kernel/config.ts';
 import { MAX_ATTEMPTS, retryDelayMs } from '../../src/foundation/mail/mail-outbox.service.ts';
+import { ConfigurationError, loadConfig } from '../../src/kernel/config.ts';
 
 /** The mail settings of the environment, and the retry schedule they give. */
 
 describe('mail settings', () => {
   it('defaults: the local outbox, a no-reply sender, retries from 30 s, a poll every second', () => {
-    expect(loadConfig({})).toMatchObject({ smtpUrl: undefined, mailFrom: 'tcms <no-reply@localhost>', retryBaseMs: 30_000, mailPollMs: 1_000 });
+    expect(loadConfig({})).toMatchObject({
+      smtpUrl: undefined,
+      mailFrom: 'tcms <no-reply@localhost>',
+      retryBaseMs: 30_000,
+      mailPollMs: 1_000,
+    });
   });
 
   it('takes smtp:// and smtps:// addresses with a user and password', () => {
@@ -26,7 +31,11 @@ describe('mail settings', () => {
   });
 
   it.each([
-    ['an SMTP address of another scheme', { TCMS_SMTP_URL: 'https://mail.example.com' }, /TCMS_SMTP_URL must be an smtp:\/\/ or smtps:\/\/ address/],
+    [
+      'an SMTP address of another scheme',
+      { TCMS_SMTP_URL: 'https://mail.example.com' },
+      /TCMS_SMTP_URL must be an smtp:\/\/ or smtps:\/\/ address/,
+    ],
     ['an SMTP address without a host', { TCMS_SMTP_URL: 'smtp://' }, /TCMS_SMTP_URL/],
     ['a sender without an address', { TCMS_MAIL_FROM: 'tcms' }, /TCMS_MAIL_FROM must be an address/],
     ['a retry base of zero', { TCMS_RETRY_BASE_MS: '0' }, /TCMS_RETRY_BASE_MS must be at least 1 milliseconds/],

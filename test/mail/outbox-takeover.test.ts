@@ -1,13 +1,13 @@
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, type App } from '../../app/app.ts';
+import { type App, createApp } from '../../app/app.ts';
 import { loadConfig } from '../../src/kernel/config.ts';
 import { prisma } from '../../src/kernel/database/client.ts';
 import { newId } from '../../src/kernel/ids.ts';
 import { TEST_DEFAULTS, uniqueEmail } from '../support/app.ts';
+import { newDataDir } from '../support/data-directories.ts';
 import { aMail, outboxRowOf, queue, statusOf } from '../support/mail-outbox.ts';
 import { startSmtpServer } from '../support/smtp.ts';
-import { newDataDir } from '../support/data-directories.ts';
 
 /**
  * Mail whose process stopped is taken over by another: what it left queued, and what it left
@@ -21,7 +21,16 @@ let dataDir: string;
 let app: App;
 
 const openApp = (smtpUrl: string) =>
-  createApp(loadConfig({ ...process.env, TCMS_DATA_DIR: dataDir, NODE_ENV: 'test', ...TEST_DEFAULTS, TCMS_SMTP_URL: smtpUrl, TCMS_MAIL_POLL_MS: '100' }));
+  createApp(
+    loadConfig({
+      ...process.env,
+      TCMS_DATA_DIR: dataDir,
+      NODE_ENV: 'test',
+      ...TEST_DEFAULTS,
+      TCMS_SMTP_URL: smtpUrl,
+      TCMS_MAIL_POLL_MS: '100',
+    }),
+  );
 
 beforeAll(async () => {
   dataDir = await newDataDir('tcms-mail-');

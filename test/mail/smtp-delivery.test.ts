@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { deliveryStatuses, queueMail } from '../../src/foundation/mail/mail.service.ts';
 import { prisma } from '../../src/kernel/database/client.ts';
 import { inTransaction } from '../../src/kernel/database/transactions.ts';
-import { deliveryStatuses, queueMail } from '../../src/foundation/mail/mail.service.ts';
 import { uniqueEmail, useTestApp } from '../support/app.ts';
 import { aMail, outboxRowOf, queue, statusOf } from '../support/mail-outbox.ts';
 import { startSmtpServer } from '../support/smtp.ts';
@@ -95,7 +95,9 @@ describe('mail through SMTP', () => {
 
     await expect.poll(() => statusOf(first), settled).toBe('suppressed');
     expect(await outboxRowOf(first)).toMatchObject({ attempts: 1, lastError: expect.stringMatching(/550/) });
-    expect(await prisma().mailSuppression.findUnique({ where: { email: address } })).toMatchObject({ reason: expect.stringMatching(/550/) });
+    expect(await prisma().mailSuppression.findUnique({ where: { email: address } })).toMatchObject({
+      reason: expect.stringMatching(/550/),
+    });
 
     // Written differently, the address is still the suppressed one; the server would accept it now.
     const second = await queue(aMail({ to: ` ${address.toUpperCase()}` }));

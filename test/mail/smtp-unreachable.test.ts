@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/app.ts';
 import { aMail, outboxRowOf, queue } from '../support/mail-outbox.ts';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp.ts';
 import { freePort } from '../support/tcp-proxy.ts';
-import { useTestApp } from '../support/app.ts';
 
 /**
  * An SMTP server that refuses connections is a temporary failure: the mail is tried again with
@@ -24,10 +24,13 @@ describe('an SMTP server that is not there yet', () => {
   it('retries after connection refused, then delivers once the server accepts', async () => {
     const mail = await queue(aMail());
     await expect
-      .poll(async () => {
-        const row = await outboxRowOf(mail);
-        return row.attempts >= 2 && row.status === 'queued' ? row.lastError : null;
-      }, { timeout: 10_000, interval: 10 })
+      .poll(
+        async () => {
+          const row = await outboxRowOf(mail);
+          return row.attempts >= 2 && row.status === 'queued' ? row.lastError : null;
+        },
+        { timeout: 10_000, interval: 10 },
+      )
       .toMatch(/ECONNREFUSED/);
 
     smtp = await startSmtpServer({ port, credentials });

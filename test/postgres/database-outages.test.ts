@@ -3,11 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, type App } from '../../app/app.ts';
+import { type App, createApp } from '../../app/app.ts';
 import { loadConfig } from '../../src/kernel/config.ts';
 import { prisma } from '../../src/kernel/database/client.ts';
 import { killNow, logMessages, spawnServer, untilListening } from '../support/processes.ts';
-import { tcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
+import { type TcpProxy, tcpProxy } from '../support/tcp-proxy.ts';
 
 /**
  * The service on a PostgreSQL server that goes away and comes back: readiness says so, start-up
@@ -32,7 +32,13 @@ describe('readiness and the statement timeout', { timeout: 120_000 }, () => {
     proxy = await tcpProxy(target);
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'tcms-outage-'));
     app = await createApp(
-      loadConfig({ ...process.env, DATABASE_URL: viaProxy(proxy), TCMS_DATA_DIR: dataDir, NODE_ENV: 'test', TCMS_STATEMENT_TIMEOUT_MS: '300' }),
+      loadConfig({
+        ...process.env,
+        DATABASE_URL: viaProxy(proxy),
+        TCMS_DATA_DIR: dataDir,
+        NODE_ENV: 'test',
+        TCMS_STATEMENT_TIMEOUT_MS: '300',
+      }),
     );
   });
 

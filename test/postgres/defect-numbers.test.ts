@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ownerWithProject, useTestApp } from '../support/app.ts';
-import { useServerProcess, type ServerProcess } from '../support/processes.ts';
+import { type ServerProcess, useServerProcess } from '../support/processes.ts';
 
 /**
  * Defect numbers under real concurrency: two server processes share one PostgreSQL database and

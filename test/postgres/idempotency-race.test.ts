@@ -1,8 +1,8 @@
-import { beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { prisma } from '../../src/kernel/database/client.ts';
 import { newId } from '../../src/kernel/ids.ts';
-import { projectCode, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
+import { type Caller, projectCode, signUp, tokenFor, useTestApp } from '../support/app.ts';
 import { useServerProcess } from '../support/processes.ts';
 
 /**
@@ -118,7 +118,9 @@ describe('one Idempotency-Key, two service instances, one moment', { timeout: 24
         expect(answer.status, JSON.stringify(answer)).toBe(409);
         expect(answer.retryAfter).toBe('1');
         expect(answer.replayed).toBeUndefined();
-        expect(answer.body).toMatchObject({ error: { code: 'conflict', details: { code: 'idempotency_key_in_flight', retryAfterSeconds: 1 } } });
+        expect(answer.body).toMatchObject({
+          error: { code: 'conflict', details: { code: 'idempotency_key_in_flight', retryAfterSeconds: 1 } },
+        });
       }
       expect(await prisma().project.count({ where: { orgId: caller.orgId, code: body.id } })).toBe(0);
       await holder.query('ROLLBACK');

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prisma } from '../../src/kernel/database/client.ts';
 import { INVITATION_MAILS_PER_ADDRESS, INVITATION_MAILS_PER_ORGANIZATION } from '../../src/invitations/invitation-budgets.ts';
-import { joinAs, signUp, uniqueEmail, useTestApp, type Caller } from '../support/app.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
+import { type Caller, joinAs, signUp, uniqueEmail, useTestApp } from '../support/app.ts';
 import { HOUR_MS, windowWithRoom } from '../support/fixed-windows.ts';
 import { invitationToken, invite } from '../support/invitations.ts';
-import { useServerProcess, type ServerProcess } from '../support/processes.ts';
+import { type ServerProcess, useServerProcess } from '../support/processes.ts';
 import { startSmtpServer } from '../support/smtp.ts';
 
 /**
@@ -40,8 +40,7 @@ describe('members and invitations across two server processes', { timeout: 240_0
     return { status: response.status, body: text ? (JSON.parse(text) as { error?: { code: string } }) : null };
   }
 
-  const context = (extra: unknown) =>
-    JSON.stringify({ extra, servers: servers.map((server) => server.output().slice(-1500)) });
+  const context = (extra: unknown) => JSON.stringify({ extra, servers: servers.map((server) => server.output().slice(-1500)) });
 
   it('10 invitations racing for the last seat: exactly one is created, nine answer seat_limit_exceeded', async () => {
     for (let round = 0; round < 3; round += 1) {
@@ -53,11 +52,15 @@ describe('members and invitations across two server processes', { timeout: 240_0
         emails.map((email, index) => send(index + round, owner, 'POST', `/orgs/${owner.orgId}/invitations`, { email, role: 'member' })),
       );
       const statuses = answers.map((answer) => answer.status);
-      expect(statuses.filter((status) => status === 201), context({ round, answers })).toHaveLength(1);
+      expect(
+        statuses.filter((status) => status === 201),
+        context({ round, answers }),
+      ).toHaveLength(1);
       const refused = answers.filter((answer) => answer.status !== 201);
-      expect(refused.map((answer) => [answer.status, answer.body?.error?.code]), context({ round, answers })).toEqual(
-        Array(9).fill([409, 'seat_limit_exceeded']),
-      );
+      expect(
+        refused.map((answer) => [answer.status, answer.body?.error?.code]),
+        context({ round, answers }),
+      ).toEqual(Array(9).fill([409, 'seat_limit_exceeded']));
       expect(await prisma().invitation.count({ where: { orgId: owner.orgId } })).toBe(1);
       expect(await prisma().mailOutbox.count({ where: { orgId: owner.orgId } })).toBe(1);
       const usage = await send(round, owner, 'GET', `/orgs/${owner.orgId}/seat-usage`);

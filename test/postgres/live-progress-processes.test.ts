@@ -1,10 +1,10 @@
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LISTENER_APPLICATION_NAME } from '../../src/live/progress-fanout.service.ts';
-import { useTestApp, type Caller } from '../support/app.ts';
-import { openEventStream, progressOf, type EventStream } from '../support/event-streams.ts';
+import { type Caller, useTestApp } from '../support/app.ts';
+import { type EventStream, openEventStream, progressOf } from '../support/event-streams.ts';
 import { exitWithin, logMessages, useServerProcess } from '../support/processes.ts';
-import { runWithCases, type RunCaseBody } from '../support/runs.ts';
+import { type RunCaseBody, runWithCases } from '../support/runs.ts';
 
 /**
  * Two server processes on one PostgreSQL database: a mark made through one reaches a stream held
@@ -25,7 +25,11 @@ describe('live progress across server processes', { timeout: 240_000 }, () => {
   const streams: EventStream[] = [];
 
   beforeAll(async () => {
-    ({ owner, run: { ulid: runUlid }, runCases } = await runWithCases(t.http, 3));
+    ({
+      owner,
+      run: { ulid: runUlid },
+      runCases,
+    } = await runWithCases(t.http, 3));
   }, 120_000);
 
   const streamOnB = async () => {
@@ -71,11 +75,15 @@ describe('live progress across server processes', { timeout: 240_000 }, () => {
     await b.current.waitFor(/listening for run changes again/, 10_000);
     await a.current.waitFor(/listening for run changes again/, 10_000);
     await markThroughA(2, 'blocked');
-    expect(progressOf<RunProgress>(await stream.nextEvent((message) => progressOf<RunProgress>(message).counts.blocked === 1, 1_000)).counts).toMatchObject({
+    expect(
+      progressOf<RunProgress>(await stream.nextEvent((message) => progressOf<RunProgress>(message).counts.blocked === 1, 1_000)).counts,
+    ).toMatchObject({
       blocked: 1,
       untested: 0,
     });
-    expect(logMessages(b.current.output()).filter((message) => message.includes('LISTEN connection to the database was lost'))).toHaveLength(1);
+    expect(
+      logMessages(b.current.output()).filter((message) => message.includes('LISTEN connection to the database was lost')),
+    ).toHaveLength(1);
   });
 
   it('ends the open streams on SIGTERM, so that the process exits at once', async () => {

@@ -2,12 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/kernel/config.ts';
-import { openDatabase, prisma, type OpenDatabase } from '../../src/kernel/database/client.ts';
-import { inTransaction } from '../../src/kernel/database/transactions.ts';
 import { queueMail } from '../../src/foundation/mail/mail.service.ts';
+import { loadConfig } from '../../src/kernel/config.ts';
+import { type OpenDatabase, openDatabase, prisma } from '../../src/kernel/database/client.ts';
+import { inTransaction } from '../../src/kernel/database/transactions.ts';
 import { aMail } from '../support/mail-outbox.ts';
-import { useServerProcess, type ServerProcess } from '../support/processes.ts';
+import { type ServerProcess, useServerProcess } from '../support/processes.ts';
 import { startSmtpServer } from '../support/smtp.ts';
 
 /**
@@ -77,10 +77,14 @@ describe('mail sent by two processes', { timeout: 240_000 }, () => {
       await expect.poll(waitingClaims, { timeout: 20_000, interval: 10 }).toBe(2);
     });
 
-    const rows = await prisma().mailOutbox.findMany({ where: { subjectType: 'test', subjectId: { in: mails.map((mail) => mail.about.id) } } });
+    const rows = await prisma().mailOutbox.findMany({
+      where: { subjectType: 'test', subjectId: { in: mails.map((mail) => mail.about.id) } },
+    });
     expect(rows).toHaveLength(MAILS);
     const ids = rows.map((row) => row.id);
-    await expect.poll(() => prisma().mailOutbox.count({ where: { id: { in: ids }, status: 'sent' } }), { timeout: 60_000, interval: 50 }).toBe(MAILS);
+    await expect
+      .poll(() => prisma().mailOutbox.count({ where: { id: { in: ids }, status: 'sent' } }), { timeout: 60_000, interval: 50 })
+      .toBe(MAILS);
 
     // Each process logs a mail once it has recorded it as sent: the lines may still be on their way.
     const loggedAsSent = () => servers.flatMap((server) => sentBy(server.current)).sort();

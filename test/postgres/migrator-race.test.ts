@@ -122,18 +122,16 @@ describe('migrating one fresh database from several processes at once', { timeou
     databases.push(database);
     const dataDirs = await Promise.all([0, 1].map(() => mkdtemp(path.join(os.tmpdir(), 'tcms-race-data-'))));
     try {
-      const servers = dataDirs.map((dataDir) =>
-        spawnServer({ dataDir, env: { DATABASE_URL: database.url }, limitMs: CHILD_LIMIT_MS }),
-      );
+      const servers = dataDirs.map((dataDir) => spawnServer({ dataDir, env: { DATABASE_URL: database.url }, limitMs: CHILD_LIMIT_MS }));
       children.push(...servers);
       const listening = await Promise.all(servers.map((server) => untilListening(server, 120_000)));
       for (const { baseUrl } of listening) {
         const response = await fetch(`${baseUrl}/openapi/v1.json`);
         expect(response.status).toBe(200);
       }
-      expect(
-        (await recordedMigrations(database.url)).map(({ migration_name, times }) => [migration_name, times]),
-      ).toEqual(migrationNames.map((name) => [name, 1]));
+      expect((await recordedMigrations(database.url)).map(({ migration_name, times }) => [migration_name, times])).toEqual(
+        migrationNames.map((name) => [name, 1]),
+      );
 
       for (const server of servers) server.process.kill('SIGTERM');
       const results = await Promise.all(servers.map((server) => server.exited));

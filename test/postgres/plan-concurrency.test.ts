@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ownerWithProject, useTestApp, type Caller } from '../support/app.ts';
+import { type Caller, ownerWithProject, useTestApp } from '../support/app.ts';
 import { createCase, createPlan } from '../support/runs.ts';
 
 /**
@@ -48,7 +48,9 @@ describe('plans under concurrency', { timeout: 120_000 }, () => {
     const { owner, code } = await ownerWithProject(t.http);
     const cases = await Promise.all(Array.from({ length: 12 }, (_, index) => createCase(t.http, owner, code, { title: `Case ${index}` })));
     const plan = await createPlan(t.http, owner, code);
-    const selections = Array.from({ length: 8 }, (_, round) => cases.filter((_, index) => (index + round) % 3 !== 0).map((each) => each.ulid));
+    const selections = Array.from({ length: 8 }, (_, round) =>
+      cases.filter((_, index) => (index + round) % 3 !== 0).map((each) => each.ulid),
+    );
     const responses = await Promise.all(
       selections.map((caseUlids) => t.http.put(`/api/v1/plans/${plan.ulid}/cases`).set(owner.headers).send({ caseUlids })),
     );

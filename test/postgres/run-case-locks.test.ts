@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { prisma } from '../../src/kernel/database/client.ts';
-import { auditEvents, ownerWithProject, useTestApp, type Caller } from '../support/app.ts';
+import { auditEvents, type Caller, ownerWithProject, useTestApp } from '../support/app.ts';
 import { createCases, createRun, type RunCaseBody } from '../support/runs.ts';
 
 /*
@@ -69,7 +69,12 @@ describe('locks of a mark', { timeout: 60_000 }, () => {
     expect(other.status, JSON.stringify(other.body)).toBe(200);
 
     const sameCase = tracked(mark(owner, run.ulid, first.ulid, 'failed'));
-    const runWide = tracked(t.http.post(`/api/v1/runs/${run.ulid}/cases/bulk-mark`).set(owner.headers).send({ caseUlids: [third.ulid], status: 'blocked' }));
+    const runWide = tracked(
+      t.http
+        .post(`/api/v1/runs/${run.ulid}/cases/bulk-mark`)
+        .set(owner.headers)
+        .send({ caseUlids: [third.ulid], status: 'blocked' }),
+    );
     await untilWaitingForLocks(2);
     expect([sameCase.settled, runWide.settled]).toEqual([false, false]);
 
@@ -82,7 +87,10 @@ describe('locks of a mark', { timeout: 60_000 }, () => {
 
   it('refuses a mark whose run another mark closed meanwhile, when closed runs take no results, and writes nothing of it', async () => {
     const { owner, code } = await ownerWithProject(t.http);
-    const settings = await t.http.patch(`/api/v1/projects/${code}/run-settings`).set(owner.headers).send({ allowResultsInClosedRuns: false });
+    const settings = await t.http
+      .patch(`/api/v1/projects/${code}/run-settings`)
+      .set(owner.headers)
+      .send({ allowResultsInClosedRuns: false });
     expect(settings.status, JSON.stringify(settings.body)).toBe(200);
     const { run, runCases } = await runOfThree(owner, code);
     const [first, second, third] = runCases as [RunCaseBody, RunCaseBody, RunCaseBody];
@@ -127,7 +135,10 @@ describe('locks of a mark', { timeout: 60_000 }, () => {
     await holder.query('SELECT id FROM test_run_cases WHERE id = $1 FOR UPDATE', [first.ulid]);
 
     const merge = tracked(
-      t.http.post(`/api/v1/projects/${code}/test-cases/merge`).set(owner.headers).send({ targetUlid: target!.ulid, sourceUlids: [first.caseUlid] }),
+      t.http
+        .post(`/api/v1/projects/${code}/test-cases/merge`)
+        .set(owner.headers)
+        .send({ targetUlid: target!.ulid, sourceUlids: [first.caseUlid] }),
     );
     await untilWaitingForLocks(1);
     // The mark's result refers to its case: the key share a foreign key takes. Had the merge locked

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { prisma } from '../../src/kernel/database/client.ts';
 import { overrideOrganizationLimits } from '../../src/orgs/orgs.service.ts';
-import { ownerWithProject, tokenFor, useTestApp, type Caller } from '../support/app.ts';
+import { type Caller, ownerWithProject, tokenFor, useTestApp } from '../support/app.ts';
 import { createCases, createRun } from '../support/runs.ts';
 
 /**
@@ -27,7 +27,10 @@ function randomOf(seed: number) {
     value = (value + Math.imul(value ^ (value >>> 7), 61 | value)) ^ value;
     return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
   };
-  return { int: (below: number) => Math.floor(next() * below), pick: <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]! };
+  return {
+    int: (below: number) => Math.floor(next() * below),
+    pick: <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!,
+  };
 }
 
 /** A run of `count` new cases of the project, with `steps` steps each, and its run cases. */
@@ -67,7 +70,10 @@ describe('run counters under concurrent marks', { timeout: 300_000 }, () => {
       if (kind < 5) {
         const elapsed = random.int(3) === 0 ? {} : { elapsedMs: random.int(5000) };
         const body = { status: random.pick(CASE_STATUSES), ...elapsed };
-        return t.http.patch(`/api/v1/runs/${run.ulid}/cases/${random.pick(hot).ulid}`).set(caller.headers).send(body);
+        return t.http
+          .patch(`/api/v1/runs/${run.ulid}/cases/${random.pick(hot).ulid}`)
+          .set(caller.headers)
+          .send(body);
       }
       if (kind < 7) {
         const runCase = random.pick(hot);
@@ -76,7 +82,10 @@ describe('run counters under concurrent marks', { timeout: 300_000 }, () => {
         return t.http.patch(`/api/v1/runs/${run.ulid}/cases/${runCase.ulid}/steps/${step.ulid}`).set(caller.headers).send(body);
       }
       const caseUlids = [...new Set(Array.from({ length: 1 + random.int(15) }, () => random.pick(runCases).ulid))];
-      return t.http.post(`/api/v1/runs/${run.ulid}/cases/bulk-mark`).set(caller.headers).send({ caseUlids, status: random.pick(OUTCOMES) });
+      return t.http
+        .post(`/api/v1/runs/${run.ulid}/cases/bulk-mark`)
+        .set(caller.headers)
+        .send({ caseUlids, status: random.pick(OUTCOMES) });
     });
     const answers = await Promise.all(requests);
     for (const answer of answers) expect(answer.status, JSON.stringify(answer.body)).toBe(200);
@@ -120,7 +129,13 @@ describe('run counters under concurrent marks', { timeout: 300_000 }, () => {
     expect(response.body).toMatchObject({
       total: 300,
       executed: 300 - untested,
-      counts: { passed: casesWith('passed'), failed: casesWith('failed'), skipped: casesWith('skipped'), blocked: casesWith('blocked'), untested },
+      counts: {
+        passed: casesWith('passed'),
+        failed: casesWith('failed'),
+        skipped: casesWith('skipped'),
+        blocked: casesWith('blocked'),
+        untested,
+      },
       totalDurationMs: recount._sum.elapsedMs ?? 0,
       firstResultAt: recount._min.executedAt!.getTime(),
       lastResultAt: recount._max.executedAt!.getTime(),
@@ -145,7 +160,9 @@ describe('run counters under concurrent marks', { timeout: 300_000 }, () => {
     await overrideOrganizationLimits(owner.orgId, { maxResultsPerMonth: ceiling });
 
     const answers = await Promise.all(
-      runCases.map((runCase) => t.http.patch(`/api/v1/runs/${run.ulid}/cases/${runCase.ulid}`).set(token.headers).send({ status: 'passed' })),
+      runCases.map((runCase) =>
+        t.http.patch(`/api/v1/runs/${run.ulid}/cases/${runCase.ulid}`).set(token.headers).send({ status: 'passed' }),
+      ),
     );
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(25);

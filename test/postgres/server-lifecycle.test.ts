@@ -85,7 +85,12 @@ describe('the server process on SIGTERM', { timeout: 180_000 }, () => {
     while (Date.now() < deadline && server.process.exitCode === null) {
       const next = send('GET', '/api/v1/health');
       next.request.end();
-      later.push(await next.answered.then((answer) => answer.status, (error: Error) => error.message));
+      later.push(
+        await next.answered.then(
+          (answer) => answer.status,
+          (error: Error) => error.message,
+        ),
+      );
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(await exitWithin(server, 5_000), `${JSON.stringify(later)}\n${server.output()}`).toEqual({ code: 0, signal: null });

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { prisma } from '../../src/kernel/database/client.ts';
 import { PLAN_TIERS } from '../../src/kernel/billing-tiers.ts';
-import { signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
+import { type Caller, signUp, tokenFor, useTestApp } from '../support/app.ts';
 import { useServerProcess } from '../support/processes.ts';
 import { newCase, setUsedBytes, usedBytes } from '../support/uploads.ts';
 
@@ -72,8 +72,14 @@ describe('stagings racing for the last bytes of the quota', { timeout: 240_000 }
     await setUsedBytes(caller.orgId, FREE_QUOTA - 100);
     const statuses = await Promise.all(Array.from({ length: 10 }, (_, index) => (index % 2 === 0 ? viaTestApp(30) : viaSecondServer(30))));
     const context = JSON.stringify({ statuses, server: second.current.output().slice(-2000) });
-    expect(statuses.filter((status) => status === 201), context).toHaveLength(3);
-    expect(statuses.filter((status) => status === 413), context).toHaveLength(7);
+    expect(
+      statuses.filter((status) => status === 201),
+      context,
+    ).toHaveLength(3);
+    expect(
+      statuses.filter((status) => status === 413),
+      context,
+    ).toHaveLength(7);
     expect(await usedBytes(caller.orgId), context).toBe(FREE_QUOTA - 10);
     expect(await stagedRows(), context).toBe(rowsBefore + 3);
   });

@@ -17,9 +17,13 @@ describe('an unexpected failure', () => {
     const token = await tokenFor(t.http, owner);
     const code = projectCode();
     const fn = `tcms_test_fail_${code.toLowerCase()}`;
-    await prisma().$executeRawUnsafe(`CREATE FUNCTION "${fn}"() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected failure'; END; $$`);
+    await prisma().$executeRawUnsafe(
+      `CREATE FUNCTION "${fn}"() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected failure'; END; $$`,
+    );
     try {
-      await prisma().$executeRawUnsafe(`CREATE TRIGGER "${fn}" BEFORE INSERT ON "projects" FOR EACH ROW WHEN (NEW."code" = '${code}') EXECUTE FUNCTION "${fn}"()`);
+      await prisma().$executeRawUnsafe(
+        `CREATE TRIGGER "${fn}" BEFORE INSERT ON "projects" FOR EACH ROW WHEN (NEW."code" = '${code}') EXECUTE FUNCTION "${fn}"()`,
+      );
       const response = await fetch(`${server.current.baseUrl}/api/v1/projects`, {
         method: 'POST',
         headers: { ...token.headers, 'Content-Type': 'application/json', 'X-Request-Id': `trace-${code}` },

@@ -1,19 +1,25 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import request from 'supertest';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createMilestone, ownerWithProject } from '../support/app.ts';
 import { killNow, startServer, stopServer, useServerProcess } from '../support/processes.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 import { createWebhook, untilDeliveries } from '../support/webhooks.ts';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 
 /**
  * The webhook outbox under real processes: server processes share one PostgreSQL database and
  * its `webhook_deliveries` table; no process of the test itself dispatches anything.
  */
 
-const DISPATCH = { TCMS_WEBHOOK_DISPATCH: 'true', TCMS_WEBHOOKS_ALLOW_PRIVATE: 'true', TCMS_WEBHOOK_RETRY_BASE_MS: '1', TCMS_WEBHOOK_POLL_MS: '20', TCMS_WEBHOOK_COOLDOWN_MS: '1' };
+const DISPATCH = {
+  TCMS_WEBHOOK_DISPATCH: 'true',
+  TCMS_WEBHOOKS_ALLOW_PRIVATE: 'true',
+  TCMS_WEBHOOK_RETRY_BASE_MS: '1',
+  TCMS_WEBHOOK_POLL_MS: '20',
+  TCMS_WEBHOOK_COOLDOWN_MS: '1',
+};
 
 describe('webhook deliveries across server processes', { timeout: 240_000 }, () => {
   const first = useServerProcess(DISPATCH);
@@ -25,9 +31,17 @@ describe('webhook deliveries across server processes', { timeout: 240_000 }, () 
     const [a, b] = [request(first.current.baseUrl), request(second.current.baseUrl)];
     const { owner, code } = await ownerWithProject(a);
     const webhook = await createWebhook(a, owner, { url: hook.url, events: ['milestone.created'] });
-    await Promise.all(Array.from({ length: 40 }, (_, index) => createMilestone(index % 2 === 0 ? a : b, owner, code, { name: `Release ${index}` })));
+    await Promise.all(
+      Array.from({ length: 40 }, (_, index) => createMilestone(index % 2 === 0 ? a : b, owner, code, { name: `Release ${index}` })),
+    );
 
-    const deliveries = await untilDeliveries(b, owner, webhook.ulid, (list) => list.length === 40 && list.every((each) => each.status === 'delivered'), 60_000);
+    const deliveries = await untilDeliveries(
+      b,
+      owner,
+      webhook.ulid,
+      (list) => list.length === 40 && list.every((each) => each.status === 'delivered'),
+      60_000,
+    );
     expect(deliveries.every((each) => each.attempts === 1)).toBe(true);
     expect(hook.received).toHaveLength(40);
     expect(new Set(hook.received.map((each) => each.id))).toEqual(new Set(deliveries.map((each) => each.ulid)));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { prisma } from '../../src/kernel/database/client.ts';
 import { overrideOrganizationLimits } from '../../src/orgs/orgs.service.ts';
-import { auditEvents, expectError, joinAs, ownerWithProject, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
+import { auditEvents, type Caller, expectError, joinAs, ownerWithProject, signUp, tokenFor, useTestApp } from '../support/app.ts';
 import { createCases, createRun, patchRunCase } from '../support/runs.ts';
 
 const t = useTestApp();
@@ -51,7 +51,11 @@ describe('GET /api/v1/orgs/{orgUlid}/api-result-usage', () => {
   it('answers 404 for an organization the caller is no member of', async () => {
     const owner = await signUp(t.http);
     const stranger = await signUp(t.http);
-    expectError(await t.http.get(`/api/v1/orgs/${stranger.orgId}/api-result-usage`).set({ Cookie: owner.headers.Cookie! }), 404, 'not_found');
+    expectError(
+      await t.http.get(`/api/v1/orgs/${stranger.orgId}/api-result-usage`).set({ Cookie: owner.headers.Cookie! }),
+      404,
+      'not_found',
+    );
     const token = await tokenFor(t.http, owner);
     expectError(await t.http.get(`/api/v1/orgs/${stranger.orgId}/api-result-usage`).set(token.headers), 404, 'not_found');
   });
@@ -69,7 +73,9 @@ describe('the monthly ceiling of machine-authored results', () => {
     expect((await usage(owner)).used).toBe(1);
     // Same status, assignee only, elapsed only: no result, no charge.
     expect((await patchRunCase(t.http, token, run.ulid, runCases[0]!.ulid, { status: 'blocked' })).status).toBe(200);
-    expect((await patchRunCase(t.http, token, run.ulid, runCases[0]!.ulid, { assigneeUlid: member.userId, elapsedMs: 9 })).status).toBe(200);
+    expect((await patchRunCase(t.http, token, run.ulid, runCases[0]!.ulid, { assigneeUlid: member.userId, elapsedMs: 9 })).status).toBe(
+      200,
+    );
     expect((await usage(owner)).used).toBe(1);
     // A step mark is charged only when it changes the case status (and so appends a result).
     expect((await patchStep(token, run.ulid, runCases[1]!, 0, { status: 'passed' })).body.status).toBe('untested');
@@ -88,7 +94,11 @@ describe('the monthly ceiling of machine-authored results', () => {
     const runBefore = (await t.http.get(`/api/v1/runs/${run.ulid}`).set(owner.headers)).body;
     const eventsBefore = (await auditEvents(t.http, owner)).length;
 
-    const refused = await patchRunCase(t.http, token, run.ulid, runCases[2]!.ulid, { status: 'passed', elapsedMs: 5, assigneeUlid: owner.userId });
+    const refused = await patchRunCase(t.http, token, run.ulid, runCases[2]!.ulid, {
+      status: 'passed',
+      elapsedMs: 5,
+      assigneeUlid: owner.userId,
+    });
     expectError(refused, 409, 'api_result_limit_exceeded');
     expect(refused.headers['retry-after']).toBeUndefined();
     expect(refused.body.error.message).not.toMatch(/\d/);
@@ -96,7 +106,9 @@ describe('the monthly ceiling of machine-authored results', () => {
     const stepRefused = await patchStep(token, run.ulid, runCases[3]!, 0, { status: 'failed', actualResult: 'Broken' });
     expectError(stepRefused, 409, 'api_result_limit_exceeded');
 
-    const cases = (await t.http.get(`/api/v1/runs/${run.ulid}/cases`).set(owner.headers)).body.items as Array<RunCase & Record<string, unknown>>;
+    const cases = (await t.http.get(`/api/v1/runs/${run.ulid}/cases`).set(owner.headers)).body.items as Array<
+      RunCase & Record<string, unknown>
+    >;
     expect(cases[2]).toMatchObject({ status: 'untested', assigneeUlid: null, elapsedMs: null });
     expect(cases[3]!.steps[0]).toMatchObject({ status: 'untested', actualResult: null });
     expect((await t.http.get(`/api/v1/runs/${run.ulid}/results`).set(owner.headers)).body.items).toHaveLength(2);

@@ -1,11 +1,11 @@
 import { parse } from 'csv-parse/sync';
 import type request from 'supertest';
 import { describe, expect, it } from 'vitest';
+import { sweepExpired } from '../../app/maintenance.ts';
 import { prisma } from '../../src/kernel/database/client.ts';
 import { newId } from '../../src/kernel/ids.ts';
-import { sweepExpired } from '../../app/maintenance.ts';
 import { eraseUser } from '../../src/users/users.service.ts';
-import { createProject, expectError, joinAs, signUp, useTestApp, type Caller } from '../support/app.ts';
+import { type Caller, createProject, expectError, joinAs, signUp, useTestApp } from '../support/app.ts';
 import { createRun } from '../support/runs.ts';
 
 const t = useTestApp();

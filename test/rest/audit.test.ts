@@ -2,7 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { clipSnapshot, SNAPSHOT_GRAPHEMES } from '../../src/foundation/audit/clip.ts';
 import { prisma } from '../../src/kernel/database/client.ts';
 import { newId } from '../../src/kernel/ids.ts';
-import { createProject, expectError, joinAs, projectCode, signUp, tokenFor, useTestApp, type AuditEventBody, type Caller } from '../support/app.ts';
+import {
+  type AuditEventBody,
+  type Caller,
+  createProject,
+  expectError,
+  joinAs,
+  projectCode,
+  signUp,
+  tokenFor,
+  useTestApp,
+} from '../support/app.ts';
 
 const t = useTestApp();
 
@@ -129,13 +139,10 @@ describe('GET /api/v1/orgs/{orgUlid}/audit-events: envelope and paging', () => {
     expect(rest.nextCursor).toBeNull();
   });
 
-  it.each(['limit=0', 'limit=-1', 'limit=abc', 'limit=1.5', 'cursor=not-a-ulid'])(
-    'answers 422 validation_failed for %s',
-    async (query) => {
-      const owner = await signUp(t.http);
-      expectError(await t.http.get(auditPath(owner, `?${query}`)).set(owner.headers), 422, 'validation_failed');
-    },
-  );
+  it.each(['limit=0', 'limit=-1', 'limit=abc', 'limit=1.5', 'cursor=not-a-ulid'])('answers 422 validation_failed for %s', async (query) => {
+    const owner = await signUp(t.http);
+    expectError(await t.http.get(auditPath(owner, `?${query}`)).set(owner.headers), 422, 'validation_failed');
+  });
 
   it('is for owners and admins of the organization only, and shows no other organization', async () => {
     const owner = await signUp(t.http);
@@ -190,8 +197,7 @@ describe('AuditEventOut and actors', () => {
     const token = await tokenFor(t.http, owner, { name: 'deploy bot' });
     const project = await createProject(t.http, token, { name: 'By token' });
 
-    const find = async () =>
-      (await allEvents(owner)).find((e) => e.action === 'project.created' && e.entityUlid === project.ulid);
+    const find = async () => (await allEvents(owner)).find((e) => e.action === 'project.created' && e.entityUlid === project.ulid);
     const event = await find();
     expect(event?.actor).toEqual({ kind: 'api_token', ulid: token.tokenUlid, name: 'deploy bot' });
 
@@ -213,9 +219,7 @@ describe('AuditEventOut and actors', () => {
     const before = await allEvents(owner);
     expect(before.length).toBeGreaterThan(0);
 
-    await expect(
-      prisma().$executeRawUnsafe(`UPDATE audit_events SET action = 'x' WHERE org_id = $1`, owner.orgId),
-    ).rejects.toThrow();
+    await expect(prisma().$executeRawUnsafe(`UPDATE audit_events SET action = 'x' WHERE org_id = $1`, owner.orgId)).rejects.toThrow();
     await expect(prisma().$executeRawUnsafe(`DELETE FROM audit_events WHERE org_id = $1`, owner.orgId)).rejects.toThrow();
     await expect(
       prisma().$executeRawUnsafe(`UPDATE audit_events SET metadata = '{}'::jsonb, entity_label = 'forged' WHERE org_id = $1`, owner.orgId),
@@ -253,7 +257,11 @@ describe('audit snapshots and refused mutations', () => {
     expect(back).toEqual({ field: 'description', from: thumb.repeat(240), to: 'short', truncated: true });
 
     // A change within the limit is not marked.
-    await t.http.patch(`/api/v1/projects/${project.id}`).set(owner.headers).send({ description: thumb.repeat(240) }).expect(200);
+    await t.http
+      .patch(`/api/v1/projects/${project.id}`)
+      .set(owner.headers)
+      .send({ description: thumb.repeat(240) })
+      .expect(200);
     const exact = (await updates())[0]!;
     const whole = (exact.metadata.changes as Array<Record<string, unknown>>).find((c) => c.field === 'description');
     expect(whole).toEqual({ field: 'description', from: 'short', to: thumb.repeat(240) });
@@ -277,7 +285,10 @@ describe('audit snapshots and refused mutations', () => {
     expectError(await t.http.patch(`/api/v1/projects/${taken.id}`).set(owner.headers).send({ id: 'NEWID' }), 422, 'immutable_field');
     expectError(await t.http.patch(`/api/v1/projects/${taken.id}`).set(owner.headers).send({}), 422, 'validation_failed');
     expectError(
-      await t.http.patch(`/api/v1/projects/${taken.id}`).set(owner.headers).send({ description: 'x'.repeat(2001) }),
+      await t.http
+        .patch(`/api/v1/projects/${taken.id}`)
+        .set(owner.headers)
+        .send({ description: 'x'.repeat(2001) }),
       422,
       'validation_failed',
     );
@@ -290,7 +301,11 @@ describe('audit snapshots and refused mutations', () => {
     await createProject(t.http, owner);
     await createProject(t.http, owner);
     const full = await allEvents(owner);
-    expectError(await t.http.post('/api/v1/projects').set(owner.headers).send({ name: 'Fourth', id: projectCode() }), 409, 'project_limit_exceeded');
+    expectError(
+      await t.http.post('/api/v1/projects').set(owner.headers).send({ name: 'Fourth', id: projectCode() }),
+      409,
+      'project_limit_exceeded',
+    );
     expect(await allEvents(owner)).toEqual(full);
   });
 });

@@ -35,12 +35,18 @@ describe('automationKey on test cases', () => {
       { field: 'automationKey', from: 'checkout.CardTest.pays by card', to: 'checkout.CardTest.pays with a card' },
     ]);
 
-    const cleared = await t.http.patch(`/api/v1/test-cases/${created.ulid}`).set(owner.headers).send({ patch: { automationKey: null } });
+    const cleared = await t.http
+      .patch(`/api/v1/test-cases/${created.ulid}`)
+      .set(owner.headers)
+      .send({ patch: { automationKey: null } });
     expect(cleared.status, JSON.stringify(cleared.body)).toBe(200);
     expect(cleared.body.automationKey).toBeNull();
     // The same key again changes nothing and records nothing.
     const before = await auditEvents(t.http, owner, { entityUlid: created.ulid });
-    const same = await t.http.patch(`/api/v1/test-cases/${created.ulid}`).set(owner.headers).send({ patch: { automationKey: null } });
+    const same = await t.http
+      .patch(`/api/v1/test-cases/${created.ulid}`)
+      .set(owner.headers)
+      .send({ patch: { automationKey: null } });
     expect(same.status).toBe(200);
     expect(await auditEvents(t.http, owner, { entityUlid: created.ulid })).toHaveLength(before.length);
   });
@@ -54,7 +60,9 @@ describe('automationKey on test cases', () => {
     const exact = await listByKey(owner.headers, code, 'suite.login');
     expect(exact.status, JSON.stringify(exact.body)).toBe(200);
     expect(exact.body.items.map((item: { ulid: string }) => item.ulid)).toEqual([lower.ulid]);
-    expect((await listByKey(owner.headers, code, 'suite.Login')).body.items.map((item: { ulid: string }) => item.ulid)).toEqual([upper.ulid]);
+    expect((await listByKey(owner.headers, code, 'suite.Login')).body.items.map((item: { ulid: string }) => item.ulid)).toEqual([
+      upper.ulid,
+    ]);
     expect((await listByKey(owner.headers, code, 'suite')).body.items).toEqual([]);
 
     await t.http.post(`/api/v1/test-cases/${upper.ulid}/archive`).set(owner.headers).expect(200);
@@ -69,17 +77,27 @@ describe('automationKey on test cases', () => {
     const holder = await createCase(t.http, owner, code, { automationKey: 'a.b' });
     const other = await createCase(t.http, owner, code, { automationKey: 'a.c' });
 
-    const duplicate = await t.http.post(`/api/v1/projects/${code}/test-cases`).set(owner.headers).send({ title: 'Twin', automationKey: 'a.b' });
+    const duplicate = await t.http
+      .post(`/api/v1/projects/${code}/test-cases`)
+      .set(owner.headers)
+      .send({ title: 'Twin', automationKey: 'a.b' });
     expectError(duplicate, 409, 'conflict');
     expect(duplicate.body.error.details.path).toEqual(['automationKey']);
-    const patched = await t.http.patch(`/api/v1/test-cases/${other.ulid}`).set(owner.headers).send({ patch: { automationKey: 'a.b', title: 'Renamed' } });
+    const patched = await t.http
+      .patch(`/api/v1/test-cases/${other.ulid}`)
+      .set(owner.headers)
+      .send({ patch: { automationKey: 'a.b', title: 'Renamed' } });
     expectError(patched, 409, 'conflict');
     // Nothing of the refused PATCH was written.
     const unchanged = await t.http.get(`/api/v1/test-cases/${other.ulid}`).set(owner.headers);
     expect(unchanged.body).toMatchObject({ title: 'Login works', automationKey: 'a.c' });
 
     await t.http.post(`/api/v1/test-cases/${holder.ulid}/archive`).set(owner.headers).expect(200);
-    expectError(await t.http.post(`/api/v1/projects/${code}/test-cases`).set(owner.headers).send({ title: 'Twin', automationKey: 'a.b' }), 409, 'conflict');
+    expectError(
+      await t.http.post(`/api/v1/projects/${code}/test-cases`).set(owner.headers).send({ title: 'Twin', automationKey: 'a.b' }),
+      409,
+      'conflict',
+    );
 
     // Keys differing only in case are different keys.
     await createCase(t.http, owner, code, { automationKey: 'A.B' });

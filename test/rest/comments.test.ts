@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ULID_PATTERN } from '../../src/kernel/ids.ts';
-import { auditEvents, createProject, joinAs, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
+import { auditEvents, type Caller, createProject, joinAs, signUp, tokenFor, useTestApp } from '../support/app.ts';
 
 const t = useTestApp();
 
@@ -245,7 +245,11 @@ describe('DELETE /api/v1/test-cases/{caseUlid}/comments/{commentUlid}', () => {
     expect(byComment.get(root.ulid)!.metadata).toEqual({ commentUlid: root.ulid, excerpt: root.body.slice(0, 240), truncated: true });
     expect(byComment.get(replyB.ulid)!.metadata).toEqual({ commentUlid: replyB.ulid, excerpt: 'Reply B' });
     for (const event of events) {
-      expect(event).toMatchObject({ entityType: 'test_case', entityUlid: testCase.ulid, entityLabel: `${testCase.displayId} · ${testCase.title}` });
+      expect(event).toMatchObject({
+        entityType: 'test_case',
+        entityUlid: testCase.ulid,
+        entityLabel: `${testCase.displayId} · ${testCase.title}`,
+      });
     }
 
     // Deleting a reply deletes only that reply.
@@ -280,7 +284,11 @@ describe('DELETE /api/v1/test-cases/{caseUlid}/comments/{commentUlid}', () => {
     const admin = await joinAs(t.http, owner, 'admin');
     const otherMember = await joinAs(t.http, owner, 'member');
     const viewer = await joinAs(t.http, owner, 'viewer');
-    const [a, b, c] = [await comment(author, testCase.ulid, 'A'), await comment(author, testCase.ulid, 'B'), await comment(author, testCase.ulid, 'C')];
+    const [a, b, c] = [
+      await comment(author, testCase.ulid, 'A'),
+      await comment(author, testCase.ulid, 'B'),
+      await comment(author, testCase.ulid, 'C'),
+    ];
     for (const caller of [otherMember, viewer]) {
       const response = await t.http.delete(commentUrl(testCase.ulid, a.ulid)).set(caller.headers);
       expect(response.status).toBe(403);

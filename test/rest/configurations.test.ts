@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { prisma } from '../../src/kernel/database/client.ts';
 import { ULID_PATTERN } from '../../src/kernel/ids.ts';
-import { auditEvents, createProject, expectError, joinAs, ownerWithProject, signUp, useTestApp, type Caller } from '../support/app.ts';
+import { auditEvents, type Caller, createProject, expectError, joinAs, ownerWithProject, signUp, useTestApp } from '../support/app.ts';
 
 const t = useTestApp();
 
@@ -105,10 +105,15 @@ describe('Configuration groups', () => {
     expect(duplicate.body.error.code).toBe('conflict');
     const rename = await t.http.patch(`/api/v1/configuration-groups/${os.ulid}`).set(owner.headers).send({ name: 'browser' });
     expect(rename.status).toBe(409);
-    expect(shape(await groups(owner, project.id))).toEqual([['Browser', []], ['OS', []]]);
+    expect(shape(await groups(owner, project.id))).toEqual([
+      ['Browser', []],
+      ['OS', []],
+    ]);
     await createGroup(owner, other.id, 'Browser');
     // Renaming a group to a different case of its own name is fine, and a deleted group's name is free.
-    expect((await t.http.patch(`/api/v1/configuration-groups/${browser.ulid}`).set(owner.headers).send({ name: 'BROWSER' })).status).toBe(200);
+    expect((await t.http.patch(`/api/v1/configuration-groups/${browser.ulid}`).set(owner.headers).send({ name: 'BROWSER' })).status).toBe(
+      200,
+    );
     expect((await t.http.delete(`/api/v1/configuration-groups/${browser.ulid}`).set(owner.headers)).status).toBe(204);
     await createGroup(owner, project.id, 'Browser');
   });
@@ -116,7 +121,10 @@ describe('Configuration groups', () => {
   it('updates name and position with one configuration_group.updated; unchanged values record nothing', async () => {
     const { owner, project } = await ownerWithProject(t.http);
     const group = await createGroup(owner, project.id, 'Browser', ['Chrome']);
-    const response = await t.http.patch(`/api/v1/configuration-groups/${group.ulid}`).set(owner.headers).send({ name: 'Browsers', position: 5 });
+    const response = await t.http
+      .patch(`/api/v1/configuration-groups/${group.ulid}`)
+      .set(owner.headers)
+      .send({ name: 'Browsers', position: 5 });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ ulid: group.ulid, name: 'Browsers', position: 5 });
     expect(response.body.values.map((value: Value) => value.name)).toEqual(['Chrome']);

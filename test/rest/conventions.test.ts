@@ -1,7 +1,7 @@
 import type { Response } from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { overrideOrganizationLimits } from '../../src/orgs/orgs.service.ts';
-import { createProject, projectCode, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
+import { type Caller, createProject, projectCode, signUp, tokenFor, useTestApp } from '../support/app.ts';
 
 const t = useTestApp();
 
@@ -39,11 +39,7 @@ describe('errors', () => {
       expectError(await t.http.get(path).set('Accept', 'text/html'), 404, 'not_found');
     }
     expectError(await t.http.get('/api/projects').set(owner.headers), 404, 'not_found');
-    expectError(
-      await t.http.post('/api/projects').set(owner.headers).send({ name: 'Unversioned', id: projectCode() }),
-      404,
-      'not_found',
-    );
+    expectError(await t.http.post('/api/projects').set(owner.headers).send({ name: 'Unversioned', id: projectCode() }), 404, 'not_found');
     expect(await countProjects(owner)).toBe(0);
     // The versioned health probe is the control: it exists.
     const health = await t.http.get('/api/v1/health');
@@ -89,7 +85,10 @@ describe('errors', () => {
     expect(missingName.details?.path).toEqual(['name']);
 
     const longDescription = expectError(
-      await t.http.post('/api/v1/projects').set(owner.headers).send({ name: 'Long', id: projectCode(), description: 'x'.repeat(2001) }),
+      await t.http
+        .post('/api/v1/projects')
+        .set(owner.headers)
+        .send({ name: 'Long', id: projectCode(), description: 'x'.repeat(2001) }),
       422,
       'validation_failed',
     );
@@ -132,11 +131,7 @@ describe('errors', () => {
     expectError(await t.http.get('/api/v1/projects'), 401, 'unauthorized');
     expectError(await t.http.post('/api/v1/projects').send({ name: 'Anon', id: projectCode() }), 401, 'unauthorized');
     expectError(await t.http.get('/api/v1/auth/session'), 401, 'unauthorized');
-    expectError(
-      await t.http.get('/api/v1/projects').set('Authorization', 'Bearer tcms_not-a-real-token-at-all'),
-      401,
-      'unauthorized',
-    );
+    expectError(await t.http.get('/api/v1/projects').set('Authorization', 'Bearer tcms_not-a-real-token-at-all'), 401, 'unauthorized');
     expectError(await t.http.get('/api/v1/projects').set('Authorization', 'Basic dXNlcjpwYXNz'), 401, 'unauthorized');
     expectError(await t.http.get('/api/v1/projects').set('Cookie', 'tcms_session=forged'), 401, 'unauthorized');
   });
@@ -149,13 +144,24 @@ describe('errors', () => {
       [await t.http.get('/api/v1/projects'), 401, 'unauthorized'],
       [await t.http.get('/api/v1/nowhere').set(token.headers), 404, 'not_found'],
       [await t.http.get('/api/v1/projects/NOSUCH').set(token.headers), 404, 'not_found'],
-      [await t.http.post('/api/v1/projects').set(token.headers).set('Content-Type', 'application/json').send('{'), 400, 'validation_failed'],
+      [
+        await t.http.post('/api/v1/projects').set(token.headers).set('Content-Type', 'application/json').send('{'),
+        400,
+        'validation_failed',
+      ],
       [await t.http.post('/api/v1/projects').set(token.headers).set('Idempotency-Key', '').send({}), 400, 'validation_failed'],
       [await t.http.post('/api/v1/projects').set(token.headers).send({ name: 'x' }), 422, 'validation_failed'],
       [await t.http.post('/api/v1/projects').set(token.headers).send({ name: 'Dup', id: taken.id }), 409, 'conflict'],
       [await t.http.patch(`/api/v1/projects/${taken.id}`).set(token.headers).send({ id: 'OTHER' }), 422, 'immutable_field'],
       // A cookie-authenticated write without X-Organization-Id or Origin (CSRF defence).
-      [await t.http.post('/api/v1/projects').set('Cookie', owner.headers.Cookie as string).send({ name: 'x', id: projectCode() }), 403, 'forbidden'],
+      [
+        await t.http
+          .post('/api/v1/projects')
+          .set('Cookie', owner.headers.Cookie as string)
+          .send({ name: 'x', id: projectCode() }),
+        403,
+        'forbidden',
+      ],
       [await t.http.get('/api/v1/me/api-tokens').set(token.headers), 401, 'unauthorized'],
     ];
     for (const [response, status, code] of responses) expectError(response, status, code);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { prisma } from '../../src/kernel/database/client.ts';
 import { newId } from '../../src/kernel/ids.ts';
 import { overrideOrganizationLimits } from '../../src/orgs/orgs.service.ts';
-import { auditEvents, createProject, expectError, joinAs, signUp, useTestApp, type Caller } from '../support/app.ts';
+import { auditEvents, type Caller, createProject, expectError, joinAs, signUp, useTestApp } from '../support/app.ts';
 
 const t = useTestApp();
 
@@ -25,7 +25,10 @@ async function createField(caller: Caller, body: Record<string, unknown>): Promi
 }
 
 const patchField = (caller: Caller, ulid: string, body: Record<string, unknown>) =>
-  t.http.patch(fieldsPath(caller, `/${ulid}`)).set(caller.headers).send(body);
+  t.http
+    .patch(fieldsPath(caller, `/${ulid}`))
+    .set(caller.headers)
+    .send(body);
 
 async function createCase(caller: Caller, projectCode: string): Promise<{ ulid: string; customFieldValues: Value[] }> {
   const response = await t.http.post(`/api/v1/projects/${projectCode}/test-cases`).set(caller.headers).send({ title: 'Login works' });
@@ -37,7 +40,10 @@ const putValues = (caller: Caller, caseUlid: string, values: unknown[], headers:
   t.http.put(`/api/v1/test-cases/${caseUlid}/custom-field-values`).set(caller.headers).set(headers).send({ values });
 
 const patchValue = (caller: Caller, caseUlid: string, fieldUlid: string, body: unknown) =>
-  t.http.patch(`/api/v1/test-cases/${caseUlid}/custom-field-values/${fieldUlid}`).set(caller.headers).send(body as object);
+  t.http
+    .patch(`/api/v1/test-cases/${caseUlid}/custom-field-values/${fieldUlid}`)
+    .set(caller.headers)
+    .send(body as object);
 
 async function caseValues(caller: Caller, caseUlid: string, headers: Record<string, string> = {}): Promise<Value[]> {
   const response = await t.http.get(`/api/v1/test-cases/${caseUlid}`).set(caller.headers).set(headers);
@@ -386,9 +392,15 @@ describe('value cascade when options are removed', () => {
     await patchField(owner, priority.ulid, {
       options: [...priority.options.map((option) => ({ ulid: option.ulid })), { ulid: urgent.ulid }],
     }).expect(200);
-    expect(valueOf(await caseValues(owner, second.ulid), priority.ulid)).toMatchObject({ value: priority.defaultValue, optionName: 'Medium' });
+    expect(valueOf(await caseValues(owner, second.ulid), priority.ulid)).toMatchObject({
+      value: priority.defaultValue,
+      optionName: 'Medium',
+    });
 
-    const reset = await t.http.post(fieldsPath(owner, `/${priority.ulid}/reset`)).set(owner.headers).send({});
+    const reset = await t.http
+      .post(fieldsPath(owner, `/${priority.ulid}/reset`))
+      .set(owner.headers)
+      .send({});
     expect(reset.status).toBe(200);
     const values = await caseValues(owner, testCase.ulid, { 'Accept-Language': 'es' });
     expect(valueOf(values, priority.ulid)).toMatchObject({ value: priority.defaultValue, optionName: 'Media' });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { seedMissingSystemFields, SYSTEM_KEYS } from '../../src/custom-fields/system-fields.service.ts';
+import { SYSTEM_KEYS, seedMissingSystemFields } from '../../src/custom-fields/system-fields.service.ts';
 import { prisma } from '../../src/kernel/database/client.ts';
 import { newId } from '../../src/kernel/ids.ts';
-import { auditEvents, createProject, expectError, joinAs, signUp, useTestApp, type Caller } from '../support/app.ts';
+import { auditEvents, type Caller, createProject, expectError, joinAs, signUp, useTestApp } from '../support/app.ts';
 
 const t = useTestApp();
 
@@ -74,10 +74,16 @@ async function createField(caller: Caller, body: Record<string, unknown>, query 
 }
 
 const patchField = (caller: Caller, ulid: string, body: Record<string, unknown>, query = '?locales=all') =>
-  t.http.patch(fieldsPath(caller, `/${ulid}${query}`)).set(caller.headers).send(body);
+  t.http
+    .patch(fieldsPath(caller, `/${ulid}${query}`))
+    .set(caller.headers)
+    .send(body);
 
 const resetField = (caller: Caller, ulid: string, query = '?locales=all') =>
-  t.http.post(fieldsPath(caller, `/${ulid}/reset${query}`)).set(caller.headers).send({});
+  t.http
+    .post(fieldsPath(caller, `/${ulid}/reset${query}`))
+    .set(caller.headers)
+    .send({});
 
 /** Every key anywhere in a JSON value. */
 function keysDeep(value: unknown, keys = new Set<string>()): Set<string> {
@@ -202,7 +208,10 @@ describe('GET /api/v1/orgs/{orgUlid}/custom-fields', () => {
       options: [{ name: 'North' }, { nameI18n: { en: 'South', es: 'Sur' } }],
     });
     expect(field.titleI18n).toEqual({ en: 'Region', es: null });
-    const spanish = await t.http.get(fieldsPath(owner, `/${field.ulid}`)).set(owner.headers).set('Accept-Language', 'es');
+    const spanish = await t.http
+      .get(fieldsPath(owner, `/${field.ulid}`))
+      .set(owner.headers)
+      .set('Accept-Language', 'es');
     expect(spanish.body.field).toMatchObject({ title: 'Region', placeholder: 'Pick one' });
     expect(spanish.body.field.options.map((option: Option) => option.name)).toEqual(['North', 'Sur']);
   });
@@ -237,7 +246,13 @@ describe('GET /api/v1/orgs/{orgUlid}/custom-fields', () => {
     expect(inBeta.total).toBe(11);
     const second = await list(owner, '?page=2&pageSize=5');
     expect(second).toMatchObject({ page: 2, pageSize: 5, total: 12 });
-    expect(second.items.map((field) => field.systemKey)).toEqual(['behavior', 'automation_status', 'is_flaky', 'preconditions', 'postconditions']);
+    expect(second.items.map((field) => field.systemKey)).toEqual([
+      'behavior',
+      'automation_status',
+      'is_flaky',
+      'preconditions',
+      'postconditions',
+    ]);
     expect((await list(owner, '?page=3&pageSize=5')).items.map((field) => field.title)).toEqual(['Browser', 'Nightly']);
     expect((await list(owner, '?page=9')).items).toEqual([]);
     expectError(await t.http.get(fieldsPath(owner, `?projectUlid=${newId()}`)).set(owner.headers), 404, 'not_found');
@@ -309,7 +324,10 @@ describe('POST /api/v1/orgs/{orgUlid}/custom-fields', () => {
     expect(withDefault.body.field.defaultValue).toEqual([multi.options[1]!.ulid]);
     const checkbox = await createField(owner, { entity: 'defect', valueType: 'checkbox', title: 'Regression', defaultValue: 'true' });
     expect(checkbox.defaultValue).toBe(true);
-    const bad = await t.http.post(fieldsPath(owner)).set(owner.headers).send({ entity: 'test_case', valueType: 'checkbox', title: 'X', defaultValue: 3 });
+    const bad = await t.http
+      .post(fieldsPath(owner))
+      .set(owner.headers)
+      .send({ entity: 'test_case', valueType: 'checkbox', title: 'X', defaultValue: 3 });
     expectError(bad, 422, 'validation_failed');
     expect(bad.body.error.details.path).toEqual(['defaultValue']);
     const picker = await t.http
@@ -387,7 +405,13 @@ describe('a required test_run field needs a non-empty defaultValue', () => {
       expect(response.body.error.details.field).toBe('defaultValue');
     }
     expect((await list(owner, '?entity=test_run')).total).toBe(0);
-    const ok = await createField(owner, { entity: 'test_run', valueType: 'paragraph', title: 'Build', isRequired: true, defaultValue: 'main' });
+    const ok = await createField(owner, {
+      entity: 'test_run',
+      valueType: 'paragraph',
+      title: 'Build',
+      isRequired: true,
+      defaultValue: 'main',
+    });
     expect(ok).toMatchObject({ isRequired: true, defaultValue: 'main' });
     // test_case and defect fields are exempt.
     await createField(owner, { entity: 'test_case', valueType: 'paragraph', title: 'Must', isRequired: true });
@@ -431,7 +455,14 @@ describe('PATCH /api/v1/orgs/{orgUlid}/custom-fields/{fieldUlid}', () => {
     const updated = response.body.field as Field;
     expect(updated.options).toEqual([
       { ulid: safari!.ulid, name: 'Safari', nameI18n: { en: 'Safari', es: 'Safari ES' }, icon: 'compass', color: null, position: 0 },
-      { ulid: chrome!.ulid, name: 'Google Chrome', nameI18n: { en: 'Google Chrome', es: 'Chrome' }, icon: 'globe', color: null, position: 1 },
+      {
+        ulid: chrome!.ulid,
+        name: 'Google Chrome',
+        nameI18n: { en: 'Google Chrome', es: 'Chrome' },
+        icon: 'globe',
+        color: null,
+        position: 1,
+      },
       { ulid: expect.any(String), name: 'Edge', nameI18n: { en: 'Edge', es: null }, icon: null, color: null, position: 2 },
     ]);
     const edge = updated.options[2]!;
@@ -477,7 +508,10 @@ describe('PATCH /api/v1/orgs/{orgUlid}/custom-fields/{fieldUlid}', () => {
       placeholderI18n: { en: 'Write here', es: 'Escribe aquí' },
       isRequired: true,
     });
-    const spanish = await t.http.get(fieldsPath(owner, `/${field.ulid}`)).set(owner.headers).set('Accept-Language', 'es');
+    const spanish = await t.http
+      .get(fieldsPath(owner, `/${field.ulid}`))
+      .set(owner.headers)
+      .set('Accept-Language', 'es');
     expect(spanish.body.field).toMatchObject({ title: 'Notas', placeholder: 'Escribe aquí' });
     const [event] = await auditEvents(t.http, owner, { action: 'custom_field.updated' });
     expect(event!.metadata.changes).toEqual([
@@ -487,7 +521,10 @@ describe('PATCH /api/v1/orgs/{orgUlid}/custom-fields/{fieldUlid}', () => {
       { field: 'isRequired', from: false, to: true },
     ]);
     const english = await patchField(owner, field.ulid, { title: 'Remarks', placeholder: null });
-    expect(english.body.field).toMatchObject({ titleI18n: { en: 'Remarks', es: 'Notas' }, placeholderI18n: { en: null, es: 'Escribe aquí' } });
+    expect(english.body.field).toMatchObject({
+      titleI18n: { en: 'Remarks', es: 'Notas' },
+      placeholderI18n: { en: null, es: 'Escribe aquí' },
+    });
     const noop = await patchField(owner, field.ulid, { title: 'Remarks', isRequired: true });
     expect(noop.status).toBe(200);
     expect((await auditEvents(t.http, owner, { action: 'custom_field.updated' })).length).toBe(2);
@@ -536,7 +573,12 @@ describe('PATCH /api/v1/orgs/{orgUlid}/custom-fields/{fieldUlid}', () => {
       expect(response.body.error.details.path).toEqual(Object.keys(body));
     }
     expect(await getField(owner, field.ulid)).toEqual(field);
-    const same = await patchField(owner, field.ulid, { entity: 'test_case', valueType: 'select_single', group: 'custom', title: 'Browsers' });
+    const same = await patchField(owner, field.ulid, {
+      entity: 'test_case',
+      valueType: 'select_single',
+      group: 'custom',
+      title: 'Browsers',
+    });
     expect(same.status).toBe(200);
     expect(same.body.field.title).toBe('Browsers');
   });
@@ -555,7 +597,9 @@ describe('PATCH /api/v1/orgs/{orgUlid}/custom-fields/{fieldUlid}', () => {
       titleI18n: { es: 'Prioridad del caso' },
     });
     expect(renamed.status).toBe(200);
-    expect(renamed.body.field.options.map((option: Option) => option.ulid).slice(0, 4)).toEqual(priority.options.map((option) => option.ulid));
+    expect(renamed.body.field.options.map((option: Option) => option.ulid).slice(0, 4)).toEqual(
+      priority.options.map((option) => option.ulid),
+    );
   });
 
   it('refuses a stored default that names a removed option unless a new default is given', async () => {
@@ -581,9 +625,19 @@ describe('PATCH /api/v1/orgs/{orgUlid}/custom-fields/{fieldUlid}', () => {
     expect((await getField(owner, field.ulid)).title).toBe('Browser');
     expectError(await patchField(owner, newId(), { title: 'X' }), 404, 'not_found');
     const stranger = await signUp(t.http);
-    const foreign = await t.http.patch(`/api/v1/orgs/${stranger.orgId}/custom-fields/${field.ulid}`).set(stranger.headers).send({ title: 'X' });
+    const foreign = await t.http
+      .patch(`/api/v1/orgs/${stranger.orgId}/custom-fields/${field.ulid}`)
+      .set(stranger.headers)
+      .send({ title: 'X' });
     expectError(foreign, 404, 'not_found');
-    expectError(await t.http.patch(fieldsPath(owner, `/${field.ulid}`)).set(stranger.headers).send({ title: 'X' }), 404, 'not_found');
+    expectError(
+      await t.http
+        .patch(fieldsPath(owner, `/${field.ulid}`))
+        .set(stranger.headers)
+        .send({ title: 'X' }),
+      404,
+      'not_found',
+    );
   });
 });
 
@@ -634,7 +688,10 @@ describe('POST /api/v1/orgs/{orgUlid}/custom-fields/{fieldUlid}/reset', () => {
     expect(again.status).toBe(200);
     expect(again.body.field).toEqual(restored);
     expect((await auditEvents(t.http, owner, { action: 'custom_field.reset' })).length).toBe(2);
-    const spanish = await t.http.get(fieldsPath(owner, `/${seed.ulid}`)).set(owner.headers).set('Accept-Language', 'es');
+    const spanish = await t.http
+      .get(fieldsPath(owner, `/${seed.ulid}`))
+      .set(owner.headers)
+      .set('Accept-Language', 'es');
     expect(spanish.body.field.title).toBe('Prioridad');
   });
 
@@ -657,8 +714,22 @@ describe('POST /api/v1/orgs/{orgUlid}/custom-fields/{fieldUlid}/reset', () => {
       404,
       'not_found',
     );
-    expectError(await t.http.post(fieldsPath(owner, `/${priority.ulid}/reset`)).set(stranger.headers).send({}), 404, 'not_found');
-    expectError(await t.http.post(fieldsPath(owner, `/${priority.ulid}/reset`)).set(owner.headers).send({ force: true }), 422, 'validation_failed');
+    expectError(
+      await t.http
+        .post(fieldsPath(owner, `/${priority.ulid}/reset`))
+        .set(stranger.headers)
+        .send({}),
+      404,
+      'not_found',
+    );
+    expectError(
+      await t.http
+        .post(fieldsPath(owner, `/${priority.ulid}/reset`))
+        .set(owner.headers)
+        .send({ force: true }),
+      422,
+      'validation_failed',
+    );
     expect(await auditEvents(t.http, owner, { action: 'custom_field.reset' })).toEqual([]);
   });
 });
@@ -674,7 +745,11 @@ describe('DELETE /api/v1/orgs/{orgUlid}/custom-fields/{fieldUlid}', () => {
     expectError(await t.http.get(fieldsPath(owner, `/${field.ulid}`)).set(owner.headers), 404, 'not_found');
     expectError(await t.http.delete(fieldsPath(owner, `/${field.ulid}`)).set(owner.headers), 404, 'not_found');
     const [event] = await auditEvents(t.http, owner, { action: 'custom_field.deleted' });
-    expect(event).toMatchObject({ entityUlid: field.ulid, entityLabel: 'Browser', metadata: { entity: 'test_case', valueType: 'select_single' } });
+    expect(event).toMatchObject({
+      entityUlid: field.ulid,
+      entityLabel: 'Browser',
+      metadata: { entity: 'test_case', valueType: 'select_single' },
+    });
     const priority = await systemField(owner, 'priority');
     expectError(await t.http.delete(fieldsPath(owner, `/${priority.ulid}`)).set(owner.headers), 422, 'system_field');
     expect((await list(owner)).total).toBe(10);

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { ULID_PATTERN } from '../../src/kernel/ids.ts';
-import { auditEvents, createProject, expectError, joinAs, ownerWithProject, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
+import {
+  auditEvents,
+  type Caller,
+  createProject,
+  expectError,
+  joinAs,
+  ownerWithProject,
+  signUp,
+  tokenFor,
+  useTestApp,
+} from '../support/app.ts';
 import { createCases, createRun, patchRunCase, resultsOf, runWithCases } from '../support/runs.ts';
 
 const t = useTestApp();
@@ -20,10 +30,20 @@ const DEFECT_FIELDS = [
   'updatedAt',
 ];
 
-type Defect = { ulid: string; defectNumber: number; title: string; status: string; assigneeUlid: string | null; customFieldValues: Array<{ fieldUlid: string; value: unknown }> };
+type Defect = {
+  ulid: string;
+  defectNumber: number;
+  title: string;
+  status: string;
+  assigneeUlid: string | null;
+  customFieldValues: Array<{ fieldUlid: string; value: unknown }>;
+};
 
 async function createDefect(caller: Caller, projectId: string, body: Record<string, unknown> = {}): Promise<Defect> {
-  const response = await t.http.post(`/api/v1/projects/${projectId}/defects`).set(caller.headers).send({ title: 'Checkout fails', ...body });
+  const response = await t.http
+    .post(`/api/v1/projects/${projectId}/defects`)
+    .set(caller.headers)
+    .send({ title: 'Checkout fails', ...body });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return response.body;
 }
@@ -44,7 +64,9 @@ async function runWithResults(count: number, marked = count) {
     const response = await patchRunCase(t.http, setup.owner, setup.run.ulid, runCase.ulid, { status: 'failed' });
     expect(response.status, JSON.stringify(response.body)).toBe(200);
   }
-  const results = (await resultsOf(t.http, setup.owner, setup.run.ulid)).sort((a, b) => a.executedAt - b.executedAt || a.ulid.localeCompare(b.ulid));
+  const results = (await resultsOf(t.http, setup.owner, setup.run.ulid)).sort(
+    (a, b) => a.executedAt - b.executedAt || a.ulid.localeCompare(b.ulid),
+  );
   return { ...setup, results };
 }
 
@@ -55,7 +77,12 @@ describe('POST /api/v1/projects/{projectId}/defects', () => {
     const response = await t.http
       .post(`/api/v1/projects/${project.id}/defects`)
       .set(owner.headers)
-      .send({ title: 'Checkout fails', description: 'On Safari', externalUrl: 'https://tracker.example.com/BUG-1', assigneeUlid: owner.userId });
+      .send({
+        title: 'Checkout fails',
+        description: 'On Safari',
+        externalUrl: 'https://tracker.example.com/BUG-1',
+        assigneeUlid: owner.userId,
+      });
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     expect(Object.keys(response.body).sort()).toEqual([...DEFECT_FIELDS].sort());
     expect(response.body).toMatchObject({
@@ -113,9 +140,16 @@ describe('POST /api/v1/projects/{projectId}/defects', () => {
   it('answers 404 for an assignee who is not a member and for a result of another project; nothing is created, no number is used', async () => {
     const { owner, code } = await ownerWithProject(t.http);
     const stranger = await signUp(t.http);
-    expectError(await t.http.post(`/api/v1/projects/${code}/defects`).set(owner.headers).send({ title: 'T', assigneeUlid: stranger.userId }), 404, 'not_found');
+    expectError(
+      await t.http.post(`/api/v1/projects/${code}/defects`).set(owner.headers).send({ title: 'T', assigneeUlid: stranger.userId }),
+      404,
+      'not_found',
+    );
     const elsewhere = await runWithResults(1);
-    const foreign = await t.http.post(`/api/v1/projects/${code}/defects`).set(owner.headers).send({ title: 'T', resultUlids: [elsewhere.results[0]!.ulid] });
+    const foreign = await t.http
+      .post(`/api/v1/projects/${code}/defects`)
+      .set(owner.headers)
+      .send({ title: 'T', resultUlids: [elsewhere.results[0]!.ulid] });
     expectError(foreign, 404, 'not_found');
     expect((await list(owner, code)).total).toBe(0);
     expect((await createDefect(owner, code)).defectNumber).toBe(1);
@@ -129,7 +163,11 @@ describe('POST /api/v1/projects/{projectId}/defects', () => {
     expectError(await patch(viewer, defect.ulid, { status: 'closed' }), 403, 'forbidden');
     // The role is checked before the defect is even looked up.
     expectError(await patch(viewer, '01JD3Z8Q4V5W6X7Y8Z9A0B1C2D', { title: 'x' }), 403, 'forbidden');
-    expectError(await t.http.post(`/api/v1/defects/${defect.ulid}/links`).set(viewer.headers).send({ resultUlid: results[0]!.ulid }), 403, 'forbidden');
+    expectError(
+      await t.http.post(`/api/v1/defects/${defect.ulid}/links`).set(viewer.headers).send({ resultUlid: results[0]!.ulid }),
+      403,
+      'forbidden',
+    );
     expectError(await t.http.delete(`/api/v1/defects/${defect.ulid}`).set(viewer.headers), 403, 'forbidden');
     expect((await t.http.get(`/api/v1/defects/${defect.ulid}`).set(viewer.headers)).body).toMatchObject({ status: 'open' });
     expect((await list(viewer, code)).total).toBe(1);
@@ -157,12 +195,17 @@ describe('GET /api/v1/projects/{projectId}/defects', () => {
     await createDefect(owner, code, { title: 'Crash', status: 'closed' });
 
     expect((await list(owner, code)).items.map((item) => item.defectNumber)).toEqual([4, 3, 2, 1]);
-    expect((await list(owner, code, '?status=open,in_progress')).items.map((item) => item.title)).toEqual(['Slow search', 'Login 100% broken']);
+    expect((await list(owner, code, '?status=open,in_progress')).items.map((item) => item.title)).toEqual([
+      'Slow search',
+      'Login 100% broken',
+    ]);
     expect((await list(owner, code, '?status=closed&status=resolved')).total).toBe(2);
     expect((await list(owner, code, '?q=LOGIN')).items.map((item) => item.defectNumber)).toEqual([3, 1]);
     expect((await list(owner, code, '?q=100%25')).total).toBe(1);
     expect((await list(owner, code, '?q=_')).total).toBe(0);
-    expect((await list(owner, code, `?assigneeUlid=${member.userId}&status=resolved`)).items.map((item) => item.title)).toEqual(['Typo on login page']);
+    expect((await list(owner, code, `?assigneeUlid=${member.userId}&status=resolved`)).items.map((item) => item.title)).toEqual([
+      'Typo on login page',
+    ]);
     expect((await list(owner, code, '?assigneeUlid=')).total).toBe(2);
     const page = await list(owner, code, '?pageSize=3&page=2');
     expect(page).toMatchObject({ page: 2, pageSize: 3, total: 4 });
@@ -182,14 +225,24 @@ describe('PATCH /api/v1/defects/{defectUlid}', () => {
     const { owner, code } = await ownerWithProject(t.http);
     const member = await joinAs(t.http, owner, 'member');
     const defect = await createDefect(owner, code);
-    for (const [from, to] of [['open', 'closed'], ['closed', 'open'], ['open', 'resolved'], ['resolved', 'in_progress']] as const) {
+    for (const [from, to] of [
+      ['open', 'closed'],
+      ['closed', 'open'],
+      ['open', 'resolved'],
+      ['resolved', 'in_progress'],
+    ] as const) {
       const response = await patch(member, defect.ulid, { status: to });
       expect(response.status, JSON.stringify(response.body)).toBe(200);
       expect(response.body.status).toBe(to);
       const [event] = await auditEvents(t.http, owner, { action: 'defect.updated', entityUlid: defect.ulid });
       expect(event!.metadata.changes).toEqual([{ field: 'status', from, to }]);
     }
-    const many = await patch(owner, defect.ulid, { title: 'Renamed', description: 'More', assigneeUlid: member.userId, externalUrl: 'http://bugs.example.com/1' });
+    const many = await patch(owner, defect.ulid, {
+      title: 'Renamed',
+      description: 'More',
+      assigneeUlid: member.userId,
+      externalUrl: 'http://bugs.example.com/1',
+    });
     expect(many.status).toBe(200);
     expect(many.body.updatedAt).toBeGreaterThanOrEqual(many.body.createdAt);
     const [event] = await auditEvents(t.http, owner, { action: 'defect.updated', entityUlid: defect.ulid });
@@ -219,13 +272,19 @@ describe('PATCH /api/v1/defects/{defectUlid}', () => {
     const defect = await createDefect(owner, code);
     const stranger = await signUp(t.http);
     expectError(await patch(owner, defect.ulid, { assigneeUlid: stranger.userId, title: 'New' }), 404, 'not_found');
-    expect((await t.http.get(`/api/v1/defects/${defect.ulid}`).set(owner.headers)).body).toMatchObject({ title: 'Checkout fails', assigneeUlid: null });
+    expect((await t.http.get(`/api/v1/defects/${defect.ulid}`).set(owner.headers)).body).toMatchObject({
+      title: 'Checkout fails',
+      assigneeUlid: null,
+    });
   });
 });
 
 describe('defect custom fields', () => {
   async function defectField(owner: Caller, body: Record<string, unknown>) {
-    const response = await t.http.post(`/api/v1/orgs/${owner.orgId}/custom-fields`).set(owner.headers).send({ entity: 'defect', allProjects: true, ...body });
+    const response = await t.http
+      .post(`/api/v1/orgs/${owner.orgId}/custom-fields`)
+      .set(owner.headers)
+      .send({ entity: 'defect', allProjects: true, ...body });
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     return response.body.field as { ulid: string; options: Array<{ ulid: string; name: string }> };
   }
@@ -245,7 +304,12 @@ describe('defect custom fields', () => {
       { fieldUlid: notes.ulid, value: null, systemKey: null, optionName: null },
     ]);
 
-    const updated = await patch(owner, defect.ulid, { customFieldValues: [{ fieldUlid: severity.ulid, value: major!.ulid }, { fieldUlid: notes.ulid, value: 'Seen twice' }] });
+    const updated = await patch(owner, defect.ulid, {
+      customFieldValues: [
+        { fieldUlid: severity.ulid, value: major!.ulid },
+        { fieldUlid: notes.ulid, value: 'Seen twice' },
+      ],
+    });
     expect(updated.status, JSON.stringify(updated.body)).toBe(200);
     expect(updated.body.customFieldValues.map((entry: { value: unknown }) => entry.value)).toEqual([major!.ulid, 'Seen twice']);
     const [event] = await auditEvents(t.http, owner, { action: 'defect.updated', entityUlid: defect.ulid });
@@ -258,9 +322,19 @@ describe('defect custom fields', () => {
     expectError(invalid, 422, 'validation_failed');
     expect(invalid.body.error.details.path).toEqual(['customFieldValues', 0, 'value']);
 
-    const caseField = await t.http.post(`/api/v1/orgs/${owner.orgId}/custom-fields`).set(owner.headers).send({ entity: 'test_case', allProjects: true, title: 'Case only', valueType: 'paragraph' });
-    expectError(await patch(owner, defect.ulid, { customFieldValues: [{ fieldUlid: caseField.body.field.ulid, value: 'x' }] }), 404, 'not_found');
-    const created = await t.http.post(`/api/v1/projects/${code}/defects`).set(owner.headers).send({ title: 'T', customFieldValues: [{ fieldUlid: caseField.body.field.ulid, value: 'x' }] });
+    const caseField = await t.http
+      .post(`/api/v1/orgs/${owner.orgId}/custom-fields`)
+      .set(owner.headers)
+      .send({ entity: 'test_case', allProjects: true, title: 'Case only', valueType: 'paragraph' });
+    expectError(
+      await patch(owner, defect.ulid, { customFieldValues: [{ fieldUlid: caseField.body.field.ulid, value: 'x' }] }),
+      404,
+      'not_found',
+    );
+    const created = await t.http
+      .post(`/api/v1/projects/${code}/defects`)
+      .set(owner.headers)
+      .send({ title: 'T', customFieldValues: [{ fieldUlid: caseField.body.field.ulid, value: 'x' }] });
     expectError(created, 404, 'not_found');
     expect((await list(owner, code)).total).toBe(1);
   });
@@ -300,10 +374,14 @@ describe('links between defects and results', () => {
     const links = await t.http.get(`/api/v1/defects/${defect.ulid}/links`).set(owner.headers);
     expect(links.status).toBe(200);
     expect(links.body).toMatchObject({ page: 1, total: 2 });
-    expect(new Set(links.body.items.map((item: { resultUlid: string }) => item.resultUlid))).toEqual(new Set([results[0]!.ulid, results[1]!.ulid]));
+    expect(new Set(links.body.items.map((item: { resultUlid: string }) => item.resultUlid))).toEqual(
+      new Set([results[0]!.ulid, results[1]!.ulid]),
+    );
 
     const detail = await t.http.get(`/api/v1/runs/${run.ulid}/cases/${runCases[1]!.ulid}`).set(owner.headers);
-    expect(detail.body.linkedDefects).toEqual([{ ulid: defect.ulid, defectNumber: 1, title: 'Checkout fails', status: 'open', assigneeUlid: null }]);
+    expect(detail.body.linkedDefects).toEqual([
+      { ulid: defect.ulid, defectNumber: 1, title: 'Checkout fails', status: 'open', assigneeUlid: null },
+    ]);
     const untouched = await t.http.get(`/api/v1/runs/${run.ulid}/cases/${runCases[2]!.ulid}`).set(owner.headers);
     expect(untouched.body.linkedDefects).toEqual([]);
 
@@ -330,15 +408,27 @@ describe('links between defects and results', () => {
     const { owner, code } = await ownerWithProject(t.http);
     const defect = await createDefect(owner, code);
     const other = await runWithResults(1);
-    expectError(await t.http.post(`/api/v1/defects/${defect.ulid}/links`).set(owner.headers).send({ resultUlid: other.results[0]!.ulid }), 404, 'not_found');
+    expectError(
+      await t.http.post(`/api/v1/defects/${defect.ulid}/links`).set(owner.headers).send({ resultUlid: other.results[0]!.ulid }),
+      404,
+      'not_found',
+    );
     const sameOrgProject = await createProject(t.http, owner);
     const cases = await createCases(t.http, owner, sameOrgProject.id, 1);
     const run = await createRun(t.http, owner, sameOrgProject.id, { caseUlids: [cases[0]!.ulid] });
     const [runCase] = (await t.http.get(`/api/v1/runs/${run.ulid}/cases`).set(owner.headers)).body.items;
     await patchRunCase(t.http, owner, run.ulid, runCase.ulid, { status: 'failed' });
     const [result] = await resultsOf(t.http, owner, run.ulid);
-    expectError(await t.http.post(`/api/v1/defects/${defect.ulid}/links`).set(owner.headers).send({ resultUlid: result!.ulid }), 404, 'not_found');
-    expectError(await t.http.post(`/api/v1/defects/${defect.ulid}/links`).set(owner.headers).send({ resultUlid: 'x' }), 422, 'validation_failed');
+    expectError(
+      await t.http.post(`/api/v1/defects/${defect.ulid}/links`).set(owner.headers).send({ resultUlid: result!.ulid }),
+      404,
+      'not_found',
+    );
+    expectError(
+      await t.http.post(`/api/v1/defects/${defect.ulid}/links`).set(owner.headers).send({ resultUlid: 'x' }),
+      422,
+      'validation_failed',
+    );
     expect(await auditEvents(t.http, owner, { action: 'defect.linked' })).toEqual([]);
   });
 });
@@ -369,7 +459,10 @@ describe('defect comments', () => {
     const viewer = await joinAs(t.http, owner, 'viewer');
     const defect = await createDefect(owner, code);
 
-    const top = await t.http.post(url(defect.ulid)).set(member.headers).send({ body: 'x'.repeat(300) });
+    const top = await t.http
+      .post(url(defect.ulid))
+      .set(member.headers)
+      .send({ body: 'x'.repeat(300) });
     expect(top.status).toBe(201);
     const reply = await t.http.post(url(defect.ulid)).set(owner.headers).send({ body: 'Reply', parentUlid: top.body.ulid });
     expect(reply.body.parentUlid).toBe(top.body.ulid);
@@ -378,8 +471,22 @@ describe('defect comments', () => {
     const [commented] = await auditEvents(t.http, owner, { action: 'defect.commented', entityUlid: defect.ulid });
     expect(commented).toMatchObject({ entityType: 'defect', metadata: { commentUlid: reply.body.ulid, excerpt: 'Reply' } });
 
-    expectError(await t.http.patch(url(defect.ulid, `/${top.body.ulid}`)).set(owner.headers).send({ body: 'Not mine' }), 403, 'forbidden');
-    expect((await t.http.patch(url(defect.ulid, `/${top.body.ulid}`)).set(member.headers).send({ body: 'Edited' })).status).toBe(200);
+    expectError(
+      await t.http
+        .patch(url(defect.ulid, `/${top.body.ulid}`))
+        .set(owner.headers)
+        .send({ body: 'Not mine' }),
+      403,
+      'forbidden',
+    );
+    expect(
+      (
+        await t.http
+          .patch(url(defect.ulid, `/${top.body.ulid}`))
+          .set(member.headers)
+          .send({ body: 'Edited' })
+      ).status,
+    ).toBe(200);
     expect((await t.http.post(url(defect.ulid, `/${top.body.ulid}/pin`)).set(member.headers)).body.pinnedAt).toEqual(expect.any(Number));
     expectError(await t.http.post(url(defect.ulid, `/${reply.body.ulid}/pin`)).set(member.headers), 422, 'validation_failed');
     expect((await t.http.post(url(defect.ulid, `/${top.body.ulid}/unpin`)).set(member.headers)).body.pinnedAt).toBeNull();
@@ -390,7 +497,15 @@ describe('defect comments', () => {
     expect((await t.http.delete(url(defect.ulid, `/${top.body.ulid}`)).set(owner.headers)).status).toBe(204);
     const actions = (await auditEvents(t.http, owner, { actionPrefix: 'defect.comment' })).map((event) => event.action);
     expect(actions.sort()).toEqual(
-      ['defect.commented', 'defect.commented', 'defect.comment_updated', 'defect.comment_pinned', 'defect.comment_unpinned', 'defect.comment_deleted', 'defect.comment_deleted'].sort(),
+      [
+        'defect.commented',
+        'defect.commented',
+        'defect.comment_updated',
+        'defect.comment_pinned',
+        'defect.comment_unpinned',
+        'defect.comment_deleted',
+        'defect.comment_deleted',
+      ].sort(),
     );
     expect((await t.http.get(url(defect.ulid)).set(owner.headers)).body.total).toBe(0);
   });
@@ -400,8 +515,19 @@ describe('defect comments', () => {
     const first = await createDefect(owner, code);
     const second = await createDefect(owner, code);
     const comment = await t.http.post(url(first.ulid)).set(owner.headers).send({ body: 'Mine' });
-    expectError(await t.http.patch(url(second.ulid, `/${comment.body.ulid}`)).set(owner.headers).send({ body: 'x' }), 404, 'not_found');
-    expectError(await t.http.post(url(second.ulid)).set(owner.headers).send({ body: 'x', parentUlid: comment.body.ulid }), 404, 'not_found');
+    expectError(
+      await t.http
+        .patch(url(second.ulid, `/${comment.body.ulid}`))
+        .set(owner.headers)
+        .send({ body: 'x' }),
+      404,
+      'not_found',
+    );
+    expectError(
+      await t.http.post(url(second.ulid)).set(owner.headers).send({ body: 'x', parentUlid: comment.body.ulid }),
+      404,
+      'not_found',
+    );
   });
 });
 
@@ -417,11 +543,15 @@ describe('project statistics and filters count unresolved defects', () => {
     const closing = await createDefect(owner, onlyClosed.id, { status: 'closed' });
 
     const stats = await t.http.get('/api/v1/projects?include=stats').set(owner.headers);
-    const unresolved = Object.fromEntries(stats.body.items.map((item: { name: string; stats: { defectsUnresolved: number } }) => [item.name, item.stats.defectsUnresolved]));
+    const unresolved = Object.fromEntries(
+      stats.body.items.map((item: { name: string; stats: { defectsUnresolved: number } }) => [item.name, item.stats.defectsUnresolved]),
+    );
     expect(unresolved).toEqual({ 'With open': 2, 'Only closed': 0, None: 0 });
 
     const names = async (query: string) =>
-      ((await t.http.get(`/api/v1/projects?${query}`).set(owner.headers)).body.items as Array<{ name: string }>).map((item) => item.name).sort();
+      ((await t.http.get(`/api/v1/projects?${query}`).set(owner.headers)).body.items as Array<{ name: string }>)
+        .map((item) => item.name)
+        .sort();
     expect(await names('defects=has')).toEqual(['With open']);
     expect(await names('defects=without')).toEqual(['None', 'Only closed']);
     expect(await names('defects=has,without')).toEqual(['None', 'Only closed', 'With open']);

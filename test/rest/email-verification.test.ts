@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { RESENDS_PER_HOUR } from '../../src/foundation/auth/email-verification.ts';
 import { prisma } from '../../src/kernel/database/client.ts';
-import { expectError, graphql, signUp, tokenFor, uniqueEmail, useTestApp, type Caller } from '../support/app.ts';
+import { type Caller, expectError, graphql, signUp, tokenFor, uniqueEmail, useTestApp } from '../support/app.ts';
 import { HOUR_MS, windowWithRoom } from '../support/fixed-windows.ts';
 import { dataOf } from '../support/graphql.ts';
 import { accept, invitationToken, invite } from '../support/invitations.ts';
@@ -81,7 +81,8 @@ describe('email verification', () => {
 
   it('resends once for a request with an Idempotency-Key, and replays its answer', async () => {
     const caller = await signUp(t.http);
-    const keyed = () => t.http.post('/api/v1/auth/verify-email/resend').set(caller.headers).set('Idempotency-Key', `resend-${caller.email}`).send();
+    const keyed = () =>
+      t.http.post('/api/v1/auth/verify-email/resend').set(caller.headers).set('Idempotency-Key', `resend-${caller.email}`).send();
     expect((await keyed()).status).toBe(202);
     const second = await verificationToken(caller.email, 2);
     const replay = await keyed();
@@ -102,7 +103,9 @@ describe('email verification', () => {
     const statuses = answers.map((answer) => answer.status).sort();
     expect(statuses).toEqual([...Array(RESENDS_PER_HOUR).fill(202), ...Array(12 - RESENDS_PER_HOUR).fill(429)]);
     // The signup's mail and the resends.
-    expect(await prisma().mailOutbox.count({ where: { subjectType: 'email_verification', subjectId: caller.userId } })).toBe(1 + RESENDS_PER_HOUR);
+    expect(await prisma().mailOutbox.count({ where: { subjectType: 'email_verification', subjectId: caller.userId } })).toBe(
+      1 + RESENDS_PER_HOUR,
+    );
   });
 
   it('resending needs a session: an API token gets 401', async () => {
@@ -125,7 +128,10 @@ describe('email verification', () => {
       'email_not_verified',
     );
     expectError(
-      await t.http.post(`/api/v1/orgs/${person.orgId}/invitations/bulk`).set(person.headers).send({ emails: [uniqueEmail()], role: 'member' }),
+      await t.http
+        .post(`/api/v1/orgs/${person.orgId}/invitations/bulk`)
+        .set(person.headers)
+        .send({ emails: [uniqueEmail()], role: 'member' }),
       403,
       'email_not_verified',
     );
@@ -139,7 +145,8 @@ describe('email verification', () => {
     expect((await accept(t.http, person, invitationSecret)).status).toBe(200);
     expect((await t.http.post('/api/v1/me/api-tokens').set(person.headers).send({ name: 'ci' })).status).toBe(201);
     expect(
-      (await t.http.post(`/api/v1/orgs/${person.orgId}/invitations`).set(person.headers).send({ email: uniqueEmail(), role: 'member' })).status,
+      (await t.http.post(`/api/v1/orgs/${person.orgId}/invitations`).set(person.headers).send({ email: uniqueEmail(), role: 'member' }))
+        .status,
     ).toBe(201);
   });
 

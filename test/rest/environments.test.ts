@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ULID_PATTERN } from '../../src/kernel/ids.ts';
-import { auditEvents, createProject, joinAs, ownerWithProject, signUp, useTestApp, type Caller } from '../support/app.ts';
+import { auditEvents, type Caller, createProject, joinAs, ownerWithProject, signUp, useTestApp } from '../support/app.ts';
 
 const t = useTestApp();
 

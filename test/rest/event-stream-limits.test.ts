@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { STREAM_RETRY_AFTER_SECONDS } from '../../src/live/stream-places.service.ts';
-import { signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
-import { openStreamsGauge, until, useListeningApp, type EventStream } from '../support/event-streams.ts';
+import { type Caller, signUp, tokenFor, useTestApp } from '../support/app.ts';
+import { type EventStream, openStreamsGauge, until, useListeningApp } from '../support/event-streams.ts';
 import { createPlan, runWithCases } from '../support/runs.ts';
 
 /**
@@ -11,7 +11,11 @@ import { createPlan, runWithCases } from '../support/runs.ts';
  */
 const PER_CREDENTIAL = 2;
 const PER_ADDRESS = 3;
-const t = useTestApp({ TCMS_TRUST_PROXY: 'true', TCMS_SSE_STREAMS_PER_CREDENTIAL: String(PER_CREDENTIAL), TCMS_SSE_STREAMS_PER_ADDRESS: String(PER_ADDRESS) });
+const t = useTestApp({
+  TCMS_TRUST_PROXY: 'true',
+  TCMS_SSE_STREAMS_PER_CREDENTIAL: String(PER_CREDENTIAL),
+  TCMS_SSE_STREAMS_PER_ADDRESS: String(PER_ADDRESS),
+});
 const live = useListeningApp(t);
 
 const newAddress = () => `10.${randomBytes(3).join('.')}`;
@@ -22,8 +26,10 @@ const RUN_PROGRESS = 'subscription($runUlid: String!) { runProgress(runUlid: $ru
 
 /** A client at `address`: REST and GraphQL streams of a run, and the public stream of a share link. */
 const clientAt = (address: string) => ({
-  runEvents: (caller: Caller, runUlid: string) => live.open(`/api/v1/runs/${runUlid}/events`, { headers: { ...caller.headers, 'X-Forwarded-For': address } }),
-  planEvents: (caller: Caller, planUlid: string) => live.open(`/api/v1/plans/${planUlid}/events`, { headers: { ...caller.headers, 'X-Forwarded-For': address } }),
+  runEvents: (caller: Caller, runUlid: string) =>
+    live.open(`/api/v1/runs/${runUlid}/events`, { headers: { ...caller.headers, 'X-Forwarded-For': address } }),
+  planEvents: (caller: Caller, planUlid: string) =>
+    live.open(`/api/v1/plans/${planUlid}/events`, { headers: { ...caller.headers, 'X-Forwarded-For': address } }),
   sharedEvents: (token: string) => live.open(`/api/v1/public/runs/${token}/events`, { headers: { 'X-Forwarded-For': address } }),
   subscription: (caller: Caller, runUlid: string) =>
     live.open('/graphql', {
@@ -33,7 +39,12 @@ const clientAt = (address: string) => ({
     }),
   /** The same subscription read whole: a refused one is a complete answer. */
   refusedSubscription: (caller: Caller, runUlid: string) =>
-    t.http.post('/graphql').set(caller.headers).set('X-Forwarded-For', address).set('Accept', 'text/event-stream').send({ query: RUN_PROGRESS, variables: { runUlid } }),
+    t.http
+      .post('/graphql')
+      .set(caller.headers)
+      .set('X-Forwarded-For', address)
+      .set('Accept', 'text/event-stream')
+      .send({ query: RUN_PROGRESS, variables: { runUlid } }),
 });
 
 /** Open: 200 and the first event came (the stream holds its place from then on). */
@@ -48,7 +59,11 @@ function expectRefused(stream: Opened, limit: number) {
   expect(stream.status).toBe(429);
   expect(stream.headers.get('retry-after')).toBe(String(STREAM_RETRY_AFTER_SECONDS));
   expect(stream.errorBody).toMatchObject({
-    error: { code: 'too_many_requests', message: expect.stringContaining(`At most ${limit}`), details: { code: 'too_many_streams', limit, retryAfterSeconds: STREAM_RETRY_AFTER_SECONDS } },
+    error: {
+      code: 'too_many_requests',
+      message: expect.stringContaining(`At most ${limit}`),
+      details: { code: 'too_many_streams', limit, retryAfterSeconds: STREAM_RETRY_AFTER_SECONDS },
+    },
   });
 }
 
@@ -93,7 +108,12 @@ describe('open event streams per credential', () => {
     expect(refused.headers['retry-after']).toBe(String(STREAM_RETRY_AFTER_SECONDS));
     const [, data] = /^data: (.+)$/m.exec(refused.text) ?? [];
     expect(JSON.parse(data!).errors).toMatchObject([
-      { extensions: { code: 'too_many_requests', details: { code: 'too_many_streams', limit: PER_CREDENTIAL, retryAfterSeconds: STREAM_RETRY_AFTER_SECONDS } } },
+      {
+        extensions: {
+          code: 'too_many_requests',
+          details: { code: 'too_many_streams', limit: PER_CREDENTIAL, retryAfterSeconds: STREAM_RETRY_AFTER_SECONDS },
+        },
+      },
     ]);
 
     subscription.close();
@@ -103,7 +123,8 @@ describe('open event streams per credential', () => {
   it('gives the place of a stream that could not open back at once', async () => {
     const { owner, run } = await runWithCases(t.http, 1);
     const here = clientAt(newAddress());
-    for (let attempt = 0; attempt <= PER_CREDENTIAL; attempt += 1) expect((await here.runEvents(owner, '01ARZ3NDEKTSV4RRFFQ69G5FAV')).status).toBe(404);
+    for (let attempt = 0; attempt <= PER_CREDENTIAL; attempt += 1)
+      expect((await here.runEvents(owner, '01ARZ3NDEKTSV4RRFFQ69G5FAV')).status).toBe(404);
     await expectOpen(here.runEvents(owner, run.ulid));
     await expectOpen(here.runEvents(owner, run.ulid));
   });

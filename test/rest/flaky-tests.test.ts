@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { prisma } from '../../src/kernel/database/client.ts';
-import { expectError, graphql, joinAs, ownerWithProject, projectCode, useTestApp, type Caller } from '../support/app.ts';
+import { type Caller, expectError, graphql, joinAs, ownerWithProject, projectCode, useTestApp } from '../support/app.ts';
 import { dataOf } from '../support/graphql.ts';
-import { createCase, createRun, runCasesOf, type CaseBody } from '../support/runs.ts';
+import { type CaseBody, createCase, createRun, runCasesOf } from '../support/runs.ts';
 
 /** GET /projects/{code}/flaky-tests and Project.flakyTests over results of twelve runs. */
 
@@ -50,7 +50,10 @@ beforeAll(async () => {
   ({ owner, code } = await ownerWithProject(t.http));
   for (const name of Object.keys(SEQUENCES) as Name[]) cases[name] = await createCase(t.http, owner, code, { title: name });
   for (let index = 0; index < RUNS; index++) {
-    const run = await createRun(t.http, owner, code, { name: `Build ${index + 1}`, caseUlids: Object.values(cases).map((each) => each.ulid) });
+    const run = await createRun(t.http, owner, code, {
+      name: `Build ${index + 1}`,
+      caseUlids: Object.values(cases).map((each) => each.ulid),
+    });
     runs.push({ ulid: run.ulid, name: run.name });
     const runCases = await runCasesOf(t.http, owner, run.ulid);
     const results = (Object.keys(SEQUENCES) as Name[]).map((name) => ({
@@ -84,7 +87,12 @@ describe('flaky tests', () => {
     expect(flipper).toMatchObject({ caseUlid: cases.flipper.ulid, displayId: cases.flipper.displayId, title: 'flipper' });
     // The 10 latest results, most recent first; every run of the window, most recent first.
     expect(flipper!.lastResults).toHaveLength(10);
-    expect(flipper!.lastResults.map((result) => result.runUlid)).toEqual(runs.slice(2).reverse().map((run) => run.ulid));
+    expect(flipper!.lastResults.map((result) => result.runUlid)).toEqual(
+      runs
+        .slice(2)
+        .reverse()
+        .map((run) => run.ulid),
+    );
     expect(flipper!.lastResults.map((result) => result.status)).toEqual([F, P, F, P, F, P, F, P, F, P]);
     const times = flipper!.lastResults.map((result) => result.executedAt);
     expect([...times].sort((a, b) => b - a)).toEqual(times);
@@ -101,7 +109,13 @@ describe('flaky tests', () => {
       [4, 5],
       [3, 5],
     ]);
-    expect((windowed.body.items as Item[])[1]!.runs.map((run) => run.name)).toEqual(['Build 12', 'Build 10', 'Build 9', 'Build 6', 'Build 5']);
+    expect((windowed.body.items as Item[])[1]!.runs.map((run) => run.name)).toEqual([
+      'Build 12',
+      'Build 10',
+      'Build 9',
+      'Build 6',
+      'Build 5',
+    ]);
 
     const lenient = await flaky({ minFlips: 1 });
     expect(namesOf(lenient.body.items)).toEqual(['flipper', 'noisy', 'steady', 'flagged']);

@@ -1,24 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import { onQuery } from '../../src/kernel/database/client.ts';
-import { overrideOrganizationLimits } from '../../src/orgs/orgs.service.ts';
 import { newId } from '../../src/kernel/ids.ts';
-import {
-  auditEvents,
-  createProject,
-  expectError,
-  joinAs,
-  signUp,
-  tokenFor,
-  useTestApp,
-  type Caller,
-} from '../support/app.ts';
+import { overrideOrganizationLimits } from '../../src/orgs/orgs.service.ts';
+import { auditEvents, type Caller, createProject, expectError, joinAs, signUp, tokenFor, useTestApp } from '../support/app.ts';
 
 const t = useTestApp();
 
-type Group = { ulid: string; name: string; description: string | null; memberCount: number; projectCount: number; createdAt: number; updatedAt: number };
+type Group = {
+  ulid: string;
+  name: string;
+  description: string | null;
+  memberCount: number;
+  projectCount: number;
+  createdAt: number;
+  updatedAt: number;
+};
 
-const post = (caller: Caller, path: string, body: unknown) => t.http.post(`/api/v1${path}`).set(caller.headers).send(body as object);
-const patch = (caller: Caller, path: string, body: unknown) => t.http.patch(`/api/v1${path}`).set(caller.headers).send(body as object);
+const post = (caller: Caller, path: string, body: unknown) =>
+  t.http
+    .post(`/api/v1${path}`)
+    .set(caller.headers)
+    .send(body as object);
+const patch = (caller: Caller, path: string, body: unknown) =>
+  t.http
+    .patch(`/api/v1${path}`)
+    .set(caller.headers)
+    .send(body as object);
 const get = (caller: Caller, path: string) => t.http.get(`/api/v1${path}`).set(caller.headers);
 const del = (caller: Caller, path: string) => t.http.delete(`/api/v1${path}`).set(caller.headers);
 
@@ -41,7 +48,9 @@ async function groupTotal(caller: Caller) {
 
 /** Events of user groups and of project access, newest first. */
 const groupAndAccessEvents = async (caller: Caller) =>
-  (await auditEvents(t.http, caller)).filter((event) => event.action.startsWith('user_group.') || event.action.startsWith('project.group_'));
+  (await auditEvents(t.http, caller)).filter(
+    (event) => event.action.startsWith('user_group.') || event.action.startsWith('project.group_'),
+  );
 
 const memberUlidsOf = async (caller: Caller, groupUlid: string) =>
   ((await get(caller, `/groups/${groupUlid}/members`)).body.items as Array<{ userUlid: string }>).map((item) => item.userUlid);
@@ -142,7 +151,7 @@ describe('POST /groups', () => {
     expectError(duplicate, 409, 'conflict');
     expect(duplicate.body.error.details.path).toEqual(['name']);
     expect(await groupTotal(owner)).toBe(1);
-    expect((await auditEvents(t.http, owner, { action: 'user_group.member_added' }))).toEqual([]);
+    expect(await auditEvents(t.http, owner, { action: 'user_group.member_added' })).toEqual([]);
     await createGroup(other, { name: 'testers' });
   });
 
@@ -170,7 +179,11 @@ describe('GET /groups and GET /groups/{userGroupUlid}', () => {
     const viewer = await joinAs(t.http, owner, 'viewer');
     const member = await joinAs(t.http, owner, 'member');
     const project = await createProject(t.http, owner);
-    const alpha = await createGroup(owner, { name: 'Alpha testers', memberUserUlids: [viewer.userId, member.userId], projectUlids: [project.ulid] });
+    const alpha = await createGroup(owner, {
+      name: 'Alpha testers',
+      memberUserUlids: [viewer.userId, member.userId],
+      projectUlids: [project.ulid],
+    });
     const beta = await createGroup(owner, { name: 'Beta', memberUserUlids: [member.userId] });
     const gamma = await createGroup(owner, { name: 'gamma TESTERS' });
 
@@ -285,9 +298,16 @@ describe('DELETE /groups/{userGroupUlid}', () => {
     expectError(await del(admin, `/groups/${group.ulid}`), 404, 'not_found');
     expect((await get(owner, `/projects/${project.id}/access/groups`)).body).toEqual({ items: [] });
     const [deleted] = await auditEvents(t.http, owner, { action: 'user_group.deleted' });
-    expect(deleted).toMatchObject({ entityUlid: group.ulid, entityLabel: 'Doomed', metadata: { name: 'Doomed', memberCount: 1, projectCount: 1 } });
+    expect(deleted).toMatchObject({
+      entityUlid: group.ulid,
+      entityLabel: 'Doomed',
+      metadata: { name: 'Doomed', memberCount: 1, projectCount: 1 },
+    });
     const [unassigned] = await auditEvents(t.http, owner, { action: 'project.group_unassigned' });
-    expect(unassigned).toMatchObject({ entityUlid: project.ulid, metadata: { userGroupUlid: group.ulid, groupName: 'Doomed', via: 'group_deleted' } });
+    expect(unassigned).toMatchObject({
+      entityUlid: project.ulid,
+      metadata: { userGroupUlid: group.ulid, groupName: 'Doomed', via: 'group_deleted' },
+    });
     // The name is free again.
     await createGroup(owner, { name: 'Doomed' });
   });
@@ -337,7 +357,10 @@ describe('GET and POST /groups/{userGroupUlid}/members', () => {
     const other = await joinAs(t.http, owner, 'member');
     const stranger = await signUp(t.http);
     const group = await createGroup(owner, { memberUserUlids: [member.userId] });
-    for (const userUlids of [[other.userId, stranger.userId], [newId(), other.userId]]) {
+    for (const userUlids of [
+      [other.userId, stranger.userId],
+      [newId(), other.userId],
+    ]) {
       expectError(await post(owner, `/groups/${group.ulid}/members`, { userUlids }), 404, 'not_found');
     }
     expectError(await post(owner, `/groups/${group.ulid}/members`, { userUlid: stranger.userId }), 404, 'not_found');
@@ -354,7 +377,12 @@ describe('GET and POST /groups/{userGroupUlid}/members', () => {
     const member = await joinAs(t.http, owner, 'member');
     const viewer = await joinAs(t.http, owner, 'viewer');
     const group = await createGroup(owner);
-    for (const body of [{}, { userUlid: member.userId, userUlids: [viewer.userId] }, { userUlids: [] }, { userUlid: member.userId, role: 'x' }]) {
+    for (const body of [
+      {},
+      { userUlid: member.userId, userUlids: [viewer.userId] },
+      { userUlids: [] },
+      { userUlid: member.userId, role: 'x' },
+    ]) {
       expectError(await post(owner, `/groups/${group.ulid}/members`, body), 422, 'validation_failed');
     }
     for (const caller of [member, viewer]) {
@@ -371,7 +399,8 @@ describe('DELETE /groups/{userGroupUlid}/members/{userUlid}', () => {
     const member = await joinAs(t.http, owner, 'member');
     const viewer = await joinAs(t.http, owner, 'viewer');
     const group = await createGroup(owner, { name: 'Shrinking', memberUserUlids: [member.userId, viewer.userId] });
-    for (const caller of [member, viewer]) expectError(await del(caller, `/groups/${group.ulid}/members/${member.userId}`), 403, 'forbidden');
+    for (const caller of [member, viewer])
+      expectError(await del(caller, `/groups/${group.ulid}/members/${member.userId}`), 403, 'forbidden');
     expect((await del(admin, `/groups/${group.ulid}/members/${member.userId}`)).status).toBe(204);
     expect(await memberUlidsOf(owner, group.ulid)).toEqual([viewer.userId]);
     expect((await get(owner, `/groups/${group.ulid}`)).body.memberCount).toBe(1);
@@ -419,9 +448,17 @@ describe('GET /groups/{userGroupUlid}/projects', () => {
     expect(await namesSeenBy(viewer)).toEqual(['Open', 'Granted', 'Owned']);
     const paged = await get(viewer, `/groups/${group.ulid}/projects?pageSize=2&page=2`);
     expect(paged.body).toMatchObject({ page: 2, pageSize: 2, total: 3, items: [{ name: 'Owned', ulid: owned.ulid, id: owned.id }] });
-    expect(Object.keys(paged.body.items[0]).sort()).toEqual(
-      ['avatarKey', 'avatarVersion', 'createdAt', 'description', 'id', 'lockedAt', 'name', 'ulid', 'updatedAt'],
-    );
+    expect(Object.keys(paged.body.items[0]).sort()).toEqual([
+      'avatarKey',
+      'avatarVersion',
+      'createdAt',
+      'description',
+      'id',
+      'lockedAt',
+      'name',
+      'ulid',
+      'updatedAt',
+    ]);
   });
 });
 
@@ -505,4 +542,3 @@ describe('POST /groups/{userGroupUlid}/projects', () => {
     expectError(await post(owner, '/groups', { name: 'Seeded', projectUlids: [locked.ulid] }), 403, 'project_locked');
   });
 });
-

@@ -7,7 +7,14 @@ import { overrideOrganizationLimits } from '../../src/orgs/orgs.service.ts';
 import { createProject, signUp, useTestApp } from '../support/app.ts';
 import { createHostileFixture, WALK_APP_ENV } from '../support/hostile/fixture.ts';
 import { buildRequest } from '../support/hostile/http-requests.ts';
-import { mcpOperations, openApiOperations, otherRouteOperations, phaseOf, type McpTool, type Operation } from '../support/hostile/operations.ts';
+import {
+  type McpTool,
+  mcpOperations,
+  type Operation,
+  openApiOperations,
+  otherRouteOperations,
+  phaseOf,
+} from '../support/hostile/operations.ts';
 import { hostileSeed, seededRandom } from '../support/hostile/random.ts';
 import { routeTable, routeTemplate } from '../support/hostile/route-table.ts';
 import type { SampleContext } from '../support/hostile/values.ts';
@@ -49,7 +56,10 @@ const unwalkedRoutes = (operations: Operation[]) =>
   routeTable(t.app.express).filter(
     (route) =>
       !WALKED_ELSEWHERE.includes(route.path) &&
-      !operations.some((operation) => routeTemplate(operation.path) === routeTemplate(route.path) && (route.method === '*' || route.method === operation.method)),
+      !operations.some(
+        (operation) =>
+          routeTemplate(operation.path) === routeTemplate(route.path) && (route.method === '*' || route.method === operation.method),
+      ),
   );
 
 describe('hostile input generated for every route', () => {
@@ -75,7 +85,9 @@ describe('hostile input generated for every route', () => {
     expect([...pathParameters].filter((name) => !fixture.pathValues[name])).toEqual([]);
     const context: SampleContext = {
       random,
-      ulids: Object.values(fixture.pathValues).flat().filter((value) => value.length === 26),
+      ulids: Object.values(fixture.pathValues)
+        .flat()
+        .filter((value) => value.length === 26),
       resolve: (ref) => document.components.schemas[ref.replace('#/components/schemas/', '')],
       valuesByName: fixture.pathValues,
     };
@@ -83,12 +95,17 @@ describe('hostile input generated for every route', () => {
     const phases = [0, 1, 2].map((phase) =>
       operations
         .filter((operation) => phaseOf(operation) === phase)
-        .flatMap((operation) => Array.from({ length: REQUESTS_PER_OPERATION }, (_, index) => buildRequest(operation, context, fixture.pathValues, fixture.address, index > 0))),
+        .flatMap((operation) =>
+          Array.from({ length: REQUESTS_PER_OPERATION }, (_, index) =>
+            buildRequest(operation, context, fixture.pathValues, fixture.address, index > 0),
+          ),
+        ),
     );
     const report = await walk(server, phases, {
       concurrency: CONCURRENCY,
       // A well-formed request passes the transport, so its other 4xx (a 400 not_system_field, a 415 of a file's content) come from the service too.
-      reached: (sent, { status }) => status < 400 || [403, 404, 409, 422].includes(status) || (sent.wellFormed && ![401, 429].includes(status)),
+      reached: (sent, { status }) =>
+        status < 400 || [403, 404, 409, 422].includes(status) || (sent.wellFormed && ![401, 429].includes(status)),
     });
     console.log(summaryOf('hostile-input', SEED, operations.length, report));
     const { failures, message } = failuresOf(SEED, report.failures);
@@ -98,7 +115,13 @@ describe('hostile input generated for every route', () => {
     expect(Object.prototype).not.toHaveProperty('polluted');
     // The service still answers: readiness, and a newcomer's ordinary read (the walk may have removed the owner).
     expect((await request(server).get('/api/v1/health/ready')).status).toBe(200);
-    expect((await request(server).get('/api/v1/projects').set((await signUp(t.http)).headers)).status).toBe(200);
+    expect(
+      (
+        await request(server)
+          .get('/api/v1/projects')
+          .set((await signUp(t.http)).headers)
+      ).status,
+    ).toBe(200);
   });
 
   it('keeps the event loop, which the embedded database shares, responsive while hostile bodies arrive', { timeout: 120_000 }, async () => {
@@ -140,7 +163,9 @@ describe('hostile input generated for every route', () => {
     await Promise.all([ordinary(), ordinary(), ordinary(), attack(0), attack(1)]);
     delay.disable();
     const slowest = Math.max(...latencies);
-    console.log(`under hostile bodies: event loop delay max ${(delay.max / 1e6).toFixed(0)} ms; ordinary requests slowest ${slowest.toFixed(0)} ms`);
+    console.log(
+      `under hostile bodies: event loop delay max ${(delay.max / 1e6).toFixed(0)} ms; ordinary requests slowest ${slowest.toFixed(0)} ms`,
+    );
     // Before the bounds: stalls of 7 s and ordinary requests of 9 s on this test; now tens of milliseconds.
     expect(delay.max / 1e6).toBeLessThan(1000);
     expect(slowest).toBeLessThan(2000);

@@ -3,7 +3,7 @@ import type { Response } from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { MAX_BODY_VALUES } from '../../rest/router.ts';
 import { MAX_NESTING_DEPTH } from '../../src/kernel/validation.ts';
-import { createProject, expectError, projectCode, signUp, useTestApp, type Caller } from '../support/app.ts';
+import { type Caller, createProject, expectError, projectCode, signUp, useTestApp } from '../support/app.ts';
 import { createCase, createPlan } from '../support/runs.ts';
 
 /** The reproducers of the hostile-input issue, each replayed: every one answers a 4xx envelope. */
@@ -82,7 +82,9 @@ describe('hostile input: body encodings', () => {
     const compressors = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync };
     for (const [encoding, compress] of Object.entries(compressors)) {
       const code = projectCode();
-      const response = await postRaw('/api/v1/projects', owner, compress(JSON.stringify({ name: encoding, id: code })), { 'Content-Encoding': encoding });
+      const response = await postRaw('/api/v1/projects', owner, compress(JSON.stringify({ name: encoding, id: code })), {
+        'Content-Encoding': encoding,
+      });
       expect(response.status, JSON.stringify(response.body)).toBe(201);
       expect(response.body.id).toBe(code);
     }
@@ -103,7 +105,11 @@ describe('hostile input: body encodings', () => {
     const truncated = await postRaw('/api/v1/projects', owner, '{"name":"Trunc');
     expectError(truncated, 400, 'validation_failed');
     expect(truncated.body.error.details.code).toBe('malformed_json');
-    const invalidUtf8 = Buffer.concat([Buffer.from(`{"id":"${projectCode()}","name":"a`), Buffer.from([0xff, 0xfe, 0xed, 0xa0, 0x80]), Buffer.from('"}')]);
+    const invalidUtf8 = Buffer.concat([
+      Buffer.from(`{"id":"${projectCode()}","name":"a`),
+      Buffer.from([0xff, 0xfe, 0xed, 0xa0, 0x80]),
+      Buffer.from('"}'),
+    ]);
     const response = await postRaw('/api/v1/projects', owner, invalidUtf8);
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     expect(response.body.name).toMatch(/^a\uFFFD+$/);
@@ -146,10 +152,17 @@ describe('hostile input: strings the database cannot store', () => {
       .send({ entity: 'test_case', valueType: 'paragraph', title: 'Notes' });
     expect(field.status, JSON.stringify(field.body)).toBe(201);
     const valuePath = `/api/v1/test-cases/${testCase.ulid}/custom-field-values/${field.body.field.ulid}`;
-    const badKey = await t.http.patch(valuePath).set(owner.headers).set('Content-Type', 'application/json').send('{"value":{"ok":1,"\\ud800":2}}');
+    const badKey = await t.http
+      .patch(valuePath)
+      .set(owner.headers)
+      .set('Content-Type', 'application/json')
+      .send('{"value":{"ok":1,"\\ud800":2}}');
     expectError(badKey, 422, 'validation_failed');
     expectPath(badKey, ['value', '\ud800']);
-    const deepValue = await t.http.patch(valuePath).set(owner.headers).send({ value: { a: [[{ b: 'x\u0000' }]] } });
+    const deepValue = await t.http
+      .patch(valuePath)
+      .set(owner.headers)
+      .send({ value: { a: [[{ b: 'x\u0000' }]] } });
     expectError(deepValue, 422, 'validation_failed');
     expectPath(deepValue, ['value', 'a', 0, 0, 'b']);
   });
@@ -163,7 +176,11 @@ describe('hostile input: oversize arrays', () => {
     const body = `{"caseUlids":[${new Array(1_000_000).fill('0').join(',')}]}`;
     expect(body.length).toBeGreaterThan(2_000_000);
     const started = performance.now();
-    const response = await t.http.put(`/api/v1/plans/${plan.ulid}/cases`).set(owner.headers).set('Content-Type', 'application/json').send(body);
+    const response = await t.http
+      .put(`/api/v1/plans/${plan.ulid}/cases`)
+      .set(owner.headers)
+      .set('Content-Type', 'application/json')
+      .send(body);
     const elapsed = performance.now() - started;
     expectError(response, 413, 'validation_failed');
     expect(response.body.error.details.code).toBe('body_too_large');
@@ -172,13 +189,17 @@ describe('hostile input: oversize arrays', () => {
     expect(elapsed).toBeLessThan(3000);
   });
 
-  it('answers an array of fewer values than that but over its schema\'s max with a small 422, fast (zod checks the max before the items)', async () => {
+  it("answers an array of fewer values than that but over its schema's max with a small 422, fast (zod checks the max before the items)", async () => {
     const owner = await signUp(t.http);
     const project = await createProject(t.http, owner);
     const plan = await createPlan(t.http, owner, project.id);
     const body = `{"caseUlids":[${new Array(MAX_BODY_VALUES - 10).fill('0').join(',')}]}`;
     const started = performance.now();
-    const response = await t.http.put(`/api/v1/plans/${plan.ulid}/cases`).set(owner.headers).set('Content-Type', 'application/json').send(body);
+    const response = await t.http
+      .put(`/api/v1/plans/${plan.ulid}/cases`)
+      .set(owner.headers)
+      .set('Content-Type', 'application/json')
+      .send(body);
     const elapsed = performance.now() - started;
     expectError(response, 422, 'validation_failed');
     expectPath(response, ['caseUlids']);
@@ -190,7 +211,10 @@ describe('hostile input: oversize arrays', () => {
     const owner = await signUp(t.http);
     const project = await createProject(t.http, owner);
     const plan = await createPlan(t.http, owner, project.id);
-    const response = await t.http.put(`/api/v1/plans/${plan.ulid}/cases`).set(owner.headers).send({ caseUlids: new Array(5000).fill(0).map((_, index) => index) });
+    const response = await t.http
+      .put(`/api/v1/plans/${plan.ulid}/cases`)
+      .set(owner.headers)
+      .send({ caseUlids: new Array(5000).fill(0).map((_, index) => index) });
     expectError(response, 422, 'validation_failed');
     expect(response.body.error.details.issues).toHaveLength(100);
     expect(response.body.error.details.issueCount).toBeGreaterThan(100);
@@ -200,12 +224,18 @@ describe('hostile input: oversize arrays', () => {
   it('answers unknown keys, however many and however long, with a small 422', async () => {
     const owner = await signUp(t.http);
     const manyKeys = Object.fromEntries(Array.from({ length: 100_000 }, (_, index) => [`unknown-${index}`, 1]));
-    const many = await t.http.post('/api/v1/projects').set(owner.headers).send({ name: 'Keys', id: projectCode(), ...manyKeys });
+    const many = await t.http
+      .post('/api/v1/projects')
+      .set(owner.headers)
+      .send({ name: 'Keys', id: projectCode(), ...manyKeys });
     expectError(many, 422, 'validation_failed');
     expectPath(many, ['unknown-0']);
     expect(many.text.length).toBeLessThan(4096);
     const longKey = 'k'.repeat(5_000_000);
-    const long = await t.http.post('/api/v1/projects').set(owner.headers).send({ name: 'Key', id: projectCode(), [longKey]: 1 });
+    const long = await t.http
+      .post('/api/v1/projects')
+      .set(owner.headers)
+      .send({ name: 'Key', id: projectCode(), [longKey]: 1 });
     expectError(long, 422, 'validation_failed');
     expect(long.body.error.details.path[0]).toMatch(/^k{200}…$/);
     expect(long.text.length).toBeLessThan(4096);
@@ -223,7 +253,7 @@ describe('hostile input: oversize arrays', () => {
 });
 
 describe('hostile input: numbers', () => {
-  it('answers 422 for an instant past the largest date (an API token\'s expiresAt)', async () => {
+  it("answers 422 for an instant past the largest date (an API token's expiresAt)", async () => {
     const owner = await signUp(t.http);
     for (const expiresAt of [8.64e15 + 1, Number.MAX_SAFE_INTEGER]) {
       const response = await t.http.post('/api/v1/me/api-tokens').set(owner.headers).send({ name: 'far future', expiresAt });

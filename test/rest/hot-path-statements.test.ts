@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { prisma } from '../../src/kernel/database/client.ts';
-import { auditEvents, ownerWithProject, tokenFor, useTestApp, type Caller } from '../support/app.ts';
+import { auditEvents, type Caller, ownerWithProject, tokenFor, useTestApp } from '../support/app.ts';
 import { createPlan, createRun, type RunBody, type RunCaseBody } from '../support/runs.ts';
 import { recordStatements } from '../support/statements.ts';
 
@@ -17,7 +17,11 @@ async function seeded(size: number, steps = 2) {
   const { owner, code } = await ownerWithProject(t.http);
   const numbered = (lines: string[]) => `"${lines.map((line, at) => `${at + 1}. ${line}`).join('\n')}"`;
   const more = (text: string) => Array.from({ length: steps - 2 }, () => text);
-  const rows = Array.from({ length: size }, (_, index) => `Case ${index},${numbered([`Open ${index}`, `Check ${index}`, ...more('Go on')])},${numbered(['Opened', 'Checked', ...more('Done')])}`);
+  const rows = Array.from(
+    { length: size },
+    (_, index) =>
+      `Case ${index},${numbered([`Open ${index}`, `Check ${index}`, ...more('Go on')])},${numbered(['Opened', 'Checked', ...more('Done')])}`,
+  );
   const imported = await t.http
     .post(`/api/v1/projects/${code}/test-case-imports`)
     .set(owner.headers)
@@ -78,7 +82,12 @@ describe('run creation and plan selection cost a fixed number of SQL statements'
     const runCases = await prisma().testRunCase.findMany({
       where: { runId: manyRun.result.ulid },
       orderBy: { position: 'asc' },
-      select: { caseId: true, position: true, title: true, steps: { orderBy: { position: 'asc' }, select: { action: true, expectedResult: true } } },
+      select: {
+        caseId: true,
+        position: true,
+        title: true,
+        steps: { orderBy: { position: 'asc' }, select: { action: true, expectedResult: true } },
+      },
     });
     expect(runCases.map((each) => each.caseId)).toEqual(reshuffled(large));
     expect(runCases.map((each) => each.position)).toEqual(reshuffled(large).map((_, index) => index));
@@ -135,7 +144,10 @@ describe("a plan's detail costs a fixed number of SQL statements", () => {
     const token = await tokenFor(t.http, seed.owner);
     const milestone = await t.http.post(`/api/v1/projects/${seed.code}/milestones`).set(seed.owner.headers).send({ name: 'Beta' });
     expect(milestone.status, JSON.stringify(milestone.body)).toBe(201);
-    const patched = await t.http.patch(`/api/v1/plans/${seed.plan.ulid}`).set(seed.owner.headers).send({ milestoneId: milestone.body.ulid });
+    const patched = await t.http
+      .patch(`/api/v1/plans/${seed.plan.ulid}`)
+      .set(seed.owner.headers)
+      .send({ milestoneId: milestone.body.ulid });
     expect(patched.status, JSON.stringify(patched.body)).toBe(200);
     await putSelection(seed.owner, seed.plan.ulid, seed.caseIds);
 

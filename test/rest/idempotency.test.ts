@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { prisma } from '../../src/kernel/database/client.ts';
 import { newId } from '../../src/kernel/ids.ts';
 import { overrideOrganizationLimits } from '../../src/orgs/orgs.service.ts';
-import { auditEvents, createProject, joinAs, projectCode, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
+import { auditEvents, type Caller, createProject, joinAs, projectCode, signUp, tokenFor, useTestApp } from '../support/app.ts';
 
 const t = useTestApp();
 

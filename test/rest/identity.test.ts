@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { prisma } from '../../src/kernel/database/client.ts';
 import {
+  type Caller,
   createProject,
   joinAs,
   projectCode,
@@ -10,7 +11,6 @@ import {
   tokenFor,
   uniqueEmail,
   useTestApp,
-  type Caller,
 } from '../support/app.ts';
 
 const t = useTestApp();
@@ -18,7 +18,8 @@ const t = useTestApp();
 const PASSWORD = 'correct horse battery';
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-const cookiesOf = (response: { headers: Record<string, unknown> }) => ([] as string[]).concat((response.headers['set-cookie'] as string[] | undefined) ?? []);
+const cookiesOf = (response: { headers: Record<string, unknown> }) =>
+  ([] as string[]).concat((response.headers['set-cookie'] as string[] | undefined) ?? []);
 const sessionCookieLine = (response: { headers: Record<string, unknown> }) => {
   const line = cookiesOf(response).find((value) => value.startsWith('tcms_session='));
   if (!line) throw new Error(`no tcms_session cookie in ${JSON.stringify(cookiesOf(response))}`);
@@ -64,9 +65,7 @@ describe('signup', () => {
       plan: 'free',
       createdAt: expect.any(Number),
     });
-    expect(response.body.organizations).toEqual([
-      { ulid: response.body.organization.ulid, name: "Grace's organization", role: 'owner' },
-    ]);
+    expect(response.body.organizations).toEqual([{ ulid: response.body.organization.ulid, name: "Grace's organization", role: 'owner' }]);
     expect(JSON.stringify(response.body)).not.toContain(PASSWORD);
 
     const line = sessionCookieLine(response);
@@ -179,7 +178,9 @@ describe('login, logout and the session', () => {
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     expect(response.body.user).toMatchObject({ ulid: owner.userId, email: owner.email, firstName: 'Linus' });
     expect(response.body.organizations).toEqual([{ ulid: owner.orgId, name: "Linus's organization", role: 'owner' }]);
-    const attributes = sessionCookieLine(response).split(';').map((part) => part.trim().toLowerCase());
+    const attributes = sessionCookieLine(response)
+      .split(';')
+      .map((part) => part.trim().toLowerCase());
     expect(attributes).toEqual(expect.arrayContaining(['httponly', 'samesite=lax', 'path=/']));
     const session = await t.http.get('/api/v1/auth/session').set('Cookie', cookiePair(response));
     expect(session.status).toBe(200);
@@ -324,7 +325,7 @@ describe('API tokens', () => {
     expect(JSON.stringify(list.body)).not.toContain(secret);
   });
 
-  it('the list holds only the caller\'s tokens of the active organization', async () => {
+  it("the list holds only the caller's tokens of the active organization", async () => {
     const owner = await signUp(t.http);
     const admin = await joinAs(t.http, owner, 'admin');
     const mine = await tokenFor(t.http, owner, { name: 'mine' });
@@ -345,11 +346,13 @@ describe('API tokens', () => {
     const row = rows[0] as Record<string, unknown>;
     expect(String(row.token_hash).trim()).toBe(sha256(token.token));
     for (const [column, value] of Object.entries(row)) {
-      expect(String(value instanceof Date ? value.toISOString() : JSON.stringify(value)), `column ${column}`).not.toContain(token.token.slice(5));
+      expect(String(value instanceof Date ? value.toISOString() : JSON.stringify(value)), `column ${column}`).not.toContain(
+        token.token.slice(5),
+      );
     }
   });
 
-  it('defaults the role to the creator\'s role capped at admin', async () => {
+  it("defaults the role to the creator's role capped at admin", async () => {
     const owner = await signUp(t.http);
     const admin = await joinAs(t.http, owner, 'admin');
     const member = await joinAs(t.http, owner, 'member');
@@ -371,14 +374,17 @@ describe('API tokens', () => {
     const viewer = await joinAs(t.http, owner, 'viewer');
     expectError(await t.http.post('/api/v1/me/api-tokens').set(member.headers).send({ name: 'x', role: 'admin' }), 403, 'forbidden');
     expectError(await t.http.post('/api/v1/me/api-tokens').set(viewer.headers).send({ name: 'x', role: 'member' }), 403, 'forbidden');
-    expect((await prisma().apiToken.count({ where: { userId: { in: [member.userId, viewer.userId] } } }))).toBe(0);
+    expect(await prisma().apiToken.count({ where: { userId: { in: [member.userId, viewer.userId] } } })).toBe(0);
     const lower = await t.http.post('/api/v1/me/api-tokens').set(member.headers).send({ name: 'x', role: 'viewer' });
     expect(lower.status).toBe(201);
     expect(lower.body.role).toBe('viewer');
     // An owner may mint a lower-role token, and that token is held to its own role.
     const owned = await t.http.post('/api/v1/me/api-tokens').set(owner.headers).send({ name: 'ro', role: 'viewer' });
     expect(owned.body.role).toBe('viewer');
-    const asViewerToken = await t.http.post('/api/v1/projects').set('Authorization', `Bearer ${owned.body.token}`).send({ name: 'x', id: projectCode() });
+    const asViewerToken = await t.http
+      .post('/api/v1/projects')
+      .set('Authorization', `Bearer ${owned.body.token}`)
+      .send({ name: 'x', id: projectCode() });
     expectError(asViewerToken, 403, 'forbidden');
     // 'owner' is not a token role at all.
     const ownerRole = await t.http.post('/api/v1/me/api-tokens').set(owner.headers).send({ name: 'x', role: 'owner' });
@@ -386,7 +392,7 @@ describe('API tokens', () => {
     expect(ownerRole.body.error.details.path).toEqual(['role']);
   });
 
-  it('a token acts no higher than its creator\'s current role', async () => {
+  it("a token acts no higher than its creator's current role", async () => {
     const owner = await signUp(t.http);
     const admin = await joinAs(t.http, owner, 'admin');
     const token = await tokenFor(t.http, admin);
@@ -400,9 +406,15 @@ describe('API tokens', () => {
     const empty = await t.http.post('/api/v1/me/api-tokens').set(owner.headers).send({ name: '' });
     expectError(empty, 422, 'validation_failed');
     expect(empty.body.error.details.path).toEqual(['name']);
-    const long = await t.http.post('/api/v1/me/api-tokens').set(owner.headers).send({ name: 'x'.repeat(101) });
+    const long = await t.http
+      .post('/api/v1/me/api-tokens')
+      .set(owner.headers)
+      .send({ name: 'x'.repeat(101) });
     expectError(long, 422, 'validation_failed');
-    const past = await t.http.post('/api/v1/me/api-tokens').set(owner.headers).send({ name: 'old', expiresAt: Date.now() - 1000 });
+    const past = await t.http
+      .post('/api/v1/me/api-tokens')
+      .set(owner.headers)
+      .send({ name: 'old', expiresAt: Date.now() - 1000 });
     expectError(past, 422, 'validation_failed');
     expect(past.body.error.details.path).toEqual(['expiresAt']);
     const list = await t.http.get('/api/v1/me/api-tokens').set(owner.headers);
@@ -424,7 +436,7 @@ describe('API tokens', () => {
     expect((await t.http.get('/api/v1/projects').set(keep.headers)).status).toBe(200);
   });
 
-  it('cannot revoke another user\'s token (404) and the token keeps working', async () => {
+  it("cannot revoke another user's token (404) and the token keeps working", async () => {
     const owner = await signUp(t.http);
     const admin = await joinAs(t.http, owner, 'admin');
     const adminToken = await tokenFor(t.http, admin);
@@ -453,10 +465,11 @@ describe('API tokens', () => {
     expectError(await t.http.get(`/api/v1/orgs/${owner.orgId}`).set(token.headers), 401, 'unauthorized');
   });
 
-  it('records a token\'s use at most once a minute, and never a use it refused', async () => {
+  it("records a token's use at most once a minute, and never a use it refused", async () => {
     const owner = await signUp(t.http);
     const token = await tokenFor(t.http, owner);
-    const lastUsedAt = async () => (await prisma().apiToken.findUniqueOrThrow({ where: { id: token.tokenUlid } })).lastUsedAt?.getTime() ?? null;
+    const lastUsedAt = async () =>
+      (await prisma().apiToken.findUniqueOrThrow({ where: { id: token.tokenUlid } })).lastUsedAt?.getTime() ?? null;
     const setLastUsedAt = (at: number | null) =>
       prisma().apiToken.update({ where: { id: token.tokenUlid }, data: { lastUsedAt: at === null ? null : new Date(at) } });
     const use = async () => expect((await t.http.get('/api/v1/projects').set(token.headers)).status).toBe(200);
@@ -544,7 +557,11 @@ describe('active organization (X-Organization-Id)', () => {
     const second = await t.http.post('/api/v1/orgs').set(owner.headers).send({ name: 'Newer' });
     expect(second.status).toBe(201);
     const inFirst = await createProject(t.http, owner, { name: 'first-org project' });
-    const inSecond = await createProject(t.http, { ...owner, headers: { ...owner.headers, 'X-Organization-Id': second.body.ulid } }, { name: 'second-org project' });
+    const inSecond = await createProject(
+      t.http,
+      { ...owner, headers: { ...owner.headers, 'X-Organization-Id': second.body.ulid } },
+      { name: 'second-org project' },
+    );
 
     const implicit = await t.http.get('/api/v1/projects').set(cookieOnly(owner));
     expect(implicit.status).toBe(200);
@@ -574,7 +591,10 @@ describe('active organization (X-Organization-Id)', () => {
     const token = await tokenFor(t.http, owner);
     const response = await t.http.get('/api/v1/projects').set({ ...token.headers, 'X-Organization-Id': other.orgId });
     expectError(response, 404, 'not_found');
-    const write = await t.http.post('/api/v1/projects').set({ ...token.headers, 'X-Organization-Id': other.orgId }).send({ name: 'x', id: projectCode() });
+    const write = await t.http
+      .post('/api/v1/projects')
+      .set({ ...token.headers, 'X-Organization-Id': other.orgId })
+      .send({ name: 'x', id: projectCode() });
     expectError(write, 404, 'not_found');
     expect(await prisma().project.count({ where: { orgId: { in: [owner.orgId, other.orgId] } } })).toBe(0);
     expect((await t.http.get('/api/v1/projects').set({ ...token.headers, 'X-Organization-Id': owner.orgId })).status).toBe(200);
@@ -670,7 +690,9 @@ describe('CSRF defence for cookie-authenticated writes', () => {
 describe('roles', () => {
   async function png() {
     const sharp = (await import('sharp')).default;
-    return sharp({ create: { width: 16, height: 16, channels: 3, background: { r: 200, g: 30, b: 30 } } }).png().toBuffer();
+    return sharp({ create: { width: 16, height: 16, channels: 3, background: { r: 200, g: 30, b: 30 } } })
+      .png()
+      .toBuffer();
   }
 
   it.each(['member', 'viewer'] as const)('a %s gets 403 forbidden on project create, PATCH, DELETE and avatar', async (role) => {
@@ -682,7 +704,11 @@ describe('roles', () => {
       expectError(await t.http.post('/api/v1/projects').set(who.headers).send({ name: 'nope', id: projectCode() }), 403, 'forbidden');
       expectError(await t.http.patch(`/api/v1/projects/${project.id}`).set(who.headers).send({ name: 'nope' }), 403, 'forbidden');
       expectError(await t.http.delete(`/api/v1/projects/${project.id}`).set(who.headers), 403, 'forbidden');
-      expectError(await t.http.post(`/api/v1/projects/${project.id}/avatar`).set(who.headers).attach('file', image, 'a.png'), 403, 'forbidden');
+      expectError(
+        await t.http.post(`/api/v1/projects/${project.id}/avatar`).set(who.headers).attach('file', image, 'a.png'),
+        403,
+        'forbidden',
+      );
       expectError(await t.http.delete(`/api/v1/projects/${project.id}/avatar`).set(who.headers), 403, 'forbidden');
       // Reading is allowed.
       expect((await t.http.get(`/api/v1/projects/${project.id}`).set(who.headers)).status).toBe(200);
@@ -711,7 +737,10 @@ describe('roles', () => {
     const patched = await t.http.patch(`/api/v1/projects/${code}`).set(admin.headers).send({ name: 'Renamed by admin' });
     expect(patched.status).toBe(200);
     expect(patched.body.name).toBe('Renamed by admin');
-    const avatar = await t.http.post(`/api/v1/projects/${code}/avatar`).set(admin.headers).attach('file', await png(), 'a.png');
+    const avatar = await t.http
+      .post(`/api/v1/projects/${code}/avatar`)
+      .set(admin.headers)
+      .attach('file', await png(), 'a.png');
     expect(avatar.status, JSON.stringify(avatar.body)).toBe(200);
     expect(avatar.body).toEqual({ avatarKey: `avatars/projects/${created.body.ulid}.webp`, avatarVersion: 1 });
     const removed = await t.http.delete(`/api/v1/projects/${code}/avatar`).set(admin.headers);
@@ -720,7 +749,9 @@ describe('roles', () => {
     const audit = await t.http.get(`/api/v1/orgs/${owner.orgId}/audit-events`).set(admin.headers);
     expect(audit.status).toBe(200);
     const actions = audit.body.events.map((event: { action: string }) => event.action);
-    expect(actions).toEqual(expect.arrayContaining(['project.created', 'project.updated', 'project.avatar_updated', 'project.avatar_removed']));
+    expect(actions).toEqual(
+      expect.arrayContaining(['project.created', 'project.updated', 'project.avatar_updated', 'project.avatar_removed']),
+    );
     const byAdmin = audit.body.events.find((event: { action: string }) => event.action === 'project.created');
     expect(byAdmin.actor).toMatchObject({ kind: 'user', ulid: admin.userId, email: admin.email });
     expect((await t.http.delete(`/api/v1/projects/${code}`).set(admin.headers)).status).toBe(204);

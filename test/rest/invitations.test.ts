@@ -1,10 +1,11 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { sha256 } from '../../src/kernel/secrets.ts';
+import { INVITATION_MAILS_PER_ADDRESS, INVITATION_MAILS_PER_ORGANIZATION } from '../../src/invitations/invitation-budgets.ts';
 import { prisma } from '../../src/kernel/database/client.ts';
 import { newId } from '../../src/kernel/ids.ts';
-import { INVITATION_MAILS_PER_ADDRESS, INVITATION_MAILS_PER_ORGANIZATION } from '../../src/invitations/invitation-budgets.ts';
+import { sha256 } from '../../src/kernel/secrets.ts';
 import {
   auditEvents,
+  type Caller,
   createProject,
   expectError,
   joinAs,
@@ -13,10 +14,17 @@ import {
   tokenFor,
   uniqueEmail,
   useTestApp,
-  type Caller,
 } from '../support/app.ts';
 import { HOUR_MS, windowWithRoom } from '../support/fixed-windows.ts';
-import { accept, invitationMail, invitationMessage, invitationToken, invite, inviteAndJoin, type InvitationBody } from '../support/invitations.ts';
+import {
+  accept,
+  type InvitationBody,
+  invitationMail,
+  invitationMessage,
+  invitationToken,
+  invite,
+  inviteAndJoin,
+} from '../support/invitations.ts';
 import { startSmtpServer } from '../support/smtp.ts';
 
 const PUBLIC_URL = 'https://tcms.example.test';
@@ -147,7 +155,10 @@ describe('POST /orgs/{orgUlid}/invitations', () => {
     const owner = await signUp(t.http);
     const email = uniqueEmail();
     const first = await invite(t.http, owner, { email, role: 'member' });
-    const again = await t.http.post(`/api/v1/orgs/${owner.orgId}/invitations`).set(owner.headers).send({ email: email.toUpperCase(), role: 'viewer' });
+    const again = await t.http
+      .post(`/api/v1/orgs/${owner.orgId}/invitations`)
+      .set(owner.headers)
+      .send({ email: email.toUpperCase(), role: 'viewer' });
     expectError(again, 409, 'conflict');
 
     await expireInvitation(first.ulid);
@@ -178,10 +189,16 @@ describe('POST /orgs/{orgUlid}/invitations', () => {
     const owner = await signUp(t.http);
     const emails = Array.from({ length: 100 }, (_, index) => `ceiling-${index}-${newId().toLowerCase()}@example.test`);
     for (const chunk of [emails.slice(0, 50), emails.slice(50)]) {
-      const response = await t.http.post(`/api/v1/orgs/${owner.orgId}/invitations/bulk`).set(owner.headers).send({ emails: chunk, role: 'viewer' });
+      const response = await t.http
+        .post(`/api/v1/orgs/${owner.orgId}/invitations/bulk`)
+        .set(owner.headers)
+        .send({ emails: chunk, role: 'viewer' });
       expect(response.status, JSON.stringify(response.body)).toBe(200);
     }
-    const refused = await t.http.post(`/api/v1/orgs/${owner.orgId}/invitations`).set(owner.headers).send({ email: uniqueEmail(), role: 'viewer' });
+    const refused = await t.http
+      .post(`/api/v1/orgs/${owner.orgId}/invitations`)
+      .set(owner.headers)
+      .send({ email: uniqueEmail(), role: 'viewer' });
     expectError(refused, 409, 'conflict');
     expect(refused.body.error.details).toMatchObject({ code: 'pending_invitation_ceiling', ceiling: 100 });
 
@@ -266,12 +283,20 @@ describe('POST /orgs/{orgUlid}/invitations/bulk', () => {
     const owner = await signUp(t.http);
     const batch = (size: number) => Array.from({ length: size }, () => uniqueEmail('bulk'));
     for (const emails of [batch(50), batch(40)]) {
-      expect((await t.http.post(`/api/v1/orgs/${owner.orgId}/invitations/bulk`).set(owner.headers).send({ emails, role: 'viewer' })).status).toBe(200);
+      expect(
+        (await t.http.post(`/api/v1/orgs/${owner.orgId}/invitations/bulk`).set(owner.headers).send({ emails, role: 'viewer' })).status,
+      ).toBe(200);
     }
-    const refused = await t.http.post(`/api/v1/orgs/${owner.orgId}/invitations/bulk`).set(owner.headers).send({ emails: batch(11), role: 'viewer' });
+    const refused = await t.http
+      .post(`/api/v1/orgs/${owner.orgId}/invitations/bulk`)
+      .set(owner.headers)
+      .send({ emails: batch(11), role: 'viewer' });
     expectError(refused, 409, 'conflict');
     expect(await prisma().invitation.count({ where: { orgId: owner.orgId } })).toBe(90);
-    const fits = await t.http.post(`/api/v1/orgs/${owner.orgId}/invitations/bulk`).set(owner.headers).send({ emails: batch(10), role: 'viewer' });
+    const fits = await t.http
+      .post(`/api/v1/orgs/${owner.orgId}/invitations/bulk`)
+      .set(owner.headers)
+      .send({ emails: batch(10), role: 'viewer' });
     expect(fits.status).toBe(200);
     expect(await prisma().invitation.count({ where: { orgId: owner.orgId } })).toBe(100);
   });
@@ -279,11 +304,22 @@ describe('POST /orgs/{orgUlid}/invitations/bulk', () => {
   it('takes at most 50 addresses and at least one; members get 403', async () => {
     const owner = await signUp(t.http);
     const tooMany = Array.from({ length: 51 }, () => uniqueEmail());
-    expectError(await t.http.post(`/api/v1/orgs/${owner.orgId}/invitations/bulk`).set(owner.headers).send({ emails: tooMany, role: 'viewer' }), 422, 'validation_failed');
-    expectError(await t.http.post(`/api/v1/orgs/${owner.orgId}/invitations/bulk`).set(owner.headers).send({ emails: [], role: 'viewer' }), 422, 'validation_failed');
+    expectError(
+      await t.http.post(`/api/v1/orgs/${owner.orgId}/invitations/bulk`).set(owner.headers).send({ emails: tooMany, role: 'viewer' }),
+      422,
+      'validation_failed',
+    );
+    expectError(
+      await t.http.post(`/api/v1/orgs/${owner.orgId}/invitations/bulk`).set(owner.headers).send({ emails: [], role: 'viewer' }),
+      422,
+      'validation_failed',
+    );
     const member = await joinAs(t.http, owner, 'member');
     expectError(
-      await t.http.post(`/api/v1/orgs/${owner.orgId}/invitations/bulk`).set(member.headers).send({ emails: [uniqueEmail()], role: 'viewer' }),
+      await t.http
+        .post(`/api/v1/orgs/${owner.orgId}/invitations/bulk`)
+        .set(member.headers)
+        .send({ emails: [uniqueEmail()], role: 'viewer' }),
       403,
       'forbidden',
     );
@@ -320,7 +356,11 @@ describe('GET /orgs/{orgUlid}/invitations', () => {
     expect(second).toMatchObject({ page: 2, pageSize: 3, total: 4 });
     expect(second.items.map((item) => item.ulid)).toEqual([revoked.ulid]);
     expect((await invitationsOf(owner, '?page=9')).items).toEqual([]);
-    expectError(await t.http.get(`/api/v1/orgs/${owner.orgId}/invitations?status=pending,lost`).set(owner.headers), 422, 'validation_failed');
+    expectError(
+      await t.http.get(`/api/v1/orgs/${owner.orgId}/invitations?status=pending,lost`).set(owner.headers),
+      422,
+      'validation_failed',
+    );
   });
 
   it('carries emailDeliveryStatus of the latest mail: null once delivered, failed after the retries, suppressed', async () => {
@@ -395,7 +435,11 @@ describe('POST /orgs/{orgUlid}/invitations/{invitationUlid}/resend', () => {
     await invite(t.http, owner, { email: uniqueEmail(), role: 'member' });
     await invite(t.http, owner, { email: uniqueEmail(), role: 'member' });
     // The two pending members and the owner fill the 3 seats; the expired one reserved none.
-    expectError(await t.http.post(`/api/v1/orgs/${owner.orgId}/invitations/${expired.ulid}/resend`).set(owner.headers), 409, 'seat_limit_exceeded');
+    expectError(
+      await t.http.post(`/api/v1/orgs/${owner.orgId}/invitations/${expired.ulid}/resend`).set(owner.headers),
+      409,
+      'seat_limit_exceeded',
+    );
     await setSeats(owner.orgId, 4);
     const resent = await t.http.post(`/api/v1/orgs/${owner.orgId}/invitations/${expired.ulid}/resend`).set(owner.headers);
     expect(resent.status, JSON.stringify(resent.body)).toBe(200);
@@ -546,7 +590,14 @@ describe('POST /invitations/accept', () => {
     expectError(await accept(t.http, someoneElse, token), 403, 'forbidden');
     expect(await membershipOf(owner.orgId, someoneElse.userId)).toBeNull();
     expectError(await accept(t.http, person, 'not-a-token'), 404, 'not_found');
-    expectError(await t.http.post('/api/v1/invitations/accept').set((await tokenFor(t.http, person)).headers).send({ token }), 401, 'unauthorized');
+    expectError(
+      await t.http
+        .post('/api/v1/invitations/accept')
+        .set((await tokenFor(t.http, person)).headers)
+        .send({ token }),
+      401,
+      'unauthorized',
+    );
     expectError(await t.http.post('/api/v1/invitations/accept').send({ token }), 401, 'unauthorized');
     await expireInvitation(invitation.ulid);
     expectError(await accept(t.http, person, token), 404, 'not_found');
@@ -570,7 +621,11 @@ describe('POST /invitations/accept', () => {
 
   it('with grantAllPrivateProjects grants every private project of the organization, and only those', async () => {
     const owner = await signUp(t.http);
-    const [secretA, secretB, open] = [await createProject(t.http, owner), await createProject(t.http, owner), await createProject(t.http, owner)];
+    const [secretA, secretB, open] = [
+      await createProject(t.http, owner),
+      await createProject(t.http, owner),
+      await createProject(t.http, owner),
+    ];
     await prisma().project.updateMany({ where: { id: { in: [secretA.ulid, secretB.ulid] } }, data: { accessMode: 'private' } });
     const stranger = await signUp(t.http);
     await createProject(t.http, stranger).then((project) =>
@@ -596,7 +651,11 @@ describe('POST /invitations/accept', () => {
     expect(event?.metadata.grantedProjectUlids).toEqual([secretA.ulid, secretB.ulid].sort());
     // The granted member sees the private projects; the other one does not.
     const codes = async (caller: Caller) =>
-      ((await t.http.get('/api/v1/projects').set({ ...caller.headers, 'X-Organization-Id': owner.orgId })).body.items as Array<{ id: string }>)
+      (
+        (await t.http.get('/api/v1/projects').set({ ...caller.headers, 'X-Organization-Id': owner.orgId })).body.items as Array<{
+          id: string;
+        }>
+      )
         .map((project) => project.id)
         .sort();
     expect(await codes(granted)).toEqual([secretA.id, secretB.id, open.id].sort());
@@ -617,7 +676,9 @@ describe('POST /auth/signup with invitationToken', () => {
     const owner = await signUp(t.http, { organizationName: 'Inviting org' });
     const email = uniqueEmail('newcomer');
     const invitation = await invite(t.http, owner, { email, role: 'member' });
-    const response = await t.http.post('/api/v1/auth/signup').send(signupBody(email.toUpperCase(), await invitationToken(smtp, invitation.ulid)));
+    const response = await t.http
+      .post('/api/v1/auth/signup')
+      .send(signupBody(email.toUpperCase(), await invitationToken(smtp, invitation.ulid)));
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     expect(response.body.organization).toMatchObject({ ulid: owner.orgId, name: 'Inviting org' });
     expect(response.body.organizations).toEqual([{ ulid: owner.orgId, name: 'Inviting org', role: 'member' }]);

@@ -1,14 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { prisma } from '../../src/kernel/database/client.ts';
-import { createProject, joinAs, ownerWithProject, signUp, useTestApp, type Caller } from '../support/app.ts';
 import { grant, setAccessMode } from '../support/access-fixtures.ts';
+import { type Caller, createProject, joinAs, ownerWithProject, signUp, useTestApp } from '../support/app.ts';
 import { openStreamsGauge, progressOf, until, useListeningApp } from '../support/event-streams.ts';
 import { createCases, createPlan, createRun, patchRunCase, putPlanCases, runOf, runWithCases } from '../support/runs.ts';
 
 const t = useTestApp({ TCMS_SSE_KEEPALIVE_MS: '100' });
 const live = useListeningApp(t);
 
-type RunProgress = { runUlid: string; state: string; counts: Record<string, number>; total: number; passRate: number; lastResultAt: number | null };
+type RunProgress = {
+  runUlid: string;
+  state: string;
+  counts: Record<string, number>;
+  total: number;
+  passRate: number;
+  lastResultAt: number | null;
+};
 type PlanProgress = { totalRuns: number; closedRuns: number; counts: Record<string, number>; byConfiguration: unknown[] };
 
 const runEvents = (caller: Caller, runUlid: string, headers: Record<string, string> = {}) =>
@@ -63,7 +70,11 @@ describe('GET /api/v1/runs/{runUlid}/events', () => {
 
   it('sends a bulk mark of 500 cases as one event', async () => {
     const { owner, code } = await ownerWithProject(t.http);
-    const imported = await t.http.post(`/api/v1/projects/${code}/result-imports`).set(owner.headers).set('Content-Type', 'application/xml').send(skippedReport(500));
+    const imported = await t.http
+      .post(`/api/v1/projects/${code}/result-imports`)
+      .set(owner.headers)
+      .set('Content-Type', 'application/xml')
+      .send(skippedReport(500));
     expect(imported.status, JSON.stringify(imported.body)).toBe(201);
     const runUlid = imported.body.runUlid as string;
     const runCases = await prisma().testRunCase.findMany({ where: { runId: runUlid }, select: { id: true } });
@@ -86,7 +97,8 @@ describe('GET /api/v1/runs/{runUlid}/events', () => {
     const { owner, run, runCases } = await runWithCases(t.http, 4);
     const stream = await runEvents(owner, run.ulid);
     await stream.nextEvent();
-    for (const runCase of runCases) expect((await patchRunCase(t.http, owner, run.ulid, runCase.ulid, { status: 'passed' })).status).toBe(200);
+    for (const runCase of runCases)
+      expect((await patchRunCase(t.http, owner, run.ulid, runCase.ulid, { status: 'passed' })).status).toBe(200);
     await stream.nextEvent((message) => progressOf<RunProgress>(message).counts.passed === 4);
     // Arrival times on this machine: a frame sent 250 ms after another may arrive a little sooner.
     const arrivals = stream.received.filter((message) => message.event === 'progress').map((message) => message.at);

@@ -62,9 +62,15 @@ async function workspace() {
   const owner = await signUp(t.http);
   const token = await tokenFor(t.http, owner);
   const project = await createProject(t.http, owner);
-  const cases = [await createCase(t.http, owner, project.id, { title: 'Login works' }), await createCase(t.http, owner, project.id, { title: 'Logout works' })];
+  const cases = [
+    await createCase(t.http, owner, project.id, { title: 'Login works' }),
+    await createCase(t.http, owner, project.id, { title: 'Logout works' }),
+  ];
   const plan = await createPlan(t.http, owner, project.id, { name: 'Release plan' });
-  const selection = await t.http.put(`/api/v1/plans/${plan.ulid}/cases`).set(owner.headers).send({ caseUlids: cases.map((each) => each.ulid) });
+  const selection = await t.http
+    .put(`/api/v1/plans/${plan.ulid}/cases`)
+    .set(owner.headers)
+    .send({ caseUlids: cases.map((each) => each.ulid) });
   expect(selection.status).toBe(200);
   return { owner, token, project, cases, plan };
 }
@@ -77,7 +83,12 @@ const post = (headers: Record<string, string>, body: unknown) =>
     body: JSON.stringify(body),
   });
 
-const toolCall = (id: number, name: string, args: Record<string, unknown>) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+const toolCall = (id: number, name: string, args: Record<string, unknown>) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name, arguments: args },
+});
 
 describe('MCP server (decisions §16)', () => {
   it('lists its tools, each with a description and an object input schema', async () => {
@@ -152,7 +163,11 @@ describe('MCP server (decisions §16)', () => {
     expect(submitted.resultUlids).toHaveLength(2);
     expect((await call(client, 'get_run', { runUlid: run.ulid })).counts).toMatchObject({ passed: 1, failed: 1, untested: 0 });
 
-    const created = await call(client, 'create_test_case', { projectId: project.id, title: 'Password reset mail arrives', steps: [{ action: 'Request a reset' }] });
+    const created = await call(client, 'create_test_case', {
+      projectId: project.id,
+      title: 'Password reset mail arrives',
+      steps: [{ action: 'Request a reset' }],
+    });
     expect(created.displayId).toMatch(new RegExp(`^${project.id}-\\d+$`));
     const byDisplayId = await call(client, 'get_test_case_by_display_id', { projectId: project.id, displayId: created.displayId });
     expect(byDisplayId.ulid).toBe(created.ulid);
@@ -176,7 +191,12 @@ describe('MCP server (decisions §16)', () => {
     await callFailing(strangerClient, 'get_project', { projectId: project.id }, 'not_found');
     await callFailing(strangerClient, 'mark_result', { runUlid: run.ulid, runCaseUlid: runCase.ulid, status: 'failed' }, 'not_found');
 
-    const invalid = await callFailing(ownClient, 'mark_result', { runUlid: run.ulid, runCaseUlid: runCase.ulid, status: 'great' }, 'validation_failed');
+    const invalid = await callFailing(
+      ownClient,
+      'mark_result',
+      { runUlid: run.ulid, runCaseUlid: runCase.ulid, status: 'great' },
+      'validation_failed',
+    );
     expect(JSON.stringify(invalid.details)).toContain('status');
     await callFailing(ownClient, 'create_run', { projectId: project.id, name: 'No cases' }, 'validation_failed');
     await callFailing(ownClient, 'search', { projectId: project.id, q: '' }, 'validation_failed');
@@ -194,7 +214,9 @@ describe('MCP server (decisions §16)', () => {
     for (const headers of [{}, { Authorization: 'Bearer tcms_not_a_real_token' }, { Authorization: 'Basic dXNlcjpwYXNz' }, owner.headers]) {
       const response = await post(headers, listing);
       expect(response.status).toBe(401);
-      expect(response.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${PUBLIC_URL}/.well-known/oauth-protected-resource"`);
+      expect(response.headers.get('www-authenticate')).toBe(
+        `Bearer resource_metadata="${PUBLIC_URL}/.well-known/oauth-protected-resource"`,
+      );
       expect(((await response.json()) as { error: { code: string } }).error.code).toBe('unauthorized');
     }
     await expect(connect('tcms_not_a_real_token')).rejects.toThrow();
@@ -234,7 +256,10 @@ describe('MCP hostile input', () => {
     });
     expect(malformed.status).toBe(400);
     expect(((await malformed.json()) as { error: { code: string } }).error.code).toBe('validation_failed');
-    const deep = await post(token.headers, toolCall(1, 'search', { projectId: project.id, q: JSON.parse('['.repeat(40) + ']'.repeat(40)) }));
+    const deep = await post(
+      token.headers,
+      toolCall(1, 'search', { projectId: project.id, q: JSON.parse('['.repeat(40) + ']'.repeat(40)) }),
+    );
     expect(deep.status).toBe(422);
 
     const client = await connect(token.token);
@@ -297,7 +322,9 @@ describe('MCP metering (api-v1.md "Limits")', () => {
     for (let attempt = 0; attempt < 5; attempt++) {
       await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000)));
       const second = Math.floor(Date.now() / 1000);
-      const responses = await Promise.all(Array.from({ length: 11 }, (_, index) => post(token.headers, toolCall(index, 'get_project', { projectId: project.id }))));
+      const responses = await Promise.all(
+        Array.from({ length: 11 }, (_, index) => post(token.headers, toolCall(index, 'get_project', { projectId: project.id }))),
+      );
       if (Math.floor(Date.now() / 1000) !== second) continue;
       statuses = responses.map((response) => response.status);
       refusal = responses.find((response) => response.status === 429);

@@ -2,17 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { prisma } from '../../src/kernel/database/client.ts';
 import { newId } from '../../src/kernel/ids.ts';
 import { setMemberSuspension } from '../../src/members/members.service.ts';
-import {
-  auditEvents,
-  createProject,
-  expectError,
-  joinAs,
-  signUp,
-  tokenFor,
-  uniqueEmail,
-  useTestApp,
-  type Caller,
-} from '../support/app.ts';
+import { auditEvents, type Caller, createProject, expectError, joinAs, signUp, tokenFor, uniqueEmail, useTestApp } from '../support/app.ts';
 import { accept, invitationToken, invite, inviteAndJoin } from '../support/invitations.ts';
 import { startSmtpServer } from '../support/smtp.ts';
 
@@ -180,7 +170,11 @@ describe('PATCH /orgs/{orgUlid}/members/{userUlid}', () => {
     expectError(await patchRole(owner, stranger.userId, 'member'), 404, 'not_found');
     expectError(await patchRole(owner, newId(), 'member'), 404, 'not_found');
     expectError(await patchRole(owner, owner.userId, 'boss'), 422, 'validation_failed');
-    expectError(await t.http.patch(`/api/v1/orgs/${owner.orgId}/members/${owner.userId}`).set(owner.headers).send({}), 422, 'validation_failed');
+    expectError(
+      await t.http.patch(`/api/v1/orgs/${owner.orgId}/members/${owner.userId}`).set(owner.headers).send({}),
+      422,
+      'validation_failed',
+    );
   });
 
   it('takes effect at once for the member’s API token: a demoted admin’s admin token acts as a member', async () => {
@@ -243,13 +237,17 @@ describe('DELETE /orgs/{orgUlid}/members/{userUlid}', () => {
     await prisma().project.update({ where: { id: project.ulid }, data: { ownerUserId: member.userId, accessMode: 'private' } });
     const group = await prisma().userGroup.create({ data: { id: newId(), orgId: owner.orgId, name: 'Testers' } });
     await prisma().userGroupMember.create({ data: { groupId: group.id, userId: member.userId, orgId: owner.orgId } });
-    await prisma().projectAccessMember.create({ data: { projectId: project.ulid, userId: member.userId, orgId: owner.orgId, state: 'granted' } });
+    await prisma().projectAccessMember.create({
+      data: { projectId: project.ulid, userId: member.userId, orgId: owner.orgId, state: 'granted' },
+    });
     // What the same person holds in another organization stays.
     const elsewhere = await signUp(t.http);
     await prisma().membership.create({ data: { id: newId(), orgId: elsewhere.orgId, userId: member.userId, role: 'member' } });
     const otherProject = await createProject(t.http, elsewhere);
     await prisma().project.update({ where: { id: otherProject.ulid }, data: { ownerUserId: member.userId } });
-    await prisma().projectAccessMember.create({ data: { projectId: otherProject.ulid, userId: member.userId, orgId: elsewhere.orgId, state: 'revoked' } });
+    await prisma().projectAccessMember.create({
+      data: { projectId: otherProject.ulid, userId: member.userId, orgId: elsewhere.orgId, state: 'revoked' },
+    });
 
     expect((await removeMember(owner, member.userId)).status).toBe(204);
     expect(await prisma().userGroupMember.count({ where: { userId: member.userId } })).toBe(0);
@@ -265,7 +263,9 @@ describe('DELETE /orgs/{orgUlid}/members/{userUlid}', () => {
     const viewer = await joinAs(t.http, owner, 'viewer');
     const hidden = await createProject(t.http, owner);
     await prisma().project.update({ where: { id: hidden.ulid }, data: { accessMode: 'private' } });
-    await prisma().projectAccessMember.create({ data: { projectId: hidden.ulid, userId: viewer.userId, orgId: owner.orgId, state: 'revoked' } });
+    await prisma().projectAccessMember.create({
+      data: { projectId: hidden.ulid, userId: viewer.userId, orgId: owner.orgId, state: 'revoked' },
+    });
     expect((await removeMember(viewer, viewer.userId)).status).toBe(204);
     expect(await roleOf(owner.orgId, viewer.userId)).toBeNull();
     expect(await prisma().projectAccessMember.count({ where: { userId: viewer.userId } })).toBe(0);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ULID_PATTERN } from '../../src/kernel/ids.ts';
 import { overrideOrganizationLimits } from '../../src/orgs/orgs.service.ts';
-import { auditEvents, createMilestone, createProject, joinAs, ownerWithProject, signUp, useTestApp, type Caller } from '../support/app.ts';
+import { auditEvents, type Caller, createMilestone, createProject, joinAs, ownerWithProject, signUp, useTestApp } from '../support/app.ts';
 
 const t = useTestApp();
 
@@ -238,7 +238,12 @@ describe('DELETE /api/v1/milestones/{milestoneUlid}', () => {
 
     const events = await auditEvents(t.http, owner, { action: 'milestone.deleted' });
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ entityType: 'milestone', entityUlid: doomed.ulid, entityLabel: 'Doomed', metadata: { name: 'Doomed' } });
+    expect(events[0]).toMatchObject({
+      entityType: 'milestone',
+      entityUlid: doomed.ulid,
+      entityLabel: 'Doomed',
+      metadata: { name: 'Doomed' },
+    });
   });
 });
 

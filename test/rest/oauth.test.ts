@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import {
   discoverAuthorizationServerMetadata,
   discoverOAuthProtectedResourceMetadata,
@@ -13,14 +13,14 @@ import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Response } from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sweepExpired } from '../../app/maintenance.ts';
 import { REGISTRATIONS_PER_HOUR } from '../../rest/oauth.ts';
-import { sha256 } from '../../src/kernel/secrets.ts';
 import { prisma } from '../../src/kernel/database/client.ts';
 import { newId } from '../../src/kernel/ids.ts';
-import { sweepExpired } from '../../app/maintenance.ts';
+import { sha256 } from '../../src/kernel/secrets.ts';
 import { setMemberSuspension } from '../../src/members/members.service.ts';
 import { setAccessMode } from '../support/access-fixtures.ts';
-import { auditEvents, createProject, expectError, joinAs, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
+import { auditEvents, type Caller, createProject, expectError, joinAs, signUp, tokenFor, useTestApp } from '../support/app.ts';
 import { patchRunCase, runWithCases } from '../support/runs.ts';
 
 const PUBLIC_URL = 'http://localhost:4780';
@@ -173,13 +173,24 @@ describe('POST /register (RFC 7591)', () => {
 
   it(`limits registrations to ${REGISTRATIONS_PER_HOUR} per address and hour, in the database`, async () => {
     const address = newAddress();
-    const registerFrom = () => t.http.post('/register').set('X-Forwarded-For', address).send({ redirect_uris: [REDIRECT_URI] });
+    const registerFrom = () =>
+      t.http
+        .post('/register')
+        .set('X-Forwarded-For', address)
+        .send({ redirect_uris: [REDIRECT_URI] });
     for (let i = 0; i < REGISTRATIONS_PER_HOUR; i++) expect((await registerFrom()).status).toBe(201);
     const refused = await registerFrom();
     expect(refused.status).toBe(429);
     expect(refused.body.error).toBe('too_many_requests');
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    expect((await t.http.post('/register').set('X-Forwarded-For', newAddress()).send({ redirect_uris: [REDIRECT_URI] })).status).toBe(201);
+    expect(
+      (
+        await t.http
+          .post('/register')
+          .set('X-Forwarded-For', newAddress())
+          .send({ redirect_uris: [REDIRECT_URI] })
+      ).status,
+    ).toBe(201);
   });
 });
 
@@ -203,7 +214,10 @@ describe('GET /authorize: the consent page', () => {
     await prisma().membership.create({ data: { id: newId(), orgId: owner.orgId, userId: member.userId, role: 'viewer' } });
     await setMemberSuspension(owner.orgId, member.userId, true);
     const client = await register({ client_name: 'Claude Code' });
-    const response = await t.http.get('/authorize').set('Cookie', member.headers.Cookie!).query(authorizationParams(client, pkce().challenge, 'xyz'));
+    const response = await t.http
+      .get('/authorize')
+      .set('Cookie', member.headers.Cookie!)
+      .query(authorizationParams(client, pkce().challenge, 'xyz'));
     expect(response.status).toBe(200);
     expect(response.text).toContain('Claude Code');
     expect(response.text).toContain(`<option value="${other.orgId}">Other Org (as member)</option>`);
@@ -218,7 +232,9 @@ describe('GET /authorize: the consent page', () => {
     const unknown = await t.http.get('/authorize').query({ ...authorizationParams(client, 'c'), client_id: '01J00000000000000000000000' });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error).toBe('invalid_client');
-    const elsewhere = await t.http.get('/authorize').query({ ...authorizationParams(client, 'c'), redirect_uri: 'http://127.0.0.1:1/other' });
+    const elsewhere = await t.http
+      .get('/authorize')
+      .query({ ...authorizationParams(client, 'c'), redirect_uri: 'http://127.0.0.1:1/other' });
     expect(elsewhere.status).toBe(400);
     expect(elsewhere.body.error).toBe('invalid_request');
   });
@@ -261,7 +277,10 @@ describe('GET /authorize: the consent page', () => {
     ] as const) {
       const response = await consent(owner, client, pkce().challenge, { redirect_uri: redirectUri });
       expect(response.status, redirectUri).toBe(302);
-      expect(response.headers.location!.startsWith(`${redirectUri}${redirectUri.includes('?') ? '&' : '?'}code=`), response.headers.location).toBe(true);
+      expect(
+        response.headers.location!.startsWith(`${redirectUri}${redirectUri.includes('?') ? '&' : '?'}code=`),
+        response.headers.location,
+      ).toBe(true);
     }
   });
 
@@ -290,7 +309,9 @@ describe('POST /authorize: the decision', () => {
       entityLabel: 'Agent X',
       metadata: { clientUlid: client.client_id, clientName: 'Agent X', redirectUri: REDIRECT_URI, role: 'admin' },
     });
-    const stored = await prisma().oAuthAuthorizationCode.findUniqueOrThrow({ where: { codeHash: sha256(location.searchParams.get('code')!) } });
+    const stored = await prisma().oAuthAuthorizationCode.findUniqueOrThrow({
+      where: { codeHash: sha256(location.searchParams.get('code')!) },
+    });
     expect(stored.expiresAt.getTime() - stored.createdAt.getTime()).toBe(60_000);
   });
 
@@ -304,7 +325,10 @@ describe('POST /authorize: the decision', () => {
   });
 
   it('answers a POST that is not a form with a 400 of its own, never a 500', async () => {
-    for (const [type, body] of [['text/plain', 'x'], ['application/json', '{"client_id":"x"}']]) {
+    for (const [type, body] of [
+      ['text/plain', 'x'],
+      ['application/json', '{"client_id":"x"}'],
+    ]) {
       const response = await t.http.post('/authorize').set('Content-Type', type!).send(body);
       expect(response.status, type).toBe(400);
     }
@@ -314,7 +338,12 @@ describe('POST /authorize: the decision', () => {
     const owner = await signUp(t.http);
     const client = await register();
     const form = { ...authorizationParams(client, pkce().challenge), approve: 'true', organizationUlid: owner.orgId };
-    const crossSite = await t.http.post('/authorize').set('Cookie', owner.headers.Cookie!).set('Origin', 'https://evil.example').type('form').send(form);
+    const crossSite = await t.http
+      .post('/authorize')
+      .set('Cookie', owner.headers.Cookie!)
+      .set('Origin', 'https://evil.example')
+      .type('form')
+      .send(form);
     expect(crossSite.status).toBe(403);
     const crossReferer = await t.http
       .post('/authorize')
@@ -325,7 +354,12 @@ describe('POST /authorize: the decision', () => {
     expect(crossReferer.status).toBe(403);
     const bare = await t.http.post('/authorize').set('Cookie', owner.headers.Cookie!).type('form').send(form);
     expect(bare.status).toBe(403);
-    const sameReferer = await t.http.post('/authorize').set('Cookie', owner.headers.Cookie!).set('Referer', `${PUBLIC_URL}/authorize?x=1`).type('form').send(form);
+    const sameReferer = await t.http
+      .post('/authorize')
+      .set('Cookie', owner.headers.Cookie!)
+      .set('Referer', `${PUBLIC_URL}/authorize?x=1`)
+      .type('form')
+      .send(form);
     expect(sameReferer.status).toBe(302);
     expect(await prisma().oAuthGrant.count({ where: { clientId: client.client_id } })).toBe(1);
   });
@@ -383,7 +417,10 @@ describe('POST /token', () => {
   it('stores only digests of codes and tokens', async () => {
     const owner = await signUp(t.http);
     const { client, tokens } = await authorizedTokens(owner);
-    const grant = await prisma().oAuthGrant.findFirstOrThrow({ where: { clientId: client.client_id }, include: { accessTokens: true, refreshTokens: true } });
+    const grant = await prisma().oAuthGrant.findFirstOrThrow({
+      where: { clientId: client.client_id },
+      include: { accessTokens: true, refreshTokens: true },
+    });
     expect(grant.accessTokens.map((row) => row.tokenHash)).toEqual([sha256(tokens.access_token)]);
     expect(grant.refreshTokens.map((row) => row.tokenHash)).toEqual([sha256(tokens.refresh_token)]);
   });
@@ -397,7 +434,10 @@ describe('POST /token', () => {
     await prisma().oAuthAccessToken.updateMany({ where: { grantId: grant.id }, data: { expiresAt: past } });
     await prisma().oAuthRefreshToken.updateMany({ where: { grantId: grant.id }, data: { expiresAt: past } });
     await sweepExpired(prisma());
-    const left = await prisma().oAuthGrant.findUniqueOrThrow({ where: { id: grant.id }, include: { codes: true, accessTokens: true, refreshTokens: true } });
+    const left = await prisma().oAuthGrant.findUniqueOrThrow({
+      where: { id: grant.id },
+      include: { codes: true, accessTokens: true, refreshTokens: true },
+    });
     expect([left.codes, left.accessTokens, left.refreshTokens]).toEqual([[], [], []]);
   });
 
@@ -479,7 +519,9 @@ describe('OAuth access tokens on the API', () => {
     for (const runCase of [first!, second!]) {
       expect((await patchRunCase(t.http, owner, run.ulid, runCase.ulid, { assigneeUlid: assignee.userId })).status).toBe(200);
     }
-    expect((await t.http.patch(`/api/v1/projects/${code}/access`).set(owner.headers).send({ ownerUlid: assignee.userId })).status).toBe(200);
+    expect((await t.http.patch(`/api/v1/projects/${code}/access`).set(owner.headers).send({ ownerUlid: assignee.userId })).status).toBe(
+      200,
+    );
     const { tokens } = await authorizedTokens(assignee);
     const apiToken = await tokenFor(t.http, assignee);
     const lock = (headers: Record<string, string>) =>
@@ -487,7 +529,9 @@ describe('OAuth access tokens on the API', () => {
     expectError(await lock(apiToken.headers), 403, 'forbidden');
     expect((await lock(bearer(tokens))).status).toBe(200);
     expectError(await patchRunCase(t.http, apiToken, run.ulid, first!.ulid, { status: 'passed' }), 403, 'run_case_assignee_locked');
-    expect((await patchRunCase(t.http, { ...assignee, headers: bearer(tokens) }, run.ulid, second!.ulid, { status: 'passed' })).status).toBe(200);
+    expect(
+      (await patchRunCase(t.http, { ...assignee, headers: bearer(tokens) }, run.ulid, second!.ulid, { status: 'passed' })).status,
+    ).toBe(200);
   });
 
   it('are the user in audit events', async () => {
@@ -621,7 +665,9 @@ describe('an MCP client (the SDK) end to end', () => {
     // The token on the MCP server, through the SDK's own client.
     const mcp = new McpClient({ name: 'oauth-test', version: '1.0.0' });
     await mcp.connect(
-      new StreamableHTTPClientTransport(new URL(`${origin}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${tokens.access_token}` } } }),
+      new StreamableHTTPClientTransport(new URL(`${origin}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${tokens.access_token}` } },
+      }),
     );
     try {
       expect((await mcp.listTools()).tools.map((tool) => tool.name)).toContain('list_projects');
@@ -631,10 +677,17 @@ describe('an MCP client (the SDK) end to end', () => {
       await mcp.close();
     }
 
-    const refreshed = await refreshAuthorization(authorizationServer, { metadata, clientInformation, refreshToken: tokens.refresh_token!, fetchFn });
+    const refreshed = await refreshAuthorization(authorizationServer, {
+      metadata,
+      clientInformation,
+      refreshToken: tokens.refresh_token!,
+      fetchFn,
+    });
     expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
     expect((await t.http.get('/api/v1/projects').set('Authorization', `Bearer ${refreshed.access_token}`)).status).toBe(200);
-    await expect(refreshAuthorization(authorizationServer, { metadata, clientInformation, refreshToken: tokens.refresh_token!, fetchFn })).rejects.toThrow();
+    await expect(
+      refreshAuthorization(authorizationServer, { metadata, clientInformation, refreshToken: tokens.refresh_token!, fetchFn }),
+    ).rejects.toThrow();
   });
 });
 
@@ -646,14 +699,18 @@ describe('/api/v1/me/oauth-grants: the applications a user authorized', () => {
     await authorizedTokens(other);
     const listed = await t.http.get('/api/v1/me/oauth-grants').set(owner.headers);
     expect(listed.status).toBe(200);
-    expect(listed.body.items).toEqual([{ ulid: expect.any(String), clientUlid: client.client_id, clientName: 'Desk agent', createdAt: expect.any(Number) }]);
+    expect(listed.body.items).toEqual([
+      { ulid: expect.any(String), clientUlid: client.client_id, clientName: 'Desk agent', createdAt: expect.any(Number) },
+    ]);
     const grantUlid = listed.body.items[0].ulid as string;
 
     expectError(await t.http.get('/api/v1/me/oauth-grants').set(bearer(tokens)), 401, 'unauthorized');
     expectError(await t.http.delete(`/api/v1/me/oauth-grants/${grantUlid}`).set(other.headers), 404, 'not_found');
     expect((await listProjects(tokens)).status).toBe(200);
 
-    expect((await t.http.delete(`/api/v1/me/oauth-grants/${grantUlid}`).set(owner.headers).set('Idempotency-Key', 'disconnect-1')).status).toBe(204);
+    expect(
+      (await t.http.delete(`/api/v1/me/oauth-grants/${grantUlid}`).set(owner.headers).set('Idempotency-Key', 'disconnect-1')).status,
+    ).toBe(204);
     expectError(await listProjects(tokens), 401, 'unauthorized');
     expect((await refresh(client, tokens.refresh_token)).body.error).toBe('invalid_grant');
     expect((await t.http.get('/api/v1/me/oauth-grants').set(owner.headers)).body.items).toEqual([]);
@@ -662,7 +719,6 @@ describe('/api/v1/me/oauth-grants: the applications a user authorized', () => {
     expectError(await t.http.delete(`/api/v1/me/oauth-grants/${grantUlid}`).set(owner.headers), 404, 'not_found');
   });
 });
-
 
 describe('a public address OAuth 2.1 does not allow', () => {
   const plain = useTestApp({ TCMS_PUBLIC_URL: 'http://tcms.example' });

@@ -35,7 +35,12 @@ describe('the typed client generated from /openapi/v1.json', () => {
     expect(signup.response.status).toBe(201);
     const session = {
       params: { header: { 'X-Organization-Id': signup.data!.organization.ulid } },
-      headers: { Cookie: signup.response.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ') },
+      headers: {
+        Cookie: signup.response.headers
+          .getSetCookie()
+          .map((line) => line.split(';')[0])
+          .join('; '),
+      },
     };
     const created = await api.POST('/api/v1/me/api-tokens', { ...session, body: { name: 'typed client', role: 'admin' } });
     expect(created.response.status).toBe(201);
@@ -56,7 +61,10 @@ describe('the typed client generated from /openapi/v1.json', () => {
     const planUlid = plan.data!.ulid;
     const selection = await ci.PUT('/api/v1/plans/{planUlid}/cases', { params: { path: { planUlid } }, body: { caseUlids: [caseUlid] } });
     expect(selection.data!.items.map((item) => item.caseUlid)).toEqual([caseUlid]);
-    const run = await ci.POST('/api/v1/projects/{projectId}/runs', { params: { path: { projectId } }, body: { name: 'Nightly', planUlid } });
+    const run = await ci.POST('/api/v1/projects/{projectId}/runs', {
+      params: { path: { projectId } },
+      body: { name: 'Nightly', planUlid },
+    });
     expect(run.response.status).toBe(201);
 
     const results = await ci.POST('/api/v1/runs/{runUlid}/results/bulk', {

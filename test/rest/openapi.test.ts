@@ -28,8 +28,8 @@ describe('GET /openapi/v1.json', () => {
     expect(response.status).toBe(200);
     expect(response.body.openapi).toBe('3.1.0');
     expect(response.body.info.version).toBe('1.0.0');
-    const documented = Object.entries(response.body.paths as Record<string, Record<string, unknown>>).flatMap(
-      ([path, operations]) => Object.keys(operations).map((method) => `${method} ${path}`),
+    const documented = Object.entries(response.body.paths as Record<string, Record<string, unknown>>).flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => `${method} ${path}`),
     );
     expect(documented.sort()).toEqual(v1Routes.map((route) => `${route.method} /api/v1${route.path}`).sort());
   });
@@ -104,7 +104,11 @@ describe('GET /openapi/v1.json', () => {
         const names = headerNames(response);
         const where = `${route.operationId} ${status}`;
         if (route.auth === 'org') expect(names, where).toEqual(expect.arrayContaining(rateLimit));
-        else expect(names.filter((name) => name.startsWith('X-RateLimit')), where).toEqual([]);
+        else
+          expect(
+            names.filter((name) => name.startsWith('X-RateLimit')),
+            where,
+          ).toEqual([]);
         if (status === '429' || (status === '409' && unsafe)) expect(names, where).toContain('Retry-After');
         expect(names.includes('Idempotency-Replayed'), where).toBe(unsafe && status === String(route.success.status));
       }
@@ -153,7 +157,11 @@ describe('GET /openapi/v1.json', () => {
 });
 
 /** Every `.meta({ example })` under a zod schema, with where it sits. */
-function* documentedExamples(schema: z.ZodType, path: string[] = [], seen = new Set<z.ZodType>()): Generator<{ path: string; schema: z.ZodType; example: unknown }> {
+function* documentedExamples(
+  schema: z.ZodType,
+  path: string[] = [],
+  seen = new Set<z.ZodType>(),
+): Generator<{ path: string; schema: z.ZodType; example: unknown }> {
   if (seen.has(schema)) return;
   seen.add(schema);
   const meta = schema.meta();
@@ -185,7 +193,9 @@ function sampleOf(documented: Json): unknown {
   const type = [schema.type].flat().find((candidate) => candidate !== 'null');
   switch (type) {
     case 'object':
-      return Object.fromEntries(Object.entries((schema.properties ?? {}) as Record<string, Json>).map(([name, property]) => [name, sampleOf(property)]));
+      return Object.fromEntries(
+        Object.entries((schema.properties ?? {}) as Record<string, Json>).map(([name, property]) => [name, sampleOf(property)]),
+      );
     case 'array':
       return [sampleOf(schema.items ?? {})];
     case 'integer':
@@ -216,7 +226,12 @@ describe('the examples of /openapi/v1.json', () => {
       }
     }
     expect(checked).toEqual(
-      expect.arrayContaining(['createProject body id', 'submitRunResults body results', 'submitRunResults body results.runCaseUlid', 'getSuiteByDisplayId params displayId']),
+      expect.arrayContaining([
+        'createProject body id',
+        'submitRunResults body results',
+        'submitRunResults body results.runCaseUlid',
+        'getSuiteByDisplayId params displayId',
+      ]),
     );
   });
 
@@ -231,7 +246,9 @@ describe('the examples of /openapi/v1.json', () => {
       const valuesIn = (where: 'path' | 'query') =>
         Object.fromEntries(
           parameters
-            .filter((parameter) => parameter.in === where && (where === 'path' || 'example' in parameter.schema || 'default' in parameter.schema))
+            .filter(
+              (parameter) => parameter.in === where && (where === 'path' || 'example' in parameter.schema || 'default' in parameter.schema),
+            )
             .map((parameter) => [parameter.name, asSent(sampleOf(parameter.schema), 'query')]),
         );
       const requests: [string, z.ZodType | undefined, unknown][] = [

@@ -34,7 +34,9 @@ describe('GET /metrics', () => {
     expect(count('method="GET",route="/api/v1/projects/\\{projectId\\}",status="404"')).toBeGreaterThanOrEqual(1);
     expect(count('method="POST",route="/graphql",status="200"')).toBeGreaterThanOrEqual(1);
     expect(count('method="GET",route="unmatched",status="404"')).toBeGreaterThanOrEqual(1);
-    expect(text).toMatch(/^tcms_http_request_duration_seconds_bucket\{le="0\.1",method="GET",route="\/api\/v1\/projects\/\{projectId\}",status="200"\} \d+$/m);
+    expect(text).toMatch(
+      /^tcms_http_request_duration_seconds_bucket\{le="0\.1",method="GET",route="\/api\/v1\/projects\/\{projectId\}",status="200"\} \d+$/m,
+    );
     expect(text).toMatch(/^tcms_http_requests_in_flight \d+$/m);
     expect(text).toMatch(/^tcms_process_resident_memory_bytes \d+/m);
     // Concrete paths never become labels: the number of series stays bounded.

@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../app/tcms.ts';
 import { newId } from '../../src/kernel/ids.ts';
-import {
-  auditEvents,
-  createProject,
-  expectError,
-  graphql,
-  joinAs,
-  projectCode,
-  signUp,
-  tokenFor,
-  useTestApp,
-} from '../support/app.ts';
+import { auditEvents, createProject, expectError, graphql, joinAs, projectCode, signUp, tokenFor, useTestApp } from '../support/app.ts';
 import { codeOf, dataOf } from '../support/graphql.ts';
 
 const t = useTestApp();
@@ -64,9 +54,9 @@ describe('tcms org suspend / unsuspend', () => {
       });
       expect(codeOf(await graphql(t.http, caller, '{ projects { totalCount } }'))).toBe('organization_suspended');
       expect(codeOf(await graphql(t.http, caller, '{ organization { members { totalCount } } }'))).toBe('organization_suspended');
-      expect(
-        codeOf(await graphql(t.http, caller, 'mutation { createProject(input: { name: "New", code: "NEWONE" }) { code } }')),
-      ).toBe('organization_suspended');
+      expect(codeOf(await graphql(t.http, caller, 'mutation { createProject(input: { name: "New", code: "NEWONE" }) { code } }'))).toBe(
+        'organization_suspended',
+      );
     }
     // Other organizations are untouched.
     expect((await t.http.get('/api/v1/projects').set(bystander.headers)).status).toBe(200);

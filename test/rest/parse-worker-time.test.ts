@@ -10,7 +10,11 @@ const t = useTestApp({ TCMS_IMPORT_TIMEOUT_MS: '500' });
 it('a report that takes longer to read than the parse worker may answers 422', async () => {
   const { owner, code } = await ownerWithProject(t.http);
   const slow = `<testsuites><testsuite name="s"><properties>${'<p/>'.repeat(4_900_000)}</properties></testsuite></testsuites>`;
-  const response = await t.http.post(`/api/v1/projects/${code}/result-imports`).set(owner.headers).set('Content-Type', 'application/xml').send(slow);
+  const response = await t.http
+    .post(`/api/v1/projects/${code}/result-imports`)
+    .set(owner.headers)
+    .set('Content-Type', 'application/xml')
+    .send(slow);
   expectError(response, 422, 'parse_failed');
   expect(response.body.error.details).toEqual({ limit: 'time', timeoutMs: 500 });
 });

@@ -1,14 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/kernel/ids.ts';
-import { auditEvents, createProject, expectError, joinAs, ownerWithProject, signUp, useTestApp, type Caller } from '../support/app.ts';
-import { comboKeyOf, configurationGroup, createPlan, type ConfigurationValueBody } from '../support/runs.ts';
+import { auditEvents, type Caller, createProject, expectError, joinAs, ownerWithProject, signUp, useTestApp } from '../support/app.ts';
+import { type ConfigurationValueBody, comboKeyOf, configurationGroup, createPlan } from '../support/runs.ts';
 
 const t = useTestApp();
 
 const putConfigurations = (caller: Caller, planUlid: string, body: unknown) =>
-  t.http.put(`/api/v1/plans/${planUlid}/configurations`).set(caller.headers).send(body as object);
+  t.http
+    .put(`/api/v1/plans/${planUlid}/configurations`)
+    .set(caller.headers)
+    .send(body as object);
 const putExcluded = (caller: Caller, planUlid: string, body: unknown) =>
-  t.http.put(`/api/v1/plans/${planUlid}/excluded-combinations`).set(caller.headers).send(body as object);
+  t.http
+    .put(`/api/v1/plans/${planUlid}/excluded-combinations`)
+    .set(caller.headers)
+    .send(body as object);
 
 const getJson = async (caller: Caller, path: string) => {
   const response = await t.http.get(`/api/v1${path}`).set(caller.headers);
@@ -108,7 +114,8 @@ describe('PUT /api/v1/plans/{planUlid}/configurations', () => {
   it('answers 422 for a selection of more than 1000 combinations', async () => {
     const { owner, code } = await ownerWithProject(t.http);
     const groups = [];
-    for (const name of ['A', 'B', 'C', 'D']) groups.push(await configurationGroup(t.http, owner, code, name, ['1', '2', '3', '4', '5', '6']));
+    for (const name of ['A', 'B', 'C', 'D'])
+      groups.push(await configurationGroup(t.http, owner, code, name, ['1', '2', '3', '4', '5', '6']));
     const plan = await createPlan(t.http, owner, code);
     const all = groups.flatMap((group) => group.values.map((value) => value.ulid));
     const response = await putConfigurations(owner, plan.ulid, { configurationUlids: all });
@@ -176,7 +183,11 @@ describe('GET /api/v1/plans/{planUlid}/combinations', () => {
 
     // A value deleted later drops out of the selection and of the combinations.
     await t.http.delete(`/api/v1/configurations/${linux.ulid}`).set(owner.headers);
-    expect((await getJson(owner, `/plans/${plan.ulid}/configurations`)).items).toEqual([itemOf(os, macos), itemOf(browser, chrome), itemOf(browser, firefox)]);
+    expect((await getJson(owner, `/plans/${plan.ulid}/configurations`)).items).toEqual([
+      itemOf(os, macos),
+      itemOf(browser, chrome),
+      itemOf(browser, firefox),
+    ]);
     const after = await getJson(owner, `/plans/${plan.ulid}/combinations`);
     expect(after.items.map((item: { comboKey: string }) => item.comboKey)).toEqual([comboKeyOf(macos, chrome), comboKeyOf(macos, firefox)]);
     expect(after.includedCount).toBe(1);

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { ownerWithProject, useTestApp, type Caller } from '../support/app.ts';
-import { comboKeyOf, configurationGroup, createCase, createPlan, createRun, type ConfigurationValueBody, type RunBody } from '../support/runs.ts';
+import { type Caller, ownerWithProject, useTestApp } from '../support/app.ts';
+import {
+  type ConfigurationValueBody,
+  comboKeyOf,
+  configurationGroup,
+  createCase,
+  createPlan,
+  createRun,
+  type RunBody,
+} from '../support/runs.ts';
 import { recordStatements } from '../support/statements.ts';
 
 const t = useTestApp();
@@ -10,7 +18,13 @@ type Progress = {
   totalRuns: number;
   closedRuns: number;
   counts: Counts;
-  byConfiguration: Array<{ comboKey: string; values: Array<{ groupName: string; valueName: string }>; totalRuns: number; closedRuns: number; counts: Counts }>;
+  byConfiguration: Array<{
+    comboKey: string;
+    values: Array<{ groupName: string; valueName: string }>;
+    totalRuns: number;
+    closedRuns: number;
+    counts: Counts;
+  }>;
 };
 
 const counts = (partial: Partial<Counts>): Counts => ({ passed: 0, failed: 0, blocked: 0, skipped: 0, untested: 0, ...partial });
@@ -25,7 +39,10 @@ const progressOf = async (caller: Caller, planUlid: string): Promise<Progress> =
 async function mark(caller: Caller, run: RunBody, statuses: string[]) {
   const cases = await t.http.get(`/api/v1/runs/${run.ulid}/cases`).set(caller.headers);
   for (const [index, status] of statuses.entries()) {
-    const response = await t.http.patch(`/api/v1/runs/${run.ulid}/cases/${cases.body.items[index].ulid}`).set(caller.headers).send({ status });
+    const response = await t.http
+      .patch(`/api/v1/runs/${run.ulid}/cases/${cases.body.items[index].ulid}`)
+      .set(caller.headers)
+      .send({ status });
     expect(response.status, JSON.stringify(response.body)).toBe(200);
   }
 }
@@ -46,8 +63,14 @@ describe('plan progress', () => {
     const cases = [];
     for (const title of ['A', 'B', 'C']) cases.push(await createCase(t.http, owner, code, { title }));
     const plan = await createPlan(t.http, owner, code);
-    await t.http.put(`/api/v1/plans/${plan.ulid}/cases`).set(owner.headers).send({ caseUlids: cases.map((each) => each.ulid) });
-    await t.http.put(`/api/v1/plans/${plan.ulid}/configurations`).set(owner.headers).send({ configurationUlids: [linux.ulid, windows.ulid, chrome.ulid] });
+    await t.http
+      .put(`/api/v1/plans/${plan.ulid}/cases`)
+      .set(owner.headers)
+      .send({ caseUlids: cases.map((each) => each.ulid) });
+    await t.http
+      .put(`/api/v1/plans/${plan.ulid}/configurations`)
+      .set(owner.headers)
+      .send({ configurationUlids: [linux.ulid, windows.ulid, chrome.ulid] });
 
     const linuxRuns = [
       await createRun(t.http, owner, code, { planUlid: plan.ulid, configurationUlids: [linux.ulid, chrome.ulid] }),
@@ -97,7 +120,8 @@ describe('plan progress', () => {
     });
     // The buckets add up to the top level.
     const summed = counts({});
-    for (const bucket of progress.byConfiguration) for (const status of Object.keys(summed) as Array<keyof Counts>) summed[status] += bucket.counts[status];
+    for (const bucket of progress.byConfiguration)
+      for (const status of Object.keys(summed) as Array<keyof Counts>) summed[status] += bucket.counts[status];
     expect(summed).toEqual(progress.counts);
     // The plan list carries no progress.
     const listed = await t.http.get(`/api/v1/projects/${code}/plans`).set(owner.headers);
@@ -110,11 +134,17 @@ describe('plan progress', () => {
     const [linux] = os.values as [ConfigurationValueBody];
     const testCase = await createCase(t.http, owner, code);
     const plan = await createPlan(t.http, owner, code);
-    await t.http.put(`/api/v1/plans/${plan.ulid}/cases`).set(owner.headers).send({ caseUlids: [testCase.ulid] });
+    await t.http
+      .put(`/api/v1/plans/${plan.ulid}/cases`)
+      .set(owner.headers)
+      .send({ caseUlids: [testCase.ulid] });
 
     const unconfigured = await createRun(t.http, owner, code, { planUlid: plan.ulid });
     await mark(owner, unconfigured, ['passed']);
-    await t.http.put(`/api/v1/plans/${plan.ulid}/configurations`).set(owner.headers).send({ configurationUlids: [linux.ulid] });
+    await t.http
+      .put(`/api/v1/plans/${plan.ulid}/configurations`)
+      .set(owner.headers)
+      .send({ configurationUlids: [linux.ulid] });
     const configured = await createRun(t.http, owner, code, { planUlid: plan.ulid, configurationUlids: [linux.ulid] });
     expect((await t.http.post(`/api/v1/runs/${configured.ulid}/close`).set(owner.headers)).status).toBe(200);
     // Renaming the value later does not rename the snapshot.
@@ -127,7 +157,13 @@ describe('plan progress', () => {
       counts: counts({ passed: 1, untested: 1 }),
       byConfiguration: [
         { comboKey: '', values: [], totalRuns: 1, closedRuns: 1, counts: counts({ passed: 1 }) },
-        { comboKey: linux.ulid, values: [{ groupName: 'OS', valueName: 'Linux' }], totalRuns: 1, closedRuns: 1, counts: counts({ untested: 1 }) },
+        {
+          comboKey: linux.ulid,
+          values: [{ groupName: 'OS', valueName: 'Linux' }],
+          totalRuns: 1,
+          closedRuns: 1,
+          counts: counts({ untested: 1 }),
+        },
       ],
     });
     // The plan's status is manual: finished runs never change it.
@@ -141,16 +177,27 @@ describe('plan progress', () => {
     const testCase = await createCase(t.http, owner, code);
     const plans = [await createPlan(t.http, owner, code, { name: 'First' }), await createPlan(t.http, owner, code, { name: 'Second' })];
     for (const plan of plans) {
-      await t.http.put(`/api/v1/plans/${plan.ulid}/cases`).set(owner.headers).send({ caseUlids: [testCase.ulid] });
+      await t.http
+        .put(`/api/v1/plans/${plan.ulid}/cases`)
+        .set(owner.headers)
+        .send({ caseUlids: [testCase.ulid] });
       await createRun(t.http, owner, code, { planUlid: plan.ulid });
-      await t.http.put(`/api/v1/plans/${plan.ulid}/configurations`).set(owner.headers).send({ configurationUlids: os.values.map((value) => value.ulid) });
+      await t.http
+        .put(`/api/v1/plans/${plan.ulid}/configurations`)
+        .set(owner.headers)
+        .send({ configurationUlids: os.values.map((value) => value.ulid) });
       for (const value of os.values) await createRun(t.http, owner, code, { planUlid: plan.ulid, configurationUlids: [value.ulid] });
     }
     const overRuns = (statements: string[]) => statements.filter((statement) => /test_runs/.test(statement));
 
     const detail = await recordStatements(() => progressOf(owner, plans[0]!.ulid));
-    const named = [...os.values].sort((a, b) => (a.ulid < b.ulid ? -1 : 1)).map((value) => ({ comboKey: value.ulid, values: [{ groupName: 'OS', valueName: value.name }] }));
-    expect(detail.result.byConfiguration.map(({ comboKey, values }) => ({ comboKey, values }))).toEqual([{ comboKey: '', values: [] }, ...named]);
+    const named = [...os.values]
+      .sort((a, b) => (a.ulid < b.ulid ? -1 : 1))
+      .map((value) => ({ comboKey: value.ulid, values: [{ groupName: 'OS', valueName: value.name }] }));
+    expect(detail.result.byConfiguration.map(({ comboKey, values }) => ({ comboKey, values }))).toEqual([
+      { comboKey: '', values: [] },
+      ...named,
+    ]);
     expect(overRuns(detail.statements)).toHaveLength(1);
 
     const query = `query($code: String!) { project(code: $code) { plans(first: 10) { edges { node { progress {

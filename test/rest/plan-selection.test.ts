@@ -1,14 +1,35 @@
 import { describe, expect, it } from 'vitest';
 import { newId, ULID_PATTERN } from '../../src/kernel/ids.ts';
-import { auditEvents, createProject, createSuite, expectError, joinAs, ownerWithProject, signUp, useTestApp, type Caller } from '../support/app.ts';
+import {
+  auditEvents,
+  type Caller,
+  createProject,
+  createSuite,
+  expectError,
+  joinAs,
+  ownerWithProject,
+  signUp,
+  useTestApp,
+} from '../support/app.ts';
 import { createCase, createPlan, createRun } from '../support/runs.ts';
 
 const t = useTestApp();
 
-type PlanCaseItem = { ulid: string; caseUlid: string; displayId: string; title: string; suiteName: string | null; position: number; assigneeUlid: string | null };
+type PlanCaseItem = {
+  ulid: string;
+  caseUlid: string;
+  displayId: string;
+  title: string;
+  suiteName: string | null;
+  position: number;
+  assigneeUlid: string | null;
+};
 
 const putCases = (caller: Caller, planUlid: string, body: unknown) =>
-  t.http.put(`/api/v1/plans/${planUlid}/cases`).set(caller.headers).send(body as object);
+  t.http
+    .put(`/api/v1/plans/${planUlid}/cases`)
+    .set(caller.headers)
+    .send(body as object);
 
 const getCases = async (caller: Caller, planUlid: string): Promise<PlanCaseItem[]> => {
   const response = await t.http.get(`/api/v1/plans/${planUlid}/cases`).set(caller.headers);
@@ -17,7 +38,10 @@ const getCases = async (caller: Caller, planUlid: string): Promise<PlanCaseItem[
 };
 
 const assign = (caller: Caller, planUlid: string, planCaseUlid: string, body: unknown) =>
-  t.http.patch(`/api/v1/plans/${planUlid}/cases/${planCaseUlid}`).set(caller.headers).send(body as object);
+  t.http
+    .patch(`/api/v1/plans/${planUlid}/cases/${planCaseUlid}`)
+    .set(caller.headers)
+    .send(body as object);
 
 /** An owner, a project with three cases (one in a suite), a member and a plan. */
 async function scenario() {
@@ -117,11 +141,22 @@ describe('PUT /api/v1/plans/{planUlid}/cases', () => {
     ['a duplicate case', (ids: string[]) => ({ caseUlids: [ids[0], ids[1], ids[0]] }), ['caseUlids']],
     ['a malformed case ULID', (ids: string[]) => ({ caseUlids: [ids[0], 'case-1'] }), ['caseUlids', 1]],
     ['a missing caseUlids', () => ({ caseAssignees: [] }), ['caseUlids']],
-    ['a case named twice in caseAssignees', (ids: string[]) => ({
-      caseUlids: [ids[0]],
-      caseAssignees: [{ caseUlid: ids[0], assigneeUlid: null }, { caseUlid: ids[0], assigneeUlid: null }],
-    }), ['caseAssignees']],
-    ['an assignee entry without assigneeUlid', (ids: string[]) => ({ caseUlids: [ids[0]], caseAssignees: [{ caseUlid: ids[0] }] }), ['caseAssignees', 0, 'assigneeUlid']],
+    [
+      'a case named twice in caseAssignees',
+      (ids: string[]) => ({
+        caseUlids: [ids[0]],
+        caseAssignees: [
+          { caseUlid: ids[0], assigneeUlid: null },
+          { caseUlid: ids[0], assigneeUlid: null },
+        ],
+      }),
+      ['caseAssignees'],
+    ],
+    [
+      'an assignee entry without assigneeUlid',
+      (ids: string[]) => ({ caseUlids: [ids[0]], caseAssignees: [{ caseUlid: ids[0] }] }),
+      ['caseAssignees', 0, 'assigneeUlid'],
+    ],
     ['an unknown key', (ids: string[]) => ({ caseUlids: [ids[0]], positions: [0] }), ['positions']],
   ])('answers 422 for %s and leaves the selection unchanged', async (_label, bodyOf, path) => {
     const { owner, a, b, c, plan } = await scenario();
@@ -151,8 +186,9 @@ describe('PUT /api/v1/plans/{planUlid}/cases', () => {
     const archived = await createCase(t.http, owner, code, { title: 'Old' });
     await t.http.post(`/api/v1/test-cases/${archived.ulid}/archive`).set(owner.headers);
     const stranger = await signUp(t.http);
-    const before = (await putCases(owner, plan.ulid, { caseUlids: [a.ulid, b.ulid], caseAssignees: [{ caseUlid: a.ulid, assigneeUlid: member.userId }] }))
-      .body.items;
+    const before = (
+      await putCases(owner, plan.ulid, { caseUlids: [a.ulid, b.ulid], caseAssignees: [{ caseUlid: a.ulid, assigneeUlid: member.userId }] })
+    ).body.items;
 
     for (const body of [
       { caseUlids: [c.ulid, foreignCase.ulid] },
@@ -182,7 +218,11 @@ describe('PUT /api/v1/plans/{planUlid}/cases', () => {
     const { owner, code } = await ownerWithProject(t.http);
     const cases = [];
     for (let batch = 0; batch < 10; batch++) {
-      cases.push(...(await Promise.all(Array.from({ length: 50 }, (_, index) => createCase(t.http, owner, code, { title: `Case ${batch * 50 + index}` })))));
+      cases.push(
+        ...(await Promise.all(
+          Array.from({ length: 50 }, (_, index) => createCase(t.http, owner, code, { title: `Case ${batch * 50 + index}` })),
+        )),
+      );
     }
     const plan = await createPlan(t.http, owner, code);
     const ids = cases.map((each) => each.ulid);
@@ -214,7 +254,10 @@ describe('GET /api/v1/plans/{planUlid}/cases', () => {
     await t.http.post(`/api/v1/test-cases/${c.ulid}/restore`).set(owner.headers);
     expect((await getCases(owner, plan.ulid)).map((item) => item.caseUlid).sort()).toEqual([a.ulid, b.ulid, c.ulid].sort());
     // Titles are the live case's.
-    await t.http.patch(`/api/v1/test-cases/${b.ulid}`).set(owner.headers).send({ patch: { title: 'Pay by SEPA' } });
+    await t.http
+      .patch(`/api/v1/test-cases/${b.ulid}`)
+      .set(owner.headers)
+      .send({ patch: { title: 'Pay by SEPA' } });
     expect((await getCases(owner, plan.ulid))[0]!.title).toBe('Pay by SEPA');
   });
 });
@@ -285,5 +328,4 @@ describe('PATCH /api/v1/plans/{planUlid}/cases/{planCaseUlid}', () => {
     expect(await getCases(owner, plan.ulid)).toEqual([row]);
     expect(await auditEvents(t.http, owner, { action: 'plan.case_assigned' })).toEqual([]);
   });
-
 });

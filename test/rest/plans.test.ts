@@ -3,6 +3,7 @@ import { newId, ULID_PATTERN } from '../../src/kernel/ids.ts';
 import { overrideOrganizationLimits } from '../../src/orgs/orgs.service.ts';
 import {
   auditEvents,
+  type Caller,
   createMilestone,
   createProject,
   expectError,
@@ -11,7 +12,6 @@ import {
   signUp,
   tokenFor,
   useTestApp,
-  type Caller,
 } from '../support/app.ts';
 import { createCase, createPlan, createRun } from '../support/runs.ts';
 
@@ -45,12 +45,19 @@ const list = async (caller: Caller, code: string, query = '') => {
 };
 
 const read = (caller: Caller, planUlid: string) => t.http.get(`/api/v1/plans/${planUlid}`).set(caller.headers);
-const patch = (caller: Caller, planUlid: string, body: unknown) => t.http.patch(`/api/v1/plans/${planUlid}`).set(caller.headers).send(body as object);
+const patch = (caller: Caller, planUlid: string, body: unknown) =>
+  t.http
+    .patch(`/api/v1/plans/${planUlid}`)
+    .set(caller.headers)
+    .send(body as object);
 
 describe('POST /api/v1/projects/{projectId}/plans', () => {
   it('creates a plan with the contract fields, numbers plans per project and records plan.created', async () => {
     const { owner, project, code } = await ownerWithProject(t.http);
-    const response = await t.http.post(`/api/v1/projects/${code}/plans`).set(owner.headers).send({ name: 'Release 1.0', description: 'Everything' });
+    const response = await t.http
+      .post(`/api/v1/projects/${code}/plans`)
+      .set(owner.headers)
+      .send({ name: 'Release 1.0', description: 'Everything' });
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     expect(Object.keys(response.body).sort()).toEqual([...PLAN_FIELDS].sort());
     expect(response.body).toMatchObject({
@@ -143,7 +150,8 @@ describe('GET /api/v1/projects/{projectId}/plans', () => {
   it('pages live plans by planNumber (default 20), without progress, and searches names with q', async () => {
     const { owner, code } = await ownerWithProject(t.http);
     const plans = [];
-    for (let index = 1; index <= 23; index++) plans.push(await createPlan(t.http, owner, code, { name: `Plan ${index}${index % 5 === 0 ? ' nightly' : ''}` }));
+    for (let index = 1; index <= 23; index++)
+      plans.push(await createPlan(t.http, owner, code, { name: `Plan ${index}${index % 5 === 0 ? ' nightly' : ''}` }));
     await t.http.delete(`/api/v1/plans/${plans[1]!.ulid}`).set(owner.headers);
 
     const first = await list(owner, code);
@@ -192,7 +200,10 @@ describe('GET /api/v1/plans/{planUlid}', () => {
     const { owner, code } = await ownerWithProject(t.http);
     const [a, b, c] = [await createCase(t.http, owner, code), await createCase(t.http, owner, code), await createCase(t.http, owner, code)];
     const plan = await createPlan(t.http, owner, code);
-    await t.http.put(`/api/v1/plans/${plan.ulid}/cases`).set(owner.headers).send({ caseUlids: [a.ulid, b.ulid, c.ulid] });
+    await t.http
+      .put(`/api/v1/plans/${plan.ulid}/cases`)
+      .set(owner.headers)
+      .send({ caseUlids: [a.ulid, b.ulid, c.ulid] });
     expect((await read(owner, plan.ulid)).body.caseCount).toBe(3);
     await t.http.post(`/api/v1/test-cases/${b.ulid}/archive`).set(owner.headers);
     expect((await read(owner, plan.ulid)).body.caseCount).toBe(2);
@@ -321,7 +332,11 @@ describe('DELETE /api/v1/plans/{planUlid}', () => {
     expect(kept.status).toBe(200);
     expect(kept.body).toMatchObject({ planUlid: plan.ulid, total: 1 });
     // A deleted plan cannot seed new runs.
-    expectError(await t.http.post(`/api/v1/projects/${code}/runs`).set(owner.headers).send({ name: 'Late', planUlid: plan.ulid }), 404, 'not_found');
+    expectError(
+      await t.http.post(`/api/v1/projects/${code}/runs`).set(owner.headers).send({ name: 'Late', planUlid: plan.ulid }),
+      404,
+      'not_found',
+    );
 
     const events = await auditEvents(t.http, owner, { action: 'plan.deleted' });
     expect(events).toHaveLength(1);

@@ -1,9 +1,10 @@
 import type request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { v1Routes } from '../../rest/v1/index.ts';
 import { tenantClient } from '../../src/kernel/database/tenant.ts';
 import { newId } from '../../src/kernel/ids.ts';
-import { v1Routes } from '../../rest/v1/index.ts';
 import {
+  type Caller,
   createMilestone,
   createSuite,
   graphql,
@@ -12,10 +13,9 @@ import {
   projectCode,
   tokenFor,
   useTestApp,
-  type Caller,
 } from '../support/app.ts';
 import { dataOf } from '../support/graphql.ts';
-import { configurationGroup, createEnvironment, createPlan, createRun, runCasesOf, createCase } from '../support/runs.ts';
+import { configurationGroup, createCase, createEnvironment, createPlan, createRun, runCasesOf } from '../support/runs.ts';
 
 /**
  * A private project is invisible to a member who is not on its allowlist: every route that
@@ -133,7 +133,10 @@ async function populatedProject(owner: Caller, code: string, projectUlid: string
   const environment = await createEnvironment(t.http, owner, code, 'Staging');
   const group = await configurationGroup(t.http, owner, code, 'Browser', ['Firefox']);
   const plan = await createPlan(t.http, owner, code);
-  const planCases = await t.http.put(`/api/v1/plans/${plan.ulid}/cases`).set(owner.headers).send({ caseUlids: [testCase.ulid] });
+  const planCases = await t.http
+    .put(`/api/v1/plans/${plan.ulid}/cases`)
+    .set(owner.headers)
+    .send({ caseUlids: [testCase.ulid] });
   expect(planCases.status, JSON.stringify(planCases.body)).toBe(200);
   const planCase = await t.http.get(`/api/v1/plans/${plan.ulid}/cases`).set(owner.headers);
   const run = await createRun(t.http, owner, code, { caseUlids: [testCase.ulid] });
@@ -148,7 +151,10 @@ async function populatedProject(owner: Caller, code: string, projectUlid: string
   const resultFiles = `/api/v1/runs/${run.ulid}/cases/${runCase!.ulid}/results/${marks[0]}/attachments`;
   const staged = await t.http.post(`${resultFiles}:stage`).set(owner.headers).attach('file', Buffer.from('log'), 'run.log');
   expect(staged.status, JSON.stringify(staged.body)).toBe(201);
-  const resultFile = await t.http.post(resultFiles).set(owner.headers).send({ attachments: [{ key: staged.body.items[0].key }] });
+  const resultFile = await t.http
+    .post(resultFiles)
+    .set(owner.headers)
+    .send({ attachments: [{ key: staged.body.items[0].key }] });
   expect(resultFile.status, JSON.stringify(resultFile.body)).toBe(201);
   const defect = await t.http.post(`/api/v1/projects/${code}/defects`).set(owner.headers).send({ title: 'Broken' });
   expect(defect.status, JSON.stringify(defect.body)).toBe(201);
@@ -252,7 +258,9 @@ describe('a private project', () => {
         const answer = (response: request.Response) => `${response.status} ${response.body.error?.code}`;
         // Refused for lack of access (404) or, identically for a missing project, of role (403).
         if (answer(hidden) !== answer(nothing) || ![404, 403].includes(hidden.status)) {
-          leaks.push(`${route.method.toUpperCase()} ${route.path}: ${answer(hidden)} vs ${answer(nothing)} ${JSON.stringify(hidden.body).slice(0, 300)}`);
+          leaks.push(
+            `${route.method.toUpperCase()} ${route.path}: ${answer(hidden)} vs ${answer(nothing)} ${JSON.stringify(hidden.body).slice(0, 300)}`,
+          );
         }
       }
     }
@@ -268,9 +276,7 @@ describe('a private project', () => {
     expect(list.body.items.map((item: { ulid: string }) => item.ulid)).not.toContain(fixture.projectUlid);
     expect(list.body.total).toBe(0);
 
-    const data = dataOf(
-      await graphql(t.http, outsider, `{ projects { totalCount edges { node { ulid } } } }`),
-    );
+    const data = dataOf(await graphql(t.http, outsider, `{ projects { totalCount edges { node { ulid } } } }`));
     expect(data.projects).toEqual({ totalCount: 0, edges: [] });
     for (const [field, value] of [
       ['project(code: $value) { ulid }', fixture.projectId],
@@ -292,7 +298,9 @@ describe('a private project', () => {
     const token = await tokenFor(t.http, outsider);
     // Event streams never end by themselves (test/rest/live-progress.test.ts reads them as they come).
     const endless = (route: (typeof v1Routes)[number]) => route.success.media?.['text/event-stream'] !== undefined;
-    const reads = v1Routes.filter((route) => reachesProject(route) && route.method === 'get' && route.operationId !== 'downloadStepAttachment' && !endless(route));
+    const reads = v1Routes.filter(
+      (route) => reachesProject(route) && route.method === 'get' && route.operationId !== 'downloadStepAttachment' && !endless(route),
+    );
     for (const caller of [granted, viaGroup, admin, token]) {
       for (const route of reads) {
         const response = await call(caller, route, fixture);
@@ -339,7 +347,7 @@ describe('a private project', () => {
     expect((await t.http.get(`/api/v1/projects/${code}`).set(member.headers)).status).toBe(200);
   });
 
-  it("is seen by its project owner, even one holding a revoked row, who may change its access", async () => {
+  it('is seen by its project owner, even one holding a revoked row, who may change its access', async () => {
     const { owner: orgOwner, project, code } = await ownerWithProject(t.http);
     const lead = await joinAs(t.http, orgOwner, 'member');
     await setMode(orgOwner, code, 'private');

@@ -3,6 +3,7 @@ import { newId } from '../../src/kernel/ids.ts';
 import { overrideOrganizationLimits } from '../../src/orgs/orgs.service.ts';
 import {
   auditEvents,
+  type Caller,
   createProject,
   expectError,
   joinAs,
@@ -10,7 +11,6 @@ import {
   signUp,
   tokenFor,
   useTestApp,
-  type Caller,
 } from '../support/app.ts';
 
 const t = useTestApp();
@@ -52,9 +52,17 @@ describe('GET and PATCH /projects/{projectId}/access', () => {
     expect(await access(viewer, code)).toEqual({ mode: 'public', ownerUlid: null });
     await patch(owner, accessPath(code), { mode: 'private', ownerUlid: viewer.userId });
     const project = await get(owner, `/api/v1/projects/${code}`);
-    expect(Object.keys(project.body).sort()).toEqual(
-      ['avatarKey', 'avatarVersion', 'createdAt', 'description', 'id', 'lockedAt', 'name', 'ulid', 'updatedAt'],
-    );
+    expect(Object.keys(project.body).sort()).toEqual([
+      'avatarKey',
+      'avatarVersion',
+      'createdAt',
+      'description',
+      'id',
+      'lockedAt',
+      'name',
+      'ulid',
+      'updatedAt',
+    ]);
     const list = await get(owner, '/api/v1/projects?include=stats');
     expect(list.body.items[0]).not.toHaveProperty('mode');
     expect(list.body.items[0]).not.toHaveProperty('ownerUlid');
@@ -158,7 +166,13 @@ describe('/projects/{projectId}/access/members', () => {
     const member = await joinAs(t.http, owner, 'member', { firstName: 'Grace', lastName: 'Hopper' });
     const granted = await post(owner, accessPath(code, '/members'), { userUlid: member.userId });
     expect(granted.status).toBe(201);
-    expect(granted.body).toEqual({ userUlid: member.userId, displayName: 'Grace Hopper', email: member.email, state: 'granted', updatedAt: expect.any(Number) });
+    expect(granted.body).toEqual({
+      userUlid: member.userId,
+      displayName: 'Grace Hopper',
+      email: member.email,
+      state: 'granted',
+      updatedAt: expect.any(Number),
+    });
     // Granting again changes nothing and records nothing.
     expect((await post(owner, accessPath(code, '/members'), { userUlid: member.userId })).body).toEqual(granted.body);
     expect((await del(owner, accessPath(code, `/members/${member.userId}`))).status).toBe(204);

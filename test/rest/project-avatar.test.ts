@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { joinAs, ownerWithProject, useTestApp, type Caller } from '../support/app.ts';
+import { type Caller, joinAs, ownerWithProject, useTestApp } from '../support/app.ts';
 
 const t = useTestApp();
 
@@ -12,8 +12,7 @@ const FIVE_MIB = 5 * 1024 * 1024;
 
 type Rgb = { r: number; g: number; b: number };
 
-const solid = (width: number, height: number, background: Rgb) =>
-  sharp({ create: { width, height, channels: 3, background } });
+const solid = (width: number, height: number, background: Rgb) => sharp({ create: { width, height, channels: 3, background } });
 
 const images = {
   png: (color: Rgb = { r: 255, g: 0, b: 0 }) => solid(640, 480, color).png().toBuffer(),
@@ -118,7 +117,12 @@ describe('POST /api/v1/projects/{projectId}/avatar', () => {
     ['GIF bytes declared as GIF', async () => images.gif(), 'image/gif', 'avatar.gif'],
     ['GIF bytes declared as PNG', async () => images.gif(), 'image/png', 'avatar.png'],
     ['text bytes declared as PNG', async () => Buffer.from('definitely not an image\n'.repeat(20)), 'image/png', 'avatar.png'],
-    ['an SVG declared as PNG', async () => Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>'), 'image/png', 'a.png'],
+    [
+      'an SVG declared as PNG',
+      async () => Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>'),
+      'image/png',
+      'a.png',
+    ],
   ])('answers 415 unsupported_media_type for %s and keeps the avatar', async (_label, bytes, contentType, filename) => {
     const { owner, project } = await ownerWithProject(t.http);
     const response = await upload(owner, project.id, await bytes(), { contentType, filename });
@@ -127,14 +131,17 @@ describe('POST /api/v1/projects/{projectId}/avatar', () => {
     expect(await readProject(owner, project.id)).toMatchObject({ avatarKey: null, avatarVersion: 0 });
   });
 
-  it.each(['png', 'jpeg'] as const)('answers 422 validation_failed for a %s cut short (it cannot be decoded) and keeps the avatar', async (format) => {
-    const { owner, project } = await ownerWithProject(t.http);
-    const whole = await images[format]();
-    const response = await upload(owner, project.id, whole.subarray(0, Math.floor(whole.length / 2)), { contentType: `image/${format}` });
-    expect(response.status).toBe(422);
-    expect(response.body.error).toMatchObject({ code: 'validation_failed', details: { path: ['file'] } });
-    expect(await readProject(owner, project.id)).toMatchObject({ avatarKey: null, avatarVersion: 0 });
-  });
+  it.each(['png', 'jpeg'] as const)(
+    'answers 422 validation_failed for a %s cut short (it cannot be decoded) and keeps the avatar',
+    async (format) => {
+      const { owner, project } = await ownerWithProject(t.http);
+      const whole = await images[format]();
+      const response = await upload(owner, project.id, whole.subarray(0, Math.floor(whole.length / 2)), { contentType: `image/${format}` });
+      expect(response.status).toBe(422);
+      expect(response.body.error).toMatchObject({ code: 'validation_failed', details: { path: ['file'] } });
+      expect(await readProject(owner, project.id)).toMatchObject({ avatarKey: null, avatarVersion: 0 });
+    },
+  );
 
   it('answers 413 file_too_large for a valid PNG over 5 MiB', async () => {
     const { owner, project } = await ownerWithProject(t.http);
@@ -142,7 +149,9 @@ describe('POST /api/v1/projects/{projectId}/avatar', () => {
     const height = 1400;
     const noise = Buffer.alloc(width * height * 3);
     for (let i = 0; i < noise.length; i += 1) noise[i] = (i * 2654435761) >>> 24;
-    const big = await sharp(noise, { raw: { width, height, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+    const big = await sharp(noise, { raw: { width, height, channels: 3 } })
+      .png({ compressionLevel: 0 })
+      .toBuffer();
     expect(big.length).toBeGreaterThan(FIVE_MIB);
     expect((await sharp(big).metadata()).format).toBe('png');
 
@@ -154,10 +163,7 @@ describe('POST /api/v1/projects/{projectId}/avatar', () => {
 
   it('answers 422 validation_failed without a file part', async () => {
     const { owner, project } = await ownerWithProject(t.http);
-    const fieldOnly = await t.http
-      .post(`/api/v1/projects/${project.id}/avatar`)
-      .set(owner.headers)
-      .field('name', 'no file here');
+    const fieldOnly = await t.http.post(`/api/v1/projects/${project.id}/avatar`).set(owner.headers).field('name', 'no file here');
     expect(fieldOnly.status).toBe(422);
     expect(fieldOnly.body.error.code).toBe('validation_failed');
 

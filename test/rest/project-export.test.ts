@@ -2,8 +2,8 @@ import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { prisma } from '../../src/kernel/database/client.ts';
 import { newId } from '../../src/kernel/ids.ts';
-import { createProject, createSuite, joinAs, signUp, useTestApp, type Caller } from '../support/app.ts';
-import { createField, fieldsOf, type Field } from '../support/custom-fields.ts';
+import { type Caller, createProject, createSuite, joinAs, signUp, useTestApp } from '../support/app.ts';
+import { createField, type Field, fieldsOf } from '../support/custom-fields.ts';
 import { createCase } from '../support/runs.ts';
 
 const t = useTestApp();
@@ -30,8 +30,6 @@ const exportOf = (caller: Caller, code: string, format?: string, headers: Record
     .get(`/api/v1/projects/${code}/exports${format ? `?format=${format}` : ''}`)
     .set(caller.headers)
     .set(headers);
-
-
 
 /**
  * One project for every test: a suite tree Root > Child, a case in Child with steps, tags and
@@ -111,7 +109,12 @@ describe('GET /api/v1/projects/{projectId}/exports', () => {
     expect(body.cases.map((each) => each.ulid)).not.toContain(archived.ulid);
 
     const [exported, plain] = body.cases as [ExportedCase, ExportedCase];
-    expect(exported).toMatchObject({ displayId: full.displayId, title: '=1+1 checkout', suitePath: 'Root / Child', tags: ['smoke', '-negative'] });
+    expect(exported).toMatchObject({
+      displayId: full.displayId,
+      title: '=1+1 checkout',
+      suitePath: 'Root / Child',
+      tags: ['smoke', '-negative'],
+    });
     expect(exported.steps.map((step) => [step.action, step.expectedResult])).toEqual([
       ['Open the cart', 'The cart shows'],
       ['+ Pay', null],
@@ -199,7 +202,8 @@ describe('CSV cells a spreadsheet would run (OWASP CSV injection)', () => {
 
   async function projectWithDescriptions(owner: Caller) {
     const project = await createProject(t.http, owner, { name: 'Injection' });
-    for (const [index, [description]] of DEFUSED.entries()) await createCase(t.http, owner, project.id, { title: `Case ${index}`, description });
+    for (const [index, [description]] of DEFUSED.entries())
+      await createCase(t.http, owner, project.id, { title: `Case ${index}`, description });
     return project;
   }
 
@@ -221,7 +225,11 @@ describe('CSV cells a spreadsheet would run (OWASP CSV injection)', () => {
     const source = await projectWithDescriptions(owner);
     const copy = await createProject(t.http, owner, { name: 'Copy' });
     const exported = await exportOf(owner, source.id, 'csv');
-    const imported = await t.http.post(`/api/v1/projects/${copy.id}/test-case-imports`).set(owner.headers).set('Content-Type', 'text/csv').send(exported.text);
+    const imported = await t.http
+      .post(`/api/v1/projects/${copy.id}/test-case-imports`)
+      .set(owner.headers)
+      .set('Content-Type', 'text/csv')
+      .send(exported.text);
     expect(imported.status, JSON.stringify(imported.body)).toBe(201);
     expect(await casesOf(owner, copy.id)).toEqual(await casesOf(owner, source.id));
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createProject, joinAs, signUp, useTestApp, type Caller } from '../support/app.ts';
+import { type Caller, createProject, joinAs, signUp, useTestApp } from '../support/app.ts';
 
 const app = useTestApp();
 

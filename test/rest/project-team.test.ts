@@ -3,7 +3,7 @@ import { prisma } from '../../src/kernel/database/client.ts';
 import { newId } from '../../src/kernel/ids.ts';
 import { overrideOrganizationLimits } from '../../src/orgs/orgs.service.ts';
 import { createGroup, grant, revoke, setAccessMode } from '../support/access-fixtures.ts';
-import { createProject, graphql, joinAs, signUp, useTestApp, type Caller } from '../support/app.ts';
+import { type Caller, createProject, graphql, joinAs, signUp, useTestApp } from '../support/app.ts';
 import { dataOf } from '../support/graphql.ts';
 import { recordStatements } from '../support/statements.ts';
 
@@ -79,7 +79,7 @@ describe('project team of include=stats', () => {
     expect(await teamOf(owner, project)).toEqual({ team: [owner.userId, a.userId, b.userId, d.userId], teamCount: 4 });
   });
 
-  it('public: a revoked row removes the member from that project\'s team only; a granted row changes nothing', async () => {
+  it("public: a revoked row removes the member from that project's team only; a granted row changes nothing", async () => {
     const { owner, people } = await organization(3);
     const [admin, member, viewer] = people as [Caller, Caller, Caller];
     const revokedOn = await createProject(app.http, owner);
@@ -174,7 +174,10 @@ describe('GET /api/v1/projects?memberUlid', () => {
     const { owner, m1, m2 } = await fixture();
     const stranger = await signUp(app.http);
     const nobody = newId();
-    expect(await names(owner, `memberUlid=${nobody},${stranger.userId},${m1.userId}`)).toEqual({ names: ['Open', 'Granted to m1'], total: 2 });
+    expect(await names(owner, `memberUlid=${nobody},${stranger.userId},${m1.userId}`)).toEqual({
+      names: ['Open', 'Granted to m1'],
+      total: 2,
+    });
     expect(await names(owner, `memberUlid=${nobody},${stranger.userId},not-a-ulid`)).toEqual({ names: all, total: 4 });
     await leave(owner, m2);
     expect(await names(owner, `memberUlid=${m2.userId}`)).toEqual({ names: all, total: 4 });
@@ -216,9 +219,17 @@ describe('statements of the project list with include=stats', () => {
     const orgId = owner.orgId;
     const userIds = Array.from({ length: members }, () => newId());
     await prisma().user.createMany({
-      data: userIds.map((id, index) => ({ id, email: `seeded-${id.toLowerCase()}@example.test`, passwordHash: 'x', firstName: 'Seeded', lastName: String(index) })),
+      data: userIds.map((id, index) => ({
+        id,
+        email: `seeded-${id.toLowerCase()}@example.test`,
+        passwordHash: 'x',
+        firstName: 'Seeded',
+        lastName: String(index),
+      })),
     });
-    await prisma().membership.createMany({ data: userIds.map((userId, index) => ({ id: newId(), orgId, userId, role: index % 5 === 0 ? 'viewer' : 'member' })) });
+    await prisma().membership.createMany({
+      data: userIds.map((userId, index) => ({ id: newId(), orgId, userId, role: index % 5 === 0 ? 'viewer' : 'member' })),
+    });
     const projectRows = Array.from({ length: projects }, (_, index) => ({
       id: newId(),
       orgId,
@@ -229,13 +240,19 @@ describe('statements of the project list with include=stats', () => {
     await prisma().project.createMany({ data: projectRows });
     await prisma().projectAccessMember.createMany({
       data: projectRows.flatMap((project, index) => [
-        ...userIds.slice(index % members, (index % members) + 6).map((userId) => ({ projectId: project.id, userId, orgId, state: 'granted' })),
+        ...userIds
+          .slice(index % members, (index % members) + 6)
+          .map((userId) => ({ projectId: project.id, userId, orgId, state: 'granted' })),
         { projectId: project.id, userId: reader.userId, orgId, state: index % 3 === 0 ? 'revoked' : 'granted' },
       ]),
     });
     for (let group = 0; group < groups; group++) {
       const assigned = projectRows.filter((_, index) => index % groups === group).map((project) => ({ ulid: project.id }));
-      await createGroup(orgId, [...userIds.filter((_, index) => index % groups === group), ...(group === 0 ? [reader.userId] : [])], assigned);
+      await createGroup(
+        orgId,
+        [...userIds.filter((_, index) => index % groups === group), ...(group === 0 ? [reader.userId] : [])],
+        assigned,
+      );
     }
     return { reader, userIds };
   }

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { ULID_PATTERN } from '../../src/kernel/ids.ts';
 import { overrideOrganizationLimits } from '../../src/orgs/orgs.service.ts';
-import { auditEvents, createProject, joinAs, signUp, useTestApp, type Caller } from '../support/app.ts';
+import { auditEvents, type Caller, createProject, joinAs, signUp, useTestApp } from '../support/app.ts';
 
 const t = useTestApp();
 
@@ -23,7 +23,9 @@ async function threeProjects(owner: Caller) {
 }
 
 const pngImage = () =>
-  sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 0, g: 128, b: 255 } } }).png().toBuffer();
+  sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 0, g: 128, b: 255 } } })
+    .png()
+    .toBuffer();
 
 describe('POST /api/v1/projects', () => {
   it('creates a project with exactly the contract fields', async () => {
@@ -72,10 +74,7 @@ describe('POST /api/v1/projects', () => {
     expect(full.body.name).toHaveLength(200);
     expect(full.body.description).toHaveLength(2000);
 
-    const nullDescription = await t.http
-      .post('/api/v1/projects')
-      .set(owner.headers)
-      .send({ name: 'Null', id: 'NUL', description: null });
+    const nullDescription = await t.http.post('/api/v1/projects').set(owner.headers).send({ name: 'Null', id: 'NUL', description: null });
     expect(nullDescription.status).toBe(201);
     expect(nullDescription.body.description).toBeNull();
   });
@@ -155,7 +154,10 @@ describe('POST /api/v1/projects', () => {
 
     const responses = await Promise.all(
       Array.from({ length: 5 }, (_, index) =>
-        t.http.post('/api/v1/projects').set(owner.headers).send({ name: `Racer ${index}`, id: `RACE${index}` }),
+        t.http
+          .post('/api/v1/projects')
+          .set(owner.headers)
+          .send({ name: `Racer ${index}`, id: `RACE${index}` }),
       ),
     );
     const statuses = responses.map((response) => response.status).sort();
@@ -268,10 +270,7 @@ describe('PATCH /api/v1/projects/{projectId}', () => {
   it('updates name and description and records project.updated with changes', async () => {
     const owner = await signUp(t.http);
     const project = await createProject(t.http, owner, { name: 'Old name', id: 'PAT', description: 'Old text' });
-    const response = await t.http
-      .patch('/api/v1/projects/PAT')
-      .set(owner.headers)
-      .send({ name: 'New name', description: 'New text' });
+    const response = await t.http.patch('/api/v1/projects/PAT').set(owner.headers).send({ name: 'New name', description: 'New text' });
     expect(response.status).toBe(200);
     expect(Object.keys(response.body).sort()).toEqual([...PROJECT_FIELDS].sort());
     expect(response.body).toMatchObject({ ulid: project.ulid, id: 'PAT', name: 'New name', description: 'New text' });
@@ -510,4 +509,3 @@ describe('project lock', () => {
     }
   });
 });
-

@@ -1,7 +1,7 @@
 import type { Response } from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { overrideOrganizationLimits, setOrganizationSuspension } from '../../src/orgs/orgs.service.ts';
-import { createProject, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
+import { type Caller, createProject, signUp, tokenFor, useTestApp } from '../support/app.ts';
 import { windowWithRoom } from '../support/fixed-windows.ts';
 
 const t = useTestApp();
@@ -99,7 +99,10 @@ describe('per-minute API ceiling (decisions §2)', () => {
       expect(response.headers['x-ratelimit-remaining']).toBeUndefined();
       expect(response.headers['x-ratelimit-reset']).toBeUndefined();
     }
-    const write = await t.http.patch(`/api/v1/projects/${(await listProjects(owner)).body.items[0].id}`).set(owner.headers).send({ description: 'still fine' });
+    const write = await t.http
+      .patch(`/api/v1/projects/${(await listProjects(owner)).body.items[0].id}`)
+      .set(owner.headers)
+      .send({ description: 'still fine' });
     expect(write.status).toBe(200);
     expect(write.headers['x-ratelimit-limit']).toBeUndefined();
 

@@ -44,13 +44,15 @@ function unbounded(schema: JsonSchema, where: string, seen = new Set<string>()):
   }
   const found: string[] = [];
   if (isType(schema, 'array') && schema.maxItems === undefined) found.push(`${where}: array without maxItems`);
-  const boundedString = schema.maxLength !== undefined || schema.enum !== undefined || schema.const !== undefined || schema.pattern !== undefined;
+  const boundedString =
+    schema.maxLength !== undefined || schema.enum !== undefined || schema.const !== undefined || schema.pattern !== undefined;
   if (isType(schema, 'string') && !boundedString) found.push(`${where}: string without maxLength`);
   if (isType(schema, 'integer') || isType(schema, 'number')) {
     if (schema.maximum === undefined) found.push(`${where}: number without maximum`);
     if (schema.minimum === undefined && schema.exclusiveMinimum === undefined) found.push(`${where}: number without minimum`);
   }
-  for (const option of [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])]) found.push(...unbounded(option, where, seen));
+  for (const option of [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])])
+    found.push(...unbounded(option, where, seen));
   if (schema.items) found.push(...unbounded(schema.items, `${where}[]`, seen));
   for (const [key, property] of Object.entries(schema.properties ?? {})) found.push(...unbounded(property, `${where}.${key}`, seen));
   if (typeof schema.additionalProperties === 'object') found.push(...unbounded(schema.additionalProperties, `${where}.*`, seen));
@@ -58,7 +60,7 @@ function unbounded(schema: JsonSchema, where: string, seen = new Set<string>()):
 }
 
 describe('request bounds', () => {
-  it('bounds every string, array and number of every JSON body and query parameter (zod checks an array\'s max before its items)', () => {
+  it("bounds every string, array and number of every JSON body and query parameter (zod checks an array's max before its items)", () => {
     const found: string[] = [];
     for (const [path, operations] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(operations)) {

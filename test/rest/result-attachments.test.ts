@@ -1,17 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { newId } from '../../src/kernel/ids.ts';
 import { fileStorage } from '../../src/foundation/storage/file-storage.ts';
+import { newId } from '../../src/kernel/ids.ts';
 import { grant, setAccessMode } from '../support/access-fixtures.ts';
-import { auditEvents, expectError, joinAs, ownerWithProject, useTestApp, type Caller } from '../support/app.ts';
+import { auditEvents, type Caller, expectError, joinAs, ownerWithProject, useTestApp } from '../support/app.ts';
 import { createCase, createRun } from '../support/runs.ts';
 import * as uploads from '../support/uploads.ts';
-import { filesUnder, usedBytes, type UploadPart } from '../support/uploads.ts';
+import { filesUnder, type UploadPart, usedBytes } from '../support/uploads.ts';
 
 const t = useTestApp();
 
 type Step = { ulid: string; position: number; action: string };
 type RunCase = { ulid: string; displayId: string; title: string; steps: Step[] };
-type Attachment = { ulid: string; resultUlid: string; stepUlid: string | null; fileName: string; contentType: string; sizeBytes: number; createdAt: number };
+type Attachment = {
+  ulid: string;
+  resultUlid: string;
+  stepUlid: string | null;
+  fileName: string;
+  contentType: string;
+  sizeBytes: number;
+  createdAt: number;
+};
 
 /**
  * An owner, a run of two cases (so that marking one leaves the run open), the first titled
@@ -86,7 +94,10 @@ describe('result attachments', () => {
     expect(detail.status).toBe(200);
     expect(detail.body.attachments).toEqual(items);
 
-    const download = await t.http.get(`${base(target)}/${items[0]!.ulid}`).set(owner.headers).buffer(true);
+    const download = await t.http
+      .get(`${base(target)}/${items[0]!.ulid}`)
+      .set(owner.headers)
+      .buffer(true);
     expect(download.status).toBe(200);
     expect(download.headers['content-type']).toMatch(/^text\/plain/);
     expect(download.headers['content-disposition']).toBe("attachment; filename*=UTF-8''trace.log");
@@ -112,18 +123,30 @@ describe('result attachments', () => {
     const { owner, run, runCase, resultUlid } = await scenario();
     const first = await attach(owner, { runUlid: run.ulid, runCaseUlid: runCase.ulid, resultUlid }, [file('a.txt', 'a')]);
     const retest = await mark(owner, run.ulid, runCase.ulid, 'passed');
-    const second = await attach(owner, { runUlid: run.ulid, runCaseUlid: runCase.ulid, resultUlid: retest }, [file('b.txt', 'b'), file('c.txt', 'c')]);
+    const second = await attach(owner, { runUlid: run.ulid, runCaseUlid: runCase.ulid, resultUlid: retest }, [
+      file('b.txt', 'b'),
+      file('c.txt', 'c'),
+    ]);
     const more = await attach(owner, { runUlid: run.ulid, runCaseUlid: runCase.ulid, resultUlid }, [file('d.txt', 'd')]);
     expect(first[0]!.stepUlid).toBeNull();
 
     const detail = await t.http.get(`/api/v1/runs/${run.ulid}/cases/${runCase.ulid}`).set(owner.headers);
     // By result in history order, then in their order within it.
     expect(detail.body.attachments.map((item: Attachment) => item.fileName)).toEqual(['a.txt', 'd.txt', 'b.txt', 'c.txt']);
-    expect(detail.body.attachments.map((item: Attachment) => item.ulid)).toEqual([first[0]!.ulid, more[0]!.ulid, ...second.map((item) => item.ulid)]);
+    expect(detail.body.attachments.map((item: Attachment) => item.ulid)).toEqual([
+      first[0]!.ulid,
+      more[0]!.ulid,
+      ...second.map((item) => item.ulid),
+    ]);
 
     const events = await auditEvents(t.http, owner, { action: 'run.result_attachment_committed' });
     expect(events).toHaveLength(3);
-    expect(events[2]).toMatchObject({ entityType: 'test_run_case', entityUlid: runCase.ulid, entityLabel: `${runCase.displayId} · Checkout`, runUlid: run.ulid });
+    expect(events[2]).toMatchObject({
+      entityType: 'test_run_case',
+      entityUlid: runCase.ulid,
+      entityLabel: `${runCase.displayId} · Checkout`,
+      runUlid: run.ulid,
+    });
     expect(events[2]!.metadata).toEqual({
       caseDisplayId: runCase.displayId,
       titleSnapshot: 'Checkout',
@@ -139,7 +162,9 @@ describe('result attachments', () => {
     const [item] = await attach(owner, { runUlid: run.ulid, runCaseUlid: runCase.ulid, resultUlid }, [file(name, 'x')]);
     expect(item!.fileName).toBe(name);
     const [event] = await auditEvents(t.http, owner, { action: 'run.result_attachment_committed' });
-    expect(event!.metadata.attachments).toEqual([{ ulid: item!.ulid, fileName: 'é'.repeat(240), contentType: 'text/plain', sizeBytes: 1, truncated: true }]);
+    expect(event!.metadata.attachments).toEqual([
+      { ulid: item!.ulid, fileName: 'é'.repeat(240), contentType: 'text/plain', sizeBytes: 1, truncated: true },
+    ]);
   });
 
   it('answers 409 staging_already_committed for a key committed before, to a result or to a step', async () => {
@@ -150,7 +175,11 @@ describe('result attachments', () => {
     expectError(await commit(owner, target, { attachments: [{ key }] }), 409, 'staging_already_committed');
 
     const testCase = await uploads.newCase(t.http, owner, code);
-    const steps = testCase.steps.map((step, index) => ({ ulid: step.ulid, action: step.action, ...(index === 0 ? { attachments: [{ key }] } : {}) }));
+    const steps = testCase.steps.map((step, index) => ({
+      ulid: step.ulid,
+      action: step.action,
+      ...(index === 0 ? { attachments: [{ key }] } : {}),
+    }));
     expectError(await uploads.putSteps(t.http, owner, testCase.ulid, steps), 409, 'staging_already_committed');
 
     const staged = await uploads.stage(t.http, owner, testCase.ulid, [file('s.txt', 's')]);
@@ -165,7 +194,11 @@ describe('result attachments', () => {
     const target = { runUlid: run.ulid, runCaseUlid: runCase.ulid, resultUlid };
     const [key] = await stagedKeys(owner, target, [file('a.txt', 'a')]);
     const stranger = await scenario();
-    const [foreignKey] = await stagedKeys(stranger.owner, { runUlid: stranger.run.ulid, runCaseUlid: stranger.runCase.ulid, resultUlid: stranger.resultUlid }, [file('f.txt', 'f')]);
+    const [foreignKey] = await stagedKeys(
+      stranger.owner,
+      { runUlid: stranger.run.ulid, runCaseUlid: stranger.runCase.ulid, resultUlid: stranger.resultUlid },
+      [file('f.txt', 'f')],
+    );
 
     expectError(await commit(owner, target, { attachments: [{ key: `staging/${owner.orgId}/${newId()}` }] }), 404, 'not_found');
     expectError(await commit(owner, target, { attachments: [{ key: foreignKey }] }), 404, 'not_found');
@@ -179,13 +212,21 @@ describe('result attachments', () => {
     expectError(await commit(owner, target, { attachments: [{ key: 'attachments/x' }] }), 422, 'validation_failed');
     expectError(await commit(owner, target, { attachments: [] }), 422, 'validation_failed');
 
-    const nine = await stagedKeys(owner, target, Array.from({ length: 9 }, (_, i) => file(`n${i}.txt`, 'n')));
+    const nine = await stagedKeys(
+      owner,
+      target,
+      Array.from({ length: 9 }, (_, i) => file(`n${i}.txt`, 'n')),
+    );
     expect((await commit(owner, target, { attachments: nine.map((each) => ({ key: each })) })).status).toBe(201);
     const [extra] = await stagedKeys(owner, target, [file('x.txt', 'x')]);
     expectError(await commit(owner, target, { attachments: [{ key }, { key: extra }] }), 422, 'too_many_attachments');
     expect((await commit(owner, target, { attachments: [{ key }] })).status).toBe(201);
 
-    const elevenFiles = await stage(owner, target, Array.from({ length: 11 }, (_, i) => file(`e${i}.txt`, 'e')));
+    const elevenFiles = await stage(
+      owner,
+      target,
+      Array.from({ length: 11 }, (_, i) => file(`e${i}.txt`, 'e')),
+    );
     expectError(elevenFiles, 422, 'too_many_attachments');
     expect(await auditEvents(t.http, owner, { action: 'run.result_attachment_committed' })).toHaveLength(2);
   });
@@ -233,7 +274,10 @@ describe('result attachments', () => {
     expect((await t.http.get(`/api/v1/runs/${run.ulid}`).set(owner.headers)).body.state).toBe('closed');
     const [closedKey] = await stagedKeys(owner, target, [file('c.txt', 'c')]);
     expect((await commit(owner, target, { attachments: [{ key: closedKey }] })).status).toBe(201);
-    const settings = await t.http.patch(`/api/v1/projects/${code}/run-settings`).set(owner.headers).send({ allowResultsInClosedRuns: false });
+    const settings = await t.http
+      .patch(`/api/v1/projects/${code}/run-settings`)
+      .set(owner.headers)
+      .send({ allowResultsInClosedRuns: false });
     expect(settings.status).toBe(200);
     expectError(await stage(owner, target, [file('c.txt', 'c')]), 409, 'conflict');
     expectError(await commit(owner, target, { attachments: [{ key }] }), 409, 'conflict');
@@ -260,7 +304,9 @@ describe('result attachments', () => {
     expect(await usedBytes(owner.orgId)).toBe(0);
     expect(await filesUnder(`attachments/${owner.orgId}/`)).toEqual([]);
 
-    await attach(second.owner, { runUlid: second.run.ulid, runCaseUlid: second.runCase.ulid, resultUlid: second.resultUlid }, [file('c.txt', 'ccc')]);
+    await attach(second.owner, { runUlid: second.run.ulid, runCaseUlid: second.runCase.ulid, resultUlid: second.resultUlid }, [
+      file('c.txt', 'ccc'),
+    ]);
     expect(await usedBytes(second.owner.orgId)).toBe(3);
     expect((await t.http.delete(`/api/v1/projects/${second.code}`).set(second.owner.headers)).status).toBe(204);
     expect(await usedBytes(second.owner.orgId)).toBe(0);

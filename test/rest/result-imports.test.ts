@@ -7,20 +7,21 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { prisma } from '../../src/kernel/database/client.ts';
 import { overrideOrganizationLimits } from '../../src/orgs/orgs.service.ts';
-import { auditEvents, expectError, ownerWithProject, tokenFor, useTestApp, type Caller } from '../support/app.ts';
+import { auditEvents, type Caller, expectError, ownerWithProject, tokenFor, useTestApp } from '../support/app.ts';
 
 const t = useTestApp();
 const fixture = (name: string) => readFile(path.join(import.meta.dirname, '../fixtures/reports', name), 'utf8');
 
 type Query = Record<string, string>;
-const importRaw = (caller: Caller, code: string, body: string | Buffer, type: string, query: Query = {}, headers: Record<string, string> = {}) =>
-  t.http
-    .post(`/api/v1/projects/${code}/result-imports`)
-    .query(query)
-    .set(caller.headers)
-    .set(headers)
-    .set('Content-Type', type)
-    .send(body);
+const importRaw = (
+  caller: Caller,
+  code: string,
+  body: string | Buffer,
+  type: string,
+  query: Query = {},
+  headers: Record<string, string> = {},
+) =>
+  t.http.post(`/api/v1/projects/${code}/result-imports`).query(query).set(caller.headers).set(headers).set('Content-Type', type).send(body);
 
 /** What an import could have written in the organization. */
 async function writtenIn(orgId: string) {
@@ -34,7 +35,11 @@ async function writtenIn(orgId: string) {
 }
 
 const resultsOfRun = (runId: string) =>
-  prisma().testRunResult.findMany({ where: { runId }, orderBy: { id: 'asc' }, include: { testCase: { select: { title: true, automationKey: true, caseNumber: true } } } });
+  prisma().testRunResult.findMany({
+    where: { runId },
+    orderBy: { id: 'asc' },
+    include: { testCase: { select: { title: true, automationKey: true, caseNumber: true } } },
+  });
 
 /** A JUnit report produced by vitest's own junit reporter, run on a small test file at test time. */
 async function vitestReport(): Promise<string> {
@@ -55,11 +60,11 @@ it('retries a flaky checkout', { retry: 2 }, () => { calls++; expect(calls).toBe
     );
     const output = path.join(dir, 'junit.xml');
     const vitest = path.join(process.cwd(), 'node_modules/vitest/vitest.mjs');
-    await promisify(execFile)(process.execPath, [vitest, 'run', '--root', dir, '--reporter=junit', `--outputFile=${output}`], { cwd: dir }).catch(
-      (error: { code?: number }) => {
-        if (error.code !== 1) throw error; // a failing test makes vitest exit 1
-      },
-    );
+    await promisify(execFile)(process.execPath, [vitest, 'run', '--root', dir, '--reporter=junit', `--outputFile=${output}`], {
+      cwd: dir,
+    }).catch((error: { code?: number }) => {
+      if (error.code !== 1) throw error; // a failing test makes vitest exit 1
+    });
     return await readFile(output, 'utf8');
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -89,7 +94,9 @@ describe('POST /api/v1/projects/{projectId}/result-imports', () => {
     expect(await prisma().testCase.count({ where: { suiteId: suite.id } })).toBe(4);
 
     const [event] = await auditEvents(t.http, owner, { action: 'run.cases_bulk_marked' });
-    expect((event!.metadata.bulkCases as { summary: unknown }).summary).toMatchObject({ import: { format: 'junit', tests: 4, createdCases: 4 } });
+    expect((event!.metadata.bulkCases as { summary: unknown }).summary).toMatchObject({
+      import: { format: 'junit', tests: 4, createdCases: 4 },
+    });
     expect(await auditEvents(t.http, owner, { action: 'run.created' })).toHaveLength(1);
 
     // The same report again into a new run binds to the same cases by their automation keys.
@@ -248,7 +255,9 @@ describe('POST /api/v1/projects/{projectId}/result-imports', () => {
 
   it('imports text the database cannot store (NUL, a lone surrogate) as U+FFFD', async () => {
     const { owner, code } = await ownerWithProject(t.http);
-    const report = { results: { tests: [{ name: 'prints\u0000binary', suite: ['io'], status: 'failed', message: 'got \ud800 and \u0000' }] } };
+    const report = {
+      results: { tests: [{ name: 'prints\u0000binary', suite: ['io'], status: 'failed', message: 'got \ud800 and \u0000' }] },
+    };
     const response = await importRaw(owner, code, JSON.stringify(report), 'application/json');
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     const [result] = await resultsOfRun(response.body.runUlid);
@@ -276,9 +285,17 @@ describe('POST /api/v1/projects/{projectId}/result-imports', () => {
   });
 
   describe('refuses hostile and broken reports, writing nothing', () => {
-    const cases: Array<[string, string | Buffer, string, number, string, ((body: { error: { details?: Record<string, unknown> } }) => void)?]> = [
-      ['malformed XML', '<testsuite name="a">\n  <testcase name="x">\n  </testsuite>', 'application/xml', 422, 'parse_failed', (body) =>
-        expect(body.error.details).toMatchObject({ line: 3, column: expect.any(Number) })],
+    const cases: Array<
+      [string, string | Buffer, string, number, string, ((body: { error: { details?: Record<string, unknown> } }) => void)?]
+    > = [
+      [
+        'malformed XML',
+        '<testsuite name="a">\n  <testcase name="x">\n  </testsuite>',
+        'application/xml',
+        422,
+        'parse_failed',
+        (body) => expect(body.error.details).toMatchObject({ line: 3, column: expect.any(Number) }),
+      ],
       [
         'billion laughs',
         `<?xml version="1.0"?>\n<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]>\n<testsuite><testcase name="&lol2;"/></testsuite>`,
@@ -295,8 +312,14 @@ describe('POST /api/v1/projects/{projectId}/result-imports', () => {
         'parse_failed',
       ],
       ['an undeclared entity', '<testsuite><testcase name="&xxe;"/></testsuite>', 'application/xml', 422, 'parse_failed'],
-      ['malformed JSON', '{"results": {"tests": [\n{"name": "a", "status": "passed"},\n{"name": x}]}}', 'application/json', 422, 'parse_failed', (body) =>
-        expect(body.error.details).toEqual({ line: 3, column: 10 })],
+      [
+        'malformed JSON',
+        '{"results": {"tests": [\n{"name": "a", "status": "passed"},\n{"name": x}]}}',
+        'application/json',
+        422,
+        'parse_failed',
+        (body) => expect(body.error.details).toEqual({ line: 3, column: 10 }),
+      ],
       ['an empty JUnit report', '<testsuites><testsuite name="none" tests="0"/></testsuites>', 'application/xml', 422, 'empty_import'],
       ['an empty CTRF report', '{"results":{"tool":{"name":"x"},"tests":[]}}', 'application/json', 422, 'empty_import'],
       ['a wrong content type', '<testsuite/>', 'text/plain', 415, 'unsupported_media_type'],
@@ -318,7 +341,11 @@ describe('POST /api/v1/projects/{projectId}/result-imports', () => {
       expectError(await importRaw(owner, code, huge, 'application/xml'), 413, 'file_too_large');
       const run = (await importRaw(owner, code, await fixture('go-junit-report.xml'), 'application/xml')).body.runUlid;
       const before = await writtenIn(owner.orgId);
-      expectError(await importRaw(owner, code, await fixture('go-junit-report.xml'), 'application/xml', { runUlid: run, runName: 'x' }), 422, 'validation_failed');
+      expectError(
+        await importRaw(owner, code, await fixture('go-junit-report.xml'), 'application/xml', { runUlid: run, runName: 'x' }),
+        422,
+        'validation_failed',
+      );
       expect(await writtenIn(owner.orgId)).toEqual(before);
     });
 
@@ -326,7 +353,8 @@ describe('POST /api/v1/projects/{projectId}/result-imports', () => {
       const { owner, code } = await ownerWithProject(t.http);
       const request = t.http.post(`/api/v1/projects/${code}/result-imports`).set(owner.headers);
       const report = Buffer.from(await fixture('go-junit-report.xml'));
-      for (let index = 0; index < 21; index++) request.attach('file', report, { filename: `r${index}.xml`, contentType: 'application/xml' });
+      for (let index = 0; index < 21; index++)
+        request.attach('file', report, { filename: `r${index}.xml`, contentType: 'application/xml' });
       expectError(await request, 422, 'validation_failed');
       expect(await writtenIn(owner.orgId)).toEqual({ results: 0, cases: 0, runs: 0, suites: 0 });
     });
@@ -342,9 +370,14 @@ describe('POST /api/v1/projects/{projectId}/result-imports', () => {
     it('a failure after cases were matched and created rolls everything back (a run of another project)', async () => {
       const { owner, code } = await ownerWithProject(t.http);
       const other = await importRaw(owner, code, await fixture('go-junit-report.xml'), 'application/xml');
-      const second = await t.http.post('/api/v1/projects').set(owner.headers).send({ name: 'Other', id: `Q${code.slice(1)}` });
+      const second = await t.http
+        .post('/api/v1/projects')
+        .set(owner.headers)
+        .send({ name: 'Other', id: `Q${code.slice(1)}` });
       const before = await writtenIn(owner.orgId);
-      const response = await importRaw(owner, second.body.id, await fixture('pytest.xml'), 'application/xml', { runUlid: other.body.runUlid });
+      const response = await importRaw(owner, second.body.id, await fixture('pytest.xml'), 'application/xml', {
+        runUlid: other.body.runUlid,
+      });
       expectError(response, 404, 'not_found');
       expect(await writtenIn(owner.orgId)).toEqual(before);
     });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { auditEvents, createProject, expectError, joinAs, ownerWithProject, signUp, useTestApp, type Caller } from '../support/app.ts';
-import { createCase, createCases, createRun, runCasesOf, runOf, type RunCaseBody } from '../support/runs.ts';
+import { auditEvents, type Caller, createProject, expectError, joinAs, ownerWithProject, signUp, useTestApp } from '../support/app.ts';
+import { createCase, createCases, createRun, type RunCaseBody, runCasesOf, runOf } from '../support/runs.ts';
 
 const t = useTestApp();
 
@@ -18,7 +18,10 @@ async function runAndMoreCases(inRun: number, more: number, runBody: Record<stri
 describe('POST /api/v1/runs/{runUlid}/cases', () => {
   it('snapshots live cases after the last case, answers 201 with their run cases, and grows the counters', async () => {
     const { owner, code, run } = await runAndMoreCases(2, 0);
-    const withSteps = await createCase(t.http, owner, code, { title: 'With steps', steps: [{ action: 'Open', expectedResult: 'Opens' }, { action: 'Close' }] });
+    const withSteps = await createCase(t.http, owner, code, {
+      title: 'With steps',
+      steps: [{ action: 'Open', expectedResult: 'Opens' }, { action: 'Close' }],
+    });
     const plain = await createCase(t.http, owner, code, { title: 'Plain' });
 
     const response = await addCases(owner, run.ulid, { caseUlids: [plain.ulid, withSteps.ulid] });
@@ -70,7 +73,10 @@ describe('POST /api/v1/runs/{runUlid}/cases', () => {
   it('places added cases after the highest position, even when a case before it was removed', async () => {
     const { owner, run, more } = await runAndMoreCases(3, 1);
     const cases = await runCasesOf(t.http, owner, run.ulid);
-    const removed = await t.http.post(`/api/v1/runs/${run.ulid}/cases/bulk-remove`).set(owner.headers).send({ caseUlids: [cases[1]!.ulid] });
+    const removed = await t.http
+      .post(`/api/v1/runs/${run.ulid}/cases/bulk-remove`)
+      .set(owner.headers)
+      .send({ caseUlids: [cases[1]!.ulid] });
     expect(removed.status).toBe(200);
     const response = await addCases(owner, run.ulid, { caseUlids: [more[0]!.ulid] });
     expect(response.body.items[0].position).toBe(3);
@@ -82,7 +88,9 @@ describe('POST /api/v1/runs/{runUlid}/cases', () => {
     const cases = await createCases(t.http, owner, code, 4);
     const run = await createRun(t.http, owner, code, { caseUlids: [cases[0]!.ulid], defaultAssigneeUlid: owner.userId });
 
-    expect((await addCases(owner, run.ulid, { caseUlids: [cases[1]!.ulid], assigneeUlid: member.userId })).body.items[0].assigneeUlid).toBe(member.userId);
+    expect((await addCases(owner, run.ulid, { caseUlids: [cases[1]!.ulid], assigneeUlid: member.userId })).body.items[0].assigneeUlid).toBe(
+      member.userId,
+    );
     expect((await addCases(owner, run.ulid, { caseUlids: [cases[2]!.ulid], assigneeUlid: null })).body.items[0].assigneeUlid).toBeNull();
     expect((await addCases(owner, run.ulid, { caseUlids: [cases[3]!.ulid] })).body.items[0].assigneeUlid).toBe(owner.userId);
   });
@@ -119,14 +127,19 @@ describe('POST /api/v1/runs/{runUlid}/cases', () => {
 
   it('adds to a closed run, which stays closed; refuses a closed run while allowResultsInClosedRuns is off and an aborted run', async () => {
     const { owner, code, run, inRun, more } = await runAndMoreCases(1, 2);
-    const marked = await t.http.post(`/api/v1/runs/${run.ulid}/cases/bulk-mark`).set(owner.headers).send({ caseUlids: [inRun[0]!.ulid], status: 'passed' });
+    const marked = await t.http
+      .post(`/api/v1/runs/${run.ulid}/cases/bulk-mark`)
+      .set(owner.headers)
+      .send({ caseUlids: [inRun[0]!.ulid], status: 'passed' });
     expect(marked.status).toBe(200);
     expect((await runOf(t.http, owner, run.ulid)).state).toBe('closed');
 
     expect((await addCases(owner, run.ulid, { caseUlids: [more[0]!.ulid] })).status).toBe(201);
     expect(await runOf(t.http, owner, run.ulid)).toMatchObject({ state: 'closed', total: 2, counts: { passed: 1, untested: 1 } });
 
-    expect((await t.http.patch(`/api/v1/projects/${code}/run-settings`).set(owner.headers).send({ allowResultsInClosedRuns: false })).status).toBe(200);
+    expect(
+      (await t.http.patch(`/api/v1/projects/${code}/run-settings`).set(owner.headers).send({ allowResultsInClosedRuns: false })).status,
+    ).toBe(200);
     expectError(await addCases(owner, run.ulid, { caseUlids: [more[1]!.ulid] }), 409, 'conflict');
 
     const open = await createRun(t.http, owner, code, { caseUlids: [inRun[0]!.ulid] });
@@ -147,7 +160,11 @@ describe('POST /api/v1/runs/{runUlid}/cases', () => {
     ['no caseUlids', {}, ['caseUlids']],
     ['an empty list', { caseUlids: [] }, ['caseUlids']],
     ['a repeated ULID', { caseUlids: ['01ARZ3NDEKTSV4RRFFQ69G5FAV', '01ARZ3NDEKTSV4RRFFQ69G5FAV'] }, ['caseUlids']],
-    ['501 ULIDs', { caseUlids: Array.from({ length: 501 }, (_, index) => `01ARZ3NDEKTSV4RRFF${String(index).padStart(8, '0')}`) }, ['caseUlids']],
+    [
+      '501 ULIDs',
+      { caseUlids: Array.from({ length: 501 }, (_, index) => `01ARZ3NDEKTSV4RRFF${String(index).padStart(8, '0')}`) },
+      ['caseUlids'],
+    ],
     ['a malformed assignee', { caseUlids: ['01ARZ3NDEKTSV4RRFFQ69G5FAV'], assigneeUlid: 'me' }, ['assigneeUlid']],
   ])('answers 422 for %s', async (_label, body, path) => {
     const { owner, run } = await runAndMoreCases(1, 0);

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { expectError, joinAs, ownerWithProject, signUp, tokenFor, useTestApp, type AuditEventBody, type Caller } from '../support/app.ts';
+import { type AuditEventBody, type Caller, expectError, joinAs, ownerWithProject, signUp, tokenFor, useTestApp } from '../support/app.ts';
 import { createCases, createRun } from '../support/runs.ts';
 
 const t = useTestApp();
 
-const feed = (caller: Caller, runUlid: string, query = '') => t.http.get(`/api/v1/runs/${runUlid}/audit-events${query}`).set(caller.headers);
+const feed = (caller: Caller, runUlid: string, query = '') =>
+  t.http.get(`/api/v1/runs/${runUlid}/audit-events${query}`).set(caller.headers);
 
 const rename = async (caller: Caller, runUlid: string, name: string) => {
   const response = await t.http.patch(`/api/v1/runs/${runUlid}`).set(caller.headers).send({ name });
@@ -20,7 +21,9 @@ describe('GET /api/v1/runs/{runUlid}/audit-events', () => {
     await rename(owner, run.ulid, 'Renamed');
     await rename(owner, other.ulid, 'Other renamed');
     const [runCase] = (await t.http.get(`/api/v1/runs/${run.ulid}/cases`).set(owner.headers)).body.items;
-    expect((await t.http.patch(`/api/v1/runs/${run.ulid}/cases/${runCase.ulid}`).set(owner.headers).send({ status: 'passed' })).status).toBe(200);
+    expect(
+      (await t.http.patch(`/api/v1/runs/${run.ulid}/cases/${runCase.ulid}`).set(owner.headers).send({ status: 'passed' })).status,
+    ).toBe(200);
 
     const viewer = await joinAs(t.http, owner, 'viewer');
     expectError(await t.http.get(`/api/v1/orgs/${owner.orgId}/audit-events`).set(viewer.headers), 403, 'forbidden');
@@ -31,12 +34,20 @@ describe('GET /api/v1/runs/{runUlid}/audit-events', () => {
     const events = response.body.events as AuditEventBody[];
     expect(events.map((event) => event.action)).toEqual(['run.closed', 'run.case_marked', 'run.updated', 'run.created']);
     expect(events.every((event) => event.runUlid === run.ulid)).toBe(true);
-    expect(events[3]).toMatchObject({ entityType: 'test_run', entityUlid: run.ulid, entityLabel: 'Nightly', actor: { kind: 'user', ulid: owner.userId } });
+    expect(events[3]).toMatchObject({
+      entityType: 'test_run',
+      entityUlid: run.ulid,
+      entityLabel: 'Nightly',
+      actor: { kind: 'user', ulid: owner.userId },
+    });
     const ulids = events.map((event) => event.ulid);
     expect([...ulids].sort().reverse()).toEqual(ulids);
 
     const member = await joinAs(t.http, owner, 'member');
-    expect((await feed(member, other.ulid)).body.events.map((event: AuditEventBody) => event.action)).toEqual(['run.updated', 'run.created']);
+    expect((await feed(member, other.ulid)).body.events.map((event: AuditEventBody) => event.action)).toEqual([
+      'run.updated',
+      'run.created',
+    ]);
     const token = await tokenFor(t.http, owner, { role: 'viewer' });
     expect((await feed(token, run.ulid)).body.events).toHaveLength(4);
   });
@@ -54,7 +65,14 @@ describe('GET /api/v1/runs/{runUlid}/audit-events', () => {
     expect(capped.body.events).toHaveLength(100);
     expect(capped.body.events[0].entityLabel).toBe('Name 105');
     const rest = await feed(owner, run.ulid, `?limit=100&cursor=${capped.body.nextCursor}`);
-    expect(rest.body.events.map((event: AuditEventBody) => event.entityLabel)).toEqual(['Name 5', 'Name 4', 'Name 3', 'Name 2', 'Name 1', 'Nightly']);
+    expect(rest.body.events.map((event: AuditEventBody) => event.entityLabel)).toEqual([
+      'Name 5',
+      'Name 4',
+      'Name 3',
+      'Name 2',
+      'Name 1',
+      'Nightly',
+    ]);
     expect(rest.body.events.at(-1).action).toBe('run.created');
     expect(rest.body.nextCursor).toBeNull();
     const all = [...capped.body.events, ...rest.body.events].map((event: AuditEventBody) => event.ulid);

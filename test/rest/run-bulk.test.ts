@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { overrideOrganizationLimits } from '../../src/orgs/orgs.service.ts';
 import {
+  type AuditEventBody,
   auditEvents,
+  type Caller,
   expectError,
   joinAs,
   ownerWithProject,
   signUp,
   tokenFor,
   useTestApp,
-  type AuditEventBody,
-  type Caller,
 } from '../support/app.ts';
 import { createRun, resultsOf, runCasesOf, runOf, runWithCases } from '../support/runs.ts';
 
@@ -34,7 +34,10 @@ async function patchRunSettings(caller: Caller, code: string, settings: Record<s
 describe('POST /api/v1/runs/{runUlid}/cases/bulk-mark', () => {
   it('marks the cases named by run case or test case ULID, their steps too, and appends one bulk result per case', async () => {
     const { owner, run, cases, runCases } = await runWithCases(t.http, 4, 2);
-    const response = await bulk(owner, run.ulid, 'bulk-mark', { caseUlids: [runCases[0]!.ulid, cases[1]!.ulid, runCases[2]!.ulid], status: 'failed' });
+    const response = await bulk(owner, run.ulid, 'bulk-mark', {
+      caseUlids: [runCases[0]!.ulid, cases[1]!.ulid, runCases[2]!.ulid],
+      status: 'failed',
+    });
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     expect(response.body).toEqual({ affected: 3, unchanged: 0 });
 
@@ -45,7 +48,12 @@ describe('POST /api/v1/runs/{runUlid}/cases/bulk-mark', () => {
     const results = await resultsOf(t.http, owner, run.ulid);
     expect(results).toHaveLength(3);
     expect(results.map((result) => result.source)).toEqual(['bulk', 'bulk', 'bulk']);
-    expect(results.map((result) => result.runCaseUlid).sort()).toEqual(runCases.slice(0, 3).map((each) => each.ulid).sort());
+    expect(results.map((result) => result.runCaseUlid).sort()).toEqual(
+      runCases
+        .slice(0, 3)
+        .map((each) => each.ulid)
+        .sort(),
+    );
     expect(results.every((result) => result.status === 'failed')).toBe(true);
 
     const updated = await runOf(t.http, owner, run.ulid);
@@ -68,8 +76,20 @@ describe('POST /api/v1/runs/{runUlid}/cases/bulk-mark', () => {
     expect(events[0]).toMatchObject({ entityType: 'test_run', entityUlid: run.ulid, entityLabel: run.name, runUlid: run.ulid });
     expect(bulkCasesOf(events[0]!)).toEqual({
       cases: [
-        { ulid: runCases[0]!.ulid, caseDisplayId: runCases[0]!.displayId, titleSnapshot: 'Case 1', fromStatus: 'untested', toStatus: 'passed' },
-        { ulid: runCases[1]!.ulid, caseDisplayId: runCases[1]!.displayId, titleSnapshot: 'Case 2', fromStatus: 'untested', toStatus: 'passed' },
+        {
+          ulid: runCases[0]!.ulid,
+          caseDisplayId: runCases[0]!.displayId,
+          titleSnapshot: 'Case 1',
+          fromStatus: 'untested',
+          toStatus: 'passed',
+        },
+        {
+          ulid: runCases[1]!.ulid,
+          caseDisplayId: runCases[1]!.displayId,
+          titleSnapshot: 'Case 2',
+          fromStatus: 'untested',
+          toStatus: 'passed',
+        },
         { ulid: unknown, caseDisplayId: null, titleSnapshot: null, skipped: 'not_found' },
         { ulid: runCases[3]!.ulid, caseDisplayId: runCases[3]!.displayId, titleSnapshot: 'Case 4', skipped: 'unchanged' },
       ],
@@ -118,7 +138,10 @@ describe('POST /api/v1/runs/{runUlid}/cases/bulk-mark', () => {
 
   it('clips a long title snapshot to 240 characters and flags the entry truncated', async () => {
     const { owner, code } = await ownerWithProject(t.http);
-    const created = await t.http.post(`/api/v1/projects/${code}/test-cases`).set(owner.headers).send({ title: 'x'.repeat(300) });
+    const created = await t.http
+      .post(`/api/v1/projects/${code}/test-cases`)
+      .set(owner.headers)
+      .send({ title: 'x'.repeat(300) });
     const run = await createRun(t.http, owner, code, { caseUlids: [created.body.ulid] });
     await bulk(owner, run.ulid, 'bulk-mark', { caseUlids: [created.body.ulid], status: 'passed' });
     const [event] = await auditEvents(t.http, owner, { action: 'run.cases_bulk_marked' });
@@ -206,7 +229,10 @@ describe('POST /api/v1/runs/{runUlid}/cases/bulk-mark', () => {
     const filler = Array.from({ length: 499 }, (_, index) => `01ARZ3NDEKTSV4RRFF${String(index).padStart(8, '0')}`);
     const ok = await bulk(owner, run.ulid, 'bulk-mark', { caseUlids: [runCases[0]!.ulid, ...filler], status: 'passed' });
     expect(ok.body).toEqual({ affected: 1, unchanged: 499 });
-    const tooMany = await bulk(owner, run.ulid, 'bulk-mark', { caseUlids: [...filler, '01ARZ3NDEKTSV4RRFFQ69G5FAV', '01ARZ3NDEKTSV4RRFFQ69G5FAW'], status: 'passed' });
+    const tooMany = await bulk(owner, run.ulid, 'bulk-mark', {
+      caseUlids: [...filler, '01ARZ3NDEKTSV4RRFFQ69G5FAV', '01ARZ3NDEKTSV4RRFFQ69G5FAW'],
+      status: 'passed',
+    });
     expectError(tooMany, 422, 'validation_failed');
   });
 });
@@ -235,26 +261,29 @@ describe('bulk operations: access and run state', () => {
     ]);
   });
 
-  it.each(operations)('%s: 409 on an aborted run; on a closed run only while allowResultsInClosedRuns is off', async (operation, bodyOf) => {
-    const { owner, code, run, runCases } = await runWithCases(t.http, 2);
-    const body = bodyOf(runCases[1]!.ulid, owner.userId);
-    await bulk(owner, run.ulid, 'bulk-mark', { caseUlids: [runCases[1]!.ulid], status: 'failed' });
-    const close = await t.http.post(`/api/v1/runs/${run.ulid}/close`).set(owner.headers);
-    expect(close.status, JSON.stringify(close.body)).toBe(200);
-    await patchRunSettings(owner, code, { allowResultsInClosedRuns: false });
-    expectError(await bulk(owner, run.ulid, operation, body), 409, 'conflict');
-    await patchRunSettings(owner, code, { allowResultsInClosedRuns: null });
-    const allowed = await bulk(owner, run.ulid, operation, body);
-    expect(allowed.status, JSON.stringify(allowed.body)).toBe(200);
-    expect(allowed.body.affected).toBe(1);
-    expect((await runOf(t.http, owner, run.ulid)).state).toBe('closed');
+  it.each(operations)(
+    '%s: 409 on an aborted run; on a closed run only while allowResultsInClosedRuns is off',
+    async (operation, bodyOf) => {
+      const { owner, code, run, runCases } = await runWithCases(t.http, 2);
+      const body = bodyOf(runCases[1]!.ulid, owner.userId);
+      await bulk(owner, run.ulid, 'bulk-mark', { caseUlids: [runCases[1]!.ulid], status: 'failed' });
+      const close = await t.http.post(`/api/v1/runs/${run.ulid}/close`).set(owner.headers);
+      expect(close.status, JSON.stringify(close.body)).toBe(200);
+      await patchRunSettings(owner, code, { allowResultsInClosedRuns: false });
+      expectError(await bulk(owner, run.ulid, operation, body), 409, 'conflict');
+      await patchRunSettings(owner, code, { allowResultsInClosedRuns: null });
+      const allowed = await bulk(owner, run.ulid, operation, body);
+      expect(allowed.status, JSON.stringify(allowed.body)).toBe(200);
+      expect(allowed.body.affected).toBe(1);
+      expect((await runOf(t.http, owner, run.ulid)).state).toBe('closed');
 
-    const other = await createRun(t.http, owner, code, { caseUlids: [runCases[0]!.caseUlid] });
-    const abort = await t.http.post(`/api/v1/runs/${other.ulid}/abort`).set(owner.headers);
-    expect(abort.status, JSON.stringify(abort.body)).toBe(200);
-    const [otherCase] = await runCasesOf(t.http, owner, other.ulid);
-    expectError(await bulk(owner, other.ulid, operation, bodyOf(otherCase!.ulid, owner.userId)), 409, 'conflict');
-  });
+      const other = await createRun(t.http, owner, code, { caseUlids: [runCases[0]!.caseUlid] });
+      const abort = await t.http.post(`/api/v1/runs/${other.ulid}/abort`).set(owner.headers);
+      expect(abort.status, JSON.stringify(abort.body)).toBe(200);
+      const [otherCase] = await runCasesOf(t.http, owner, other.ulid);
+      expectError(await bulk(owner, other.ulid, operation, bodyOf(otherCase!.ulid, owner.userId)), 409, 'conflict');
+    },
+  );
 });
 
 describe('POST /api/v1/runs/{runUlid}/cases/bulk-assign', () => {
@@ -263,17 +292,36 @@ describe('POST /api/v1/runs/{runUlid}/cases/bulk-assign', () => {
     const member = await joinAs(t.http, owner, 'member');
     await bulk(owner, run.ulid, 'bulk-assign', { caseUlids: [runCases[2]!.ulid], assigneeUlid: member.userId });
 
-    const response = await bulk(owner, run.ulid, 'bulk-assign', { caseUlids: [cases[0]!.ulid, runCases[1]!.ulid, runCases[2]!.ulid], assigneeUlid: member.userId });
+    const response = await bulk(owner, run.ulid, 'bulk-assign', {
+      caseUlids: [cases[0]!.ulid, runCases[1]!.ulid, runCases[2]!.ulid],
+      assigneeUlid: member.userId,
+    });
     expect(response.body).toEqual({ affected: 2, unchanged: 1 });
-    expect((await runCasesOf(t.http, owner, run.ulid)).map((each) => each.assigneeUlid)).toEqual([member.userId, member.userId, member.userId]);
+    expect((await runCasesOf(t.http, owner, run.ulid)).map((each) => each.assigneeUlid)).toEqual([
+      member.userId,
+      member.userId,
+      member.userId,
+    ]);
 
     const [event] = await auditEvents(t.http, owner, { action: 'run.cases_bulk_assigned' });
     expect(event).toMatchObject({ entityType: 'test_run', entityUlid: run.ulid, runUlid: run.ulid });
     const memberRef = { ulid: member.userId, name: 'Test User' };
     expect(bulkCasesOf(event!)).toEqual({
       cases: [
-        { ulid: runCases[0]!.ulid, caseDisplayId: runCases[0]!.displayId, titleSnapshot: 'Case 1', fromAssignee: null, toAssignee: memberRef },
-        { ulid: runCases[1]!.ulid, caseDisplayId: runCases[1]!.displayId, titleSnapshot: 'Case 2', fromAssignee: null, toAssignee: memberRef },
+        {
+          ulid: runCases[0]!.ulid,
+          caseDisplayId: runCases[0]!.displayId,
+          titleSnapshot: 'Case 1',
+          fromAssignee: null,
+          toAssignee: memberRef,
+        },
+        {
+          ulid: runCases[1]!.ulid,
+          caseDisplayId: runCases[1]!.displayId,
+          titleSnapshot: 'Case 2',
+          fromAssignee: null,
+          toAssignee: memberRef,
+        },
         { ulid: runCases[2]!.ulid, caseDisplayId: runCases[2]!.displayId, titleSnapshot: 'Case 3', skipped: 'unchanged' },
       ],
       summary: { affected: 2, unchanged: 1, assigneeFrom: null, assigneeTo: memberRef },
@@ -296,7 +344,11 @@ describe('POST /api/v1/runs/{runUlid}/cases/bulk-assign', () => {
   it('answers 404 for an assignee who is not a member and changes nothing; 422 without assigneeUlid', async () => {
     const { owner, run, runCases } = await runWithCases(t.http, 1);
     const stranger = await signUp(t.http);
-    expectError(await bulk(owner, run.ulid, 'bulk-assign', { caseUlids: [runCases[0]!.ulid], assigneeUlid: stranger.userId }), 404, 'not_found');
+    expectError(
+      await bulk(owner, run.ulid, 'bulk-assign', { caseUlids: [runCases[0]!.ulid], assigneeUlid: stranger.userId }),
+      404,
+      'not_found',
+    );
     expect((await runCasesOf(t.http, owner, run.ulid))[0]!.assigneeUlid).toBeNull();
     expectError(await bulk(owner, run.ulid, 'bulk-assign', { caseUlids: [runCases[0]!.ulid] }), 422, 'validation_failed');
     expect(await auditEvents(t.http, owner, { action: 'run.cases_bulk_assigned' })).toHaveLength(0);
@@ -306,7 +358,10 @@ describe('POST /api/v1/runs/{runUlid}/cases/bulk-assign', () => {
 describe('POST /api/v1/runs/{runUlid}/cases/bulk-retry', () => {
   it('resets cases and their steps to untested, clears elapsedMs, appends no result and moves the counters', async () => {
     const { owner, run, runCases } = await runWithCases(t.http, 3, 2);
-    const patch = await t.http.patch(`/api/v1/runs/${run.ulid}/cases/${runCases[0]!.ulid}`).set(owner.headers).send({ status: 'passed', elapsedMs: 1200 });
+    const patch = await t.http
+      .patch(`/api/v1/runs/${run.ulid}/cases/${runCases[0]!.ulid}`)
+      .set(owner.headers)
+      .send({ status: 'passed', elapsedMs: 1200 });
     expect(patch.status, JSON.stringify(patch.body)).toBe(200);
     await bulk(owner, run.ulid, 'bulk-mark', { caseUlids: [runCases[1]!.ulid], status: 'failed' });
     const resultsBefore = await resultsOf(t.http, owner, run.ulid);
@@ -327,8 +382,20 @@ describe('POST /api/v1/runs/{runUlid}/cases/bulk-retry', () => {
     expect(event).toMatchObject({ entityType: 'test_run', entityUlid: run.ulid, runUlid: run.ulid });
     expect(bulkCasesOf(event!)).toEqual({
       cases: [
-        { ulid: runCases[0]!.ulid, caseDisplayId: runCases[0]!.displayId, titleSnapshot: 'Case 1', fromStatus: 'passed', toStatus: 'untested' },
-        { ulid: runCases[1]!.ulid, caseDisplayId: runCases[1]!.displayId, titleSnapshot: 'Case 2', fromStatus: 'failed', toStatus: 'untested' },
+        {
+          ulid: runCases[0]!.ulid,
+          caseDisplayId: runCases[0]!.displayId,
+          titleSnapshot: 'Case 1',
+          fromStatus: 'passed',
+          toStatus: 'untested',
+        },
+        {
+          ulid: runCases[1]!.ulid,
+          caseDisplayId: runCases[1]!.displayId,
+          titleSnapshot: 'Case 2',
+          fromStatus: 'failed',
+          toStatus: 'untested',
+        },
         { ulid: runCases[2]!.ulid, caseDisplayId: runCases[2]!.displayId, titleSnapshot: 'Case 3', skipped: 'unchanged' },
       ],
       summary: { affected: 2, unchanged: 1, statusTo: 'untested' },
@@ -348,7 +415,9 @@ describe('POST /api/v1/runs/{runUlid}/cases/bulk-remove', () => {
   it('removes the cases with their steps, keeps their results and records statusAtRemoval', async () => {
     const { owner, run, runCases } = await runWithCases(t.http, 4, 1);
     await bulk(owner, run.ulid, 'bulk-mark', { caseUlids: [runCases[0]!.ulid], status: 'blocked' });
-    const response = await bulk(owner, run.ulid, 'bulk-remove', { caseUlids: [runCases[0]!.ulid, runCases[1]!.caseUlid, '01ARZ3NDEKTSV4RRFFQ69G5FAV'] });
+    const response = await bulk(owner, run.ulid, 'bulk-remove', {
+      caseUlids: [runCases[0]!.ulid, runCases[1]!.caseUlid, '01ARZ3NDEKTSV4RRFFQ69G5FAV'],
+    });
     expect(response.body).toEqual({ affected: 2, unchanged: 1 });
 
     expect((await runCasesOf(t.http, owner, run.ulid)).map((each) => each.ulid)).toEqual([runCases[2]!.ulid, runCases[3]!.ulid]);

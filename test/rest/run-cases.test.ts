@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ULID_PATTERN } from '../../src/kernel/ids.ts';
-import {
-  auditEvents,
-  expectError,
-  joinAs,
-  ownerWithProject,
-  signUp,
-  tokenFor,
-  useTestApp,
-  type Caller,
-} from '../support/app.ts';
-import { createCase, createRun, patchRunCase, runOf, runWithCases, type ResultBody, type RunCaseBody } from '../support/runs.ts';
+import { auditEvents, type Caller, expectError, joinAs, ownerWithProject, signUp, tokenFor, useTestApp } from '../support/app.ts';
+import { createCase, createRun, patchRunCase, type ResultBody, type RunCaseBody, runOf, runWithCases } from '../support/runs.ts';
 
 const t = useTestApp();
 
@@ -80,8 +71,22 @@ describe('GET /api/v1/runs/{runUlid}/cases', () => {
     expect(refund).toMatchObject({ position: 0, suiteName: null, steps: [] });
     expect(card!.ulid).toMatch(ULID_PATTERN);
     expect(card!.steps).toEqual([
-      { ulid: expect.stringMatching(ULID_PATTERN), position: 0, action: 'Open cart', expectedResult: 'Cart shows', status: 'untested', actualResult: null },
-      { ulid: expect.stringMatching(ULID_PATTERN), position: 1, action: 'Pay', expectedResult: null, status: 'untested', actualResult: null },
+      {
+        ulid: expect.stringMatching(ULID_PATTERN),
+        position: 0,
+        action: 'Open cart',
+        expectedResult: 'Cart shows',
+        status: 'untested',
+        actualResult: null,
+      },
+      {
+        ulid: expect.stringMatching(ULID_PATTERN),
+        position: 1,
+        action: 'Pay',
+        expectedResult: null,
+        status: 'untested',
+        actualResult: null,
+      },
     ]);
   });
 
@@ -163,7 +168,13 @@ describe('PATCH /api/v1/runs/{runUlid}/cases/{runCaseUlid}', () => {
 
     const history = await results(owner, run.ulid);
     expect(history.items).toHaveLength(1);
-    expect(history.items[0]).toMatchObject({ ulid: marked.resultUlid, runCaseUlid: target.ulid, status: 'failed', elapsedMs: 1500, source: 'manual' });
+    expect(history.items[0]).toMatchObject({
+      ulid: marked.resultUlid,
+      runCaseUlid: target.ulid,
+      status: 'failed',
+      elapsedMs: 1500,
+      source: 'manual',
+    });
 
     const read = await t.http.get(`/api/v1/runs/${run.ulid}/cases/${target.ulid}`).set(owner.headers);
     const { resultUlid: _resultUlid, ...withoutResult } = marked;
@@ -295,7 +306,8 @@ describe('POST /api/v1/runs/{runUlid}/cases/{runCaseUlid}/open', () => {
   it('assigns an unassigned case to the caller (run.case_assigned via open) and leaves an assigned one alone', async () => {
     const { owner, run, runCases } = await runWithCases(t.http, 2);
     const member = await joinAs(t.http, owner, 'member');
-    const open = (caller: Caller, runCaseUlid: string) => t.http.post(`/api/v1/runs/${run.ulid}/cases/${runCaseUlid}/open`).set(caller.headers);
+    const open = (caller: Caller, runCaseUlid: string) =>
+      t.http.post(`/api/v1/runs/${run.ulid}/cases/${runCaseUlid}/open`).set(caller.headers);
 
     const opened = await open(member, runCases[0]!.ulid);
     expect(opened.status).toBe(200);
@@ -373,7 +385,11 @@ describe('GET /api/v1/runs/{runUlid}/results', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { items: ResultBody[]; nextCursor: string | null } = await results(owner, run.ulid, `?limit=3${cursor ? `&cursor=${cursor}` : ''}`);
+      const page: { items: ResultBody[]; nextCursor: string | null } = await results(
+        owner,
+        run.ulid,
+        `?limit=3${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       seen.push(...page.items.map((row) => row.ulid));
       cursor = page.nextCursor;
     } while (cursor);
@@ -437,7 +453,15 @@ describe('run counters and state under marks', () => {
       runUlid: run.ulid,
       metadata: {
         automatic: true,
-        runAggregates: { countPassed: 2, countFailed: 0, countBlocked: 1, countSkipped: 1, countUntested: 0, totalDurationMs: 1501, projectedStatus: 'failed' },
+        runAggregates: {
+          countPassed: 2,
+          countFailed: 0,
+          countBlocked: 1,
+          countSkipped: 1,
+          countUntested: 0,
+          totalDurationMs: 1501,
+          projectedStatus: 'failed',
+        },
       },
     });
 

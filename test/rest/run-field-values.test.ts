@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { auditEvents, createProject, expectError, joinAs, ownerWithProject, signUp, useTestApp, type Caller } from '../support/app.ts';
+import { auditEvents, type Caller, createProject, expectError, joinAs, ownerWithProject, signUp, useTestApp } from '../support/app.ts';
 import { createRun, createRunField } from '../support/runs.ts';
 
 const t = useTestApp();
@@ -18,8 +18,17 @@ async function readValues(caller: Caller, runUlid: string): Promise<Value[]> {
 /** A run and three run fields: a select (Tier), a required checkbox defaulting to true, a paragraph. */
 async function scenario() {
   const { owner, project, code } = await ownerWithProject(t.http);
-  const tier = await createRunField(t.http, owner, { valueType: 'select_single', title: 'Tier', options: [{ name: 'Gold' }, { name: 'Silver' }] });
-  const signedOff = await createRunField(t.http, owner, { valueType: 'checkbox', title: 'Signed off', isRequired: true, defaultValue: true });
+  const tier = await createRunField(t.http, owner, {
+    valueType: 'select_single',
+    title: 'Tier',
+    options: [{ name: 'Gold' }, { name: 'Silver' }],
+  });
+  const signedOff = await createRunField(t.http, owner, {
+    valueType: 'checkbox',
+    title: 'Signed off',
+    isRequired: true,
+    defaultValue: true,
+  });
   const notes = await createRunField(t.http, owner, { valueType: 'paragraph', title: 'Notes' });
   const run = await createRun(t.http, owner, code, { caseUlids: [] });
   return { owner, project, code, run, tier, signedOff, notes, gold: tier.options[0]!.ulid, silver: tier.options[1]!.ulid };
@@ -61,7 +70,14 @@ describe('PUT /api/v1/runs/{runUlid}/custom-field-values', () => {
     const other = await createProject(t.http, owner);
     await putValues(owner, run.ulid, [{ fieldUlid: notes.ulid, value: 'kept' }]);
     const fieldPath = `/api/v1/orgs/${owner.orgId}/custom-fields/${notes.ulid}`;
-    expect((await t.http.patch(fieldPath).set(owner.headers).send({ projectUlids: [other.ulid] })).status).toBe(200);
+    expect(
+      (
+        await t.http
+          .patch(fieldPath)
+          .set(owner.headers)
+          .send({ projectUlids: [other.ulid] })
+      ).status,
+    ).toBe(200);
     const replaced = await putValues(owner, run.ulid, []);
     expect(replaced.body.customFieldValues.map((entry: Value) => entry.fieldUlid)).not.toContain(notes.ulid);
     // Writing a field that is not visible in the run's project is refused.
@@ -109,10 +125,16 @@ describe('PUT /api/v1/runs/{runUlid}/custom-field-values', () => {
     const stranger = await signUp(t.http);
     await putValues(owner, run.ulid, [{ fieldUlid: tier.ulid, value: gold }]);
 
-    const invalid = await putValues(owner, run.ulid, [{ fieldUlid: notes.ulid, value: 'ok' }, { fieldUlid: tier.ulid, value: 'Gold' }]);
+    const invalid = await putValues(owner, run.ulid, [
+      { fieldUlid: notes.ulid, value: 'ok' },
+      { fieldUlid: tier.ulid, value: 'Gold' },
+    ]);
     expectError(invalid, 422, 'validation_failed');
     expect(invalid.body.error.details.path).toEqual(['values', 1, 'value']);
-    const twice = await putValues(owner, run.ulid, [{ fieldUlid: notes.ulid, value: 'a' }, { fieldUlid: notes.ulid, value: 'b' }]);
+    const twice = await putValues(owner, run.ulid, [
+      { fieldUlid: notes.ulid, value: 'a' },
+      { fieldUlid: notes.ulid, value: 'b' },
+    ]);
     expectError(twice, 422, 'validation_failed');
     expectError(await t.http.put(`/api/v1/runs/${run.ulid}/custom-field-values`).set(owner.headers).send({}), 422, 'validation_failed');
     expectError(await putValues(owner, run.ulid, [{ fieldUlid: '01JD3Z8Q4V5W6X7Y8Z9A0B1C2D', value: 'x' }]), 404, 'not_found');

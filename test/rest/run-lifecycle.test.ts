@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   auditEvents,
+  type Caller,
   createMilestone,
   createProject,
   expectError,
@@ -8,7 +9,6 @@ import {
   ownerWithProject,
   signUp,
   useTestApp,
-  type Caller,
 } from '../support/app.ts';
 import { configurationValue, createCases, createEnvironment, createRun, runCasesOf, runOf } from '../support/runs.ts';
 
@@ -36,7 +36,8 @@ async function runScenario(size = 3, body: Record<string, unknown> = {}) {
 
 const patchRun = (caller: Caller, runUlid: string, body: Record<string, unknown>) =>
   t.http.patch(`/api/v1/runs/${runUlid}`).set(caller.headers).send(body);
-const post = (caller: Caller, path: string, body: Record<string, unknown> = {}) => t.http.post(`/api/v1${path}`).set(caller.headers).send(body);
+const post = (caller: Caller, path: string, body: Record<string, unknown> = {}) =>
+  t.http.post(`/api/v1${path}`).set(caller.headers).send(body);
 
 describe('PATCH /api/v1/runs/{runUlid}', () => {
   it('changes name, description, default assignee, environment and milestone in one run.updated', async () => {
@@ -81,7 +82,12 @@ describe('PATCH /api/v1/runs/{runUlid}', () => {
 
   it('answers 200 without an event or an updatedAt bump when nothing changes', async () => {
     const { owner, run } = await runScenario(1, { description: 'Same' });
-    const response = await patchRun(owner, run.ulid, { name: run.name, description: 'Same', environmentId: null, defaultAssigneeUlid: null });
+    const response = await patchRun(owner, run.ulid, {
+      name: run.name,
+      description: 'Same',
+      environmentId: null,
+      defaultAssigneeUlid: null,
+    });
     expect(response.status).toBe(200);
     expect(response.body.updatedAt).toBe(run.updatedAt);
     expect(await auditEvents(t.http, owner, { action: 'run.updated' })).toEqual([]);
@@ -98,7 +104,13 @@ describe('PATCH /api/v1/runs/{runUlid}', () => {
       defaultAssigneeUlid: owner.userId,
     });
     const response = await patchRun(owner, run.ulid, { environmentId: null, milestoneId: null, defaultAssigneeUlid: null });
-    expect(response.body).toMatchObject({ environmentId: null, environment: null, milestoneUlid: null, milestone: null, defaultAssigneeUlid: null });
+    expect(response.body).toMatchObject({
+      environmentId: null,
+      environment: null,
+      milestoneUlid: null,
+      milestone: null,
+      defaultAssigneeUlid: null,
+    });
     const [event] = await auditEvents(t.http, owner, { action: 'run.updated' });
     expect(event!.metadata.changes).toEqual([
       { field: 'defaultAssigneeUlid', from: owner.userId, to: null, fromLabel: 'Test User', toLabel: null },
@@ -118,7 +130,13 @@ describe('PATCH /api/v1/runs/{runUlid}', () => {
     expect(response.body.configurations.map((each: { valueName: string }) => each.valueName)).toEqual(['Chrome', 'Linux']);
     const [event] = await auditEvents(t.http, owner, { action: 'run.updated' });
     expect(event!.metadata.changes).toEqual([
-      { field: 'configurations', from: chrome, to: response.body.comboKey, fromLabel: 'Browser: Chrome', toLabel: 'Browser: Chrome, OS: Linux' },
+      {
+        field: 'configurations',
+        from: chrome,
+        to: response.body.comboKey,
+        fromLabel: 'Browser: Chrome',
+        toLabel: 'Browser: Chrome, OS: Linux',
+      },
     ]);
     const cleared = await patchRun(owner, run.ulid, { configurationUlids: [] });
     expect(cleared.body).toMatchObject({ comboKey: '', configurations: [] });
@@ -306,7 +324,13 @@ describe('DELETE /api/v1/runs/{runUlid}', () => {
     expect((await post(owner, `/runs/${aborted.ulid}/abort`)).status).toBe(200);
     for (const run of [closed, aborted]) expect((await t.http.delete(`/api/v1/runs/${run.ulid}`).set(owner.headers)).status).toBe(204);
     const events = await auditEvents(t.http, owner, { action: 'run.deleted' });
-    expect(events.map((event) => [event.metadata.wasState, event.metadata.closedAt, (event.metadata.runAggregates as { projectedStatus: string }).projectedStatus])).toEqual([
+    expect(
+      events.map((event) => [
+        event.metadata.wasState,
+        event.metadata.closedAt,
+        (event.metadata.runAggregates as { projectedStatus: string }).projectedStatus,
+      ]),
+    ).toEqual([
       ['closed', expect.any(Number), 'aborted'],
       ['closed', closedAt, 'passed'],
     ]);
@@ -334,7 +358,10 @@ describe('POST /api/v1/projects/{projectId}/runs/{runUlid}/clone', () => {
     });
     await mark(owner, source.ulid, ['passed', 'failed', 'blocked', 'skipped']);
     // The live case changes after the source run snapshotted it: the clone copies the snapshot.
-    const edit = await t.http.patch(`/api/v1/test-cases/${cases[1]!.ulid}`).set(owner.headers).send({ patch: { title: 'Edited live' } });
+    const edit = await t.http
+      .patch(`/api/v1/test-cases/${cases[1]!.ulid}`)
+      .set(owner.headers)
+      .send({ patch: { title: 'Edited live' } });
     expect(edit.status).toBe(200);
 
     const response = await clone(owner, code, source.ulid, { title: 'Rerun failures', statusFilter: ['failed', 'blocked'] });
@@ -363,7 +390,12 @@ describe('POST /api/v1/projects/{projectId}/runs/{runUlid}/clone', () => {
     expect((await runOf(t.http, owner, source.ulid)).counts).toEqual({ passed: 1, failed: 1, blocked: 1, skipped: 1, untested: 1 });
 
     const [event] = await auditEvents(t.http, owner, { action: 'run.cloned' });
-    expect(event).toMatchObject({ entityType: 'test_run', entityUlid: response.body.ulid, entityLabel: 'Rerun failures', runUlid: response.body.ulid });
+    expect(event).toMatchObject({
+      entityType: 'test_run',
+      entityUlid: response.body.ulid,
+      entityLabel: 'Rerun failures',
+      runUlid: response.body.ulid,
+    });
     expect(event!.metadata).toEqual({
       caseCount: 2,
       sourceRun: { ulid: source.ulid, name: 'Nightly' },
@@ -376,7 +408,10 @@ describe('POST /api/v1/projects/{projectId}/runs/{runUlid}/clone', () => {
     const { owner, code, run } = await runScenario(3);
     const member = await joinAs(t.http, owner, 'member');
     const [first] = await runCasesOf(t.http, owner, run.ulid);
-    const assign = await t.http.patch(`/api/v1/runs/${run.ulid}/cases/${first!.ulid}`).set(owner.headers).send({ assigneeUlid: member.userId });
+    const assign = await t.http
+      .patch(`/api/v1/runs/${run.ulid}/cases/${first!.ulid}`)
+      .set(owner.headers)
+      .send({ assigneeUlid: member.userId });
     expect(assign.status, JSON.stringify(assign.body)).toBe(200);
 
     const all = await clone(owner, code, run.ulid, { title: 'All', cloneAssignees: true });
@@ -432,9 +467,17 @@ describe('POST /api/v1/projects/{projectId}/runs/{runUlid}/clone', () => {
     const put = await t.http
       .put(`/api/v1/runs/${run.ulid}/custom-field-values`)
       .set(owner.headers)
-      .send({ values: [{ fieldUlid: kept, value: '42' }, { fieldUlid: hidden, value: 'main' }] });
+      .send({
+        values: [
+          { fieldUlid: kept, value: '42' },
+          { fieldUlid: hidden, value: 'main' },
+        ],
+      });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
-    const scoped = await t.http.patch(`${fieldsPath}/${hidden}`).set(owner.headers).send({ projectUlids: [other.ulid] });
+    const scoped = await t.http
+      .patch(`${fieldsPath}/${hidden}`)
+      .set(owner.headers)
+      .send({ projectUlids: [other.ulid] });
     expect(scoped.status, JSON.stringify(scoped.body)).toBe(200);
 
     const response = await clone(owner, code, run.ulid, { title: 'With values' });
@@ -480,7 +523,11 @@ describe('removed run operations', () => {
     const { owner, code, run, cases } = await runScenario(1);
     expect((await post(owner, `/runs/${run.ulid}/close`)).status).toBe(200);
     expectError(await post(owner, `/runs/${run.ulid}/reopen`), 404, 'not_found');
-    expectError(await t.http.put(`/api/v1/runs/${run.ulid}/results/${cases[0]!.ulid}`).set(owner.headers).send({ status: 'passed' }), 404, 'not_found');
+    expectError(
+      await t.http.put(`/api/v1/runs/${run.ulid}/results/${cases[0]!.ulid}`).set(owner.headers).send({ status: 'passed' }),
+      404,
+      'not_found',
+    );
     expectError(await post(owner, `/runs/${run.ulid}/rerun-failed`), 404, 'not_found');
     expectError(await post(owner, `/projects/${code}/runs/${run.ulid}/rerun-failed`), 404, 'not_found');
     expect((await runOf(t.http, owner, run.ulid)).state).toBe('closed');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createProject, expectError, joinAs, ownerWithProject, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
+import { type Caller, createProject, expectError, joinAs, ownerWithProject, signUp, tokenFor, useTestApp } from '../support/app.ts';
 import { createCases, createRun, createRunField, type RunBody } from '../support/runs.ts';
 
 const t = useTestApp();
@@ -28,10 +28,18 @@ async function fixture() {
   const token = await tokenFor(t.http, owner);
   const staging = await t.http.post(`/api/v1/projects/${code}/environments`).set(owner.headers).send({ name: 'Staging' });
   const [first, second] = await createCases(t.http, owner, code, 2);
-  const tier = await createRunField(t.http, owner, { valueType: 'select_single', title: 'Tier', options: [{ name: 'Gold' }, { name: 'Silver' }] });
+  const tier = await createRunField(t.http, owner, {
+    valueType: 'select_single',
+    title: 'Tier',
+    options: [{ name: 'Gold' }, { name: 'Silver' }],
+  });
   const smoke = await createRunField(t.http, owner, { valueType: 'checkbox', title: 'Smoke' });
   const picker = await createRunField(t.http, owner, { valueType: 'user_picker', title: 'Owner' });
-  const platforms = await createRunField(t.http, owner, { valueType: 'select_multi', title: 'Platforms', options: [{ name: 'Web' }, { name: 'iOS' }] });
+  const platforms = await createRunField(t.http, owner, {
+    valueType: 'select_multi',
+    title: 'Platforms',
+    options: [{ name: 'Web' }, { name: 'iOS' }],
+  });
   const notes = await createRunField(t.http, owner, { valueType: 'paragraph', title: 'Notes' });
   const [gold, silver] = tier.options.map((option) => option.ulid);
   const [web, ios] = platforms.options.map((option) => option.ulid);
@@ -68,7 +76,12 @@ async function fixture() {
     return (response.body.items as Array<{ name: string }>).map((item) => item.name);
   };
   return {
-    owner, member, project, code, names, staging: staging.body.ulid as string,
+    owner,
+    member,
+    project,
+    code,
+    names,
+    staging: staging.body.ulid as string,
     fields: { tier: tier.ulid, smoke: smoke.ulid, picker: picker.ulid, platforms: platforms.ulid, notes: notes.ulid },
     options: { gold, silver, web, ios },
     runs: { a, b, c, d, e },
@@ -164,7 +177,12 @@ describe('GET /api/v1/projects/{projectId}/runs', () => {
 
   it('cf matches stored values only: a materialized default never matches', async () => {
     const { owner, code, names, runs } = await fixture();
-    const required = await createRunField(t.http, owner, { valueType: 'checkbox', title: 'Signed off', isRequired: true, defaultValue: true });
+    const required = await createRunField(t.http, owner, {
+      valueType: 'checkbox',
+      title: 'Signed off',
+      isRequired: true,
+      defaultValue: true,
+    });
     const read = await t.http.get(`/api/v1/runs/${runs.c.ulid}`).set(owner.headers);
     expect(read.body.customFieldValues.find((each: { fieldUlid: string }) => each.fieldUlid === required.ulid).value).toBe(true);
     expect(await names(`?cf=${required.ulid}:true`)).toEqual([]);
@@ -186,7 +204,9 @@ describe('GET /api/v1/projects/{projectId}/runs', () => {
       `${fields.notes}:hello`,
     ];
     for (const entry of malformed) {
-      const response = await t.http.get(`/api/v1/projects/${code}/runs?cf=${fields.smoke}:true&cf=${encodeURIComponent(entry)}`).set(owner.headers);
+      const response = await t.http
+        .get(`/api/v1/projects/${code}/runs?cf=${fields.smoke}:true&cf=${encodeURIComponent(entry)}`)
+        .set(owner.headers);
       expectError(response, 422, 'validation_failed');
       expect(response.body.error.details.path, entry).toEqual(['cf', 1]);
     }

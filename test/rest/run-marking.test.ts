@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { auditEvents, expectError, joinAs, tokenFor, useTestApp, type Caller } from '../support/app.ts';
-import { patchRunCase, resultsOf, runWithCases, type RunCaseBody } from '../support/runs.ts';
+import { auditEvents, type Caller, expectError, joinAs, tokenFor, useTestApp } from '../support/app.ts';
+import { patchRunCase, type RunCaseBody, resultsOf, runWithCases } from '../support/runs.ts';
 
 /**
  * The run settings that govern marking (api-v1.md "Run settings"): assigneeResultLock,
@@ -49,12 +49,20 @@ describe('assigneeResultLock', () => {
       await patchStep(colleague, run.ulid, locked!, { actualResult: 'Looked fine' }),
     ];
     for (const response of refusals) expectError(response, 403, 'run_case_assignee_locked');
-    expect(await readCase(owner, run.ulid, locked!.ulid)).toMatchObject({ status: 'untested', elapsedMs: null, steps: [{ status: 'untested' }] });
+    expect(await readCase(owner, run.ulid, locked!.ulid)).toMatchObject({
+      status: 'untested',
+      elapsedMs: null,
+      steps: [{ status: 'untested' }],
+    });
     expect(await resultCount(owner, run.ulid)).toBe(0);
     expect(await auditEvents(t.http, owner, { actionPrefix: 'run.case_step' })).toEqual([]);
 
     // A token is an actor of its own: not even the assignee's token counts as the assignee.
-    expectError(await patchRunCase(t.http, await tokenFor(t.http, assignee), run.ulid, third!.ulid, { status: 'passed' }), 403, 'run_case_assignee_locked');
+    expectError(
+      await patchRunCase(t.http, await tokenFor(t.http, assignee), run.ulid, third!.ulid, { status: 'passed' }),
+      403,
+      'run_case_assignee_locked',
+    );
     // The assignee marks in a session.
     expect((await patchRunCase(t.http, assignee, run.ulid, locked!.ulid, { status: 'failed' })).status).toBe(200);
     expect((await patchRunCase(t.http, assignee, run.ulid, third!.ulid, { status: 'passed' })).status).toBe(200);

@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { auditEvents, expectError, joinAs, ownerWithProject, signUp, useTestApp, type Caller } from '../support/app.ts';
+import { auditEvents, type Caller, expectError, joinAs, ownerWithProject, signUp, useTestApp } from '../support/app.ts';
 import { createCases, createPlan, createRun, putPlanCases, runCasesOf } from '../support/runs.ts';
 
 const t = useTestApp();
 
-const setPlanCases = (caller: Caller, planUlid: string, caseUlids: string[], caseAssignees: Array<{ caseUlid: string; assigneeUlid: string | null }> = []) =>
-  putPlanCases(t.http, caller, planUlid, { caseUlids, caseAssignees });
+const setPlanCases = (
+  caller: Caller,
+  planUlid: string,
+  caseUlids: string[],
+  caseAssignees: Array<{ caseUlid: string; assigneeUlid: string | null }> = [],
+) => putPlanCases(t.http, caller, planUlid, { caseUlids, caseAssignees });
 
 const reconcile = (caller: Caller, runUlid: string) => t.http.post(`/api/v1/runs/${runUlid}/reconcile`).set(caller.headers);
 
@@ -20,7 +24,12 @@ async function planRun(count: number, selected: number, assignees: Array<{ caseU
   const { owner, code } = await ownerWithProject(t.http);
   const cases = await createCases(t.http, owner, code, count);
   const plan = await createPlan(t.http, owner, code);
-  await setPlanCases(owner, plan.ulid, cases.slice(0, selected).map((each) => each.ulid), assignees);
+  await setPlanCases(
+    owner,
+    plan.ulid,
+    cases.slice(0, selected).map((each) => each.ulid),
+    assignees,
+  );
   const run = await createRun(t.http, owner, code, { planUlid: plan.ulid });
   return { owner, code, cases, plan, run };
 }
@@ -46,10 +55,15 @@ describe('POST /api/v1/runs/{runUlid}/reconcile', () => {
     await post(owner, `/api/v1/runs/${run.ulid}/cases/bulk-mark`, { caseUlids: [c2!.ulid, c3!.ulid], status: 'failed' });
     await post(owner, `/api/v1/runs/${run.ulid}/cases/bulk-retry`, { caseUlids: [c3!.ulid] });
 
-    await setPlanCases(owner, plan.ulid, [c1!.ulid, c5!.ulid, c6!.ulid], [
-      { caseUlid: c1!.ulid, assigneeUlid: other.userId },
-      { caseUlid: c5!.ulid, assigneeUlid: member.userId },
-    ]);
+    await setPlanCases(
+      owner,
+      plan.ulid,
+      [c1!.ulid, c5!.ulid, c6!.ulid],
+      [
+        { caseUlid: c1!.ulid, assigneeUlid: other.userId },
+        { caseUlid: c5!.ulid, assigneeUlid: member.userId },
+      ],
+    );
     const response = await reconcile(owner, run.ulid);
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     expect(response.body).toMatchObject({
@@ -77,7 +91,11 @@ describe('POST /api/v1/runs/{runUlid}/reconcile', () => {
       metadata: {
         caseDisplayId: c1!.displayId,
         titleSnapshot: 'Case 1',
-        assigneeChange: { from: { ulid: member.userId, name: 'Test User' }, to: { ulid: other.userId, name: 'Test User' }, via: 'reconcile' },
+        assigneeChange: {
+          from: { ulid: member.userId, name: 'Test User' },
+          to: { ulid: other.userId, name: 'Test User' },
+          via: 'reconcile',
+        },
       },
     });
     const [removed] = await auditEvents(t.http, owner, { action: 'run.case_removed' });
@@ -108,15 +126,24 @@ describe('POST /api/v1/runs/{runUlid}/reconcile', () => {
     const member = await joinAs(t.http, owner, 'member');
     const cases = await createCases(t.http, owner, code, 3);
     const plan = await createPlan(t.http, owner, code);
-    await setPlanCases(owner, plan.ulid, cases.map((each) => each.ulid));
+    await setPlanCases(
+      owner,
+      plan.ulid,
+      cases.map((each) => each.ulid),
+    );
     const run = await createRun(t.http, owner, code, { planUlid: plan.ulid });
     const runCases = await runCasesOf(t.http, owner, run.ulid);
     await post(owner, `/api/v1/runs/${run.ulid}/cases/bulk-assign`, { caseUlids: [runCases[0]!.ulid], assigneeUlid: owner.userId });
     await post(owner, `/api/v1/runs/${run.ulid}/cases/bulk-mark`, { caseUlids: [runCases[1]!.ulid], status: 'passed' });
-    await setPlanCases(owner, plan.ulid, cases.map((each) => each.ulid), [
-      { caseUlid: cases[1]!.ulid, assigneeUlid: member.userId },
-      { caseUlid: cases[2]!.ulid, assigneeUlid: member.userId },
-    ]);
+    await setPlanCases(
+      owner,
+      plan.ulid,
+      cases.map((each) => each.ulid),
+      [
+        { caseUlid: cases[1]!.ulid, assigneeUlid: member.userId },
+        { caseUlid: cases[2]!.ulid, assigneeUlid: member.userId },
+      ],
+    );
 
     expect((await reconcile(owner, run.ulid)).body).toMatchObject({ added: 0, removed: 0, reassigned: 1 });
     expect((await runCasesOf(t.http, owner, run.ulid)).map((each) => each.assigneeUlid)).toEqual([owner.userId, null, member.userId]);
@@ -152,14 +179,21 @@ describe('POST /api/v1/runs/{runUlid}/reconcile', () => {
 
   it('viewer 403; unknown or foreign run 404; aborted 409; closed only while allowResultsInClosedRuns', async () => {
     const { owner, code, cases, plan, run } = await planRun(2, 1);
-    await setPlanCases(owner, plan.ulid, cases.map((each) => each.ulid));
+    await setPlanCases(
+      owner,
+      plan.ulid,
+      cases.map((each) => each.ulid),
+    );
     expectError(await reconcile(await joinAs(t.http, owner, 'viewer'), run.ulid), 403, 'forbidden');
     expectError(await reconcile(owner, '01ARZ3NDEKTSV4RRFFQ69G5FAV'), 404, 'not_found');
     expectError(await reconcile(await signUp(t.http), run.ulid), 404, 'not_found');
     expect(await runCasesOf(t.http, owner, run.ulid)).toHaveLength(1);
 
     await post(owner, `/api/v1/runs/${run.ulid}/close`);
-    const settings = await t.http.patch(`/api/v1/projects/${code}/run-settings`).set(owner.headers).send({ allowResultsInClosedRuns: false });
+    const settings = await t.http
+      .patch(`/api/v1/projects/${code}/run-settings`)
+      .set(owner.headers)
+      .send({ allowResultsInClosedRuns: false });
     expect(settings.status).toBe(200);
     expectError(await reconcile(owner, run.ulid), 409, 'conflict');
     await t.http.patch(`/api/v1/projects/${code}/run-settings`).set(owner.headers).send({ allowResultsInClosedRuns: null });

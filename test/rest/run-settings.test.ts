@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { auditEvents, expectError, joinAs, ownerWithProject, signUp, useTestApp, type Caller } from '../support/app.ts';
+import { auditEvents, type Caller, expectError, joinAs, ownerWithProject, signUp, useTestApp } from '../support/app.ts';
 import { createRun } from '../support/runs.ts';
 
 const t = useTestApp();
@@ -123,7 +123,11 @@ describe('PATCH run settings', () => {
     await patch(owner, orgPath(owner), { requireCommentOnNegativeResult: true });
     const events = await auditEvents(t.http, owner, { action: 'run_settings.updated' });
     expect(events.map((event) => [event.entityType, event.entityUlid, event.metadata])).toEqual([
-      ['organization', owner.orgId, { scope: 'organization', changes: [{ field: 'requireCommentOnNegativeResult', from: null, to: true }] }],
+      [
+        'organization',
+        owner.orgId,
+        { scope: 'organization', changes: [{ field: 'requireCommentOnNegativeResult', from: null, to: true }] },
+      ],
       [
         'project',
         project.ulid,

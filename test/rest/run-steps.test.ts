@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { auditEvents, expectError, joinAs, ownerWithProject, useTestApp, type Caller } from '../support/app.ts';
+import { auditEvents, type Caller, expectError, joinAs, ownerWithProject, useTestApp } from '../support/app.ts';
 import { createCase, createCases, createRun } from '../support/runs.ts';
 
 const t = useTestApp();
@@ -36,19 +36,39 @@ describe('PATCH /api/v1/runs/{runUlid}/cases/{runCaseUlid}/steps/{stepUlid}', ()
     const { owner, run, runCase } = await runWithSteps();
     const statuses = (body: RunCase) => [body.status, ...body.steps.map((step) => step.status)];
 
-    expect(statuses(await markStep(owner, run.ulid, runCase, 0, { status: 'passed' }))).toEqual(['untested', 'passed', 'untested', 'untested']);
+    expect(statuses(await markStep(owner, run.ulid, runCase, 0, { status: 'passed' }))).toEqual([
+      'untested',
+      'passed',
+      'untested',
+      'untested',
+    ]);
     expect(await resultStatuses(owner, run.ulid)).toEqual([]);
     await markStep(owner, run.ulid, runCase, 1, { status: 'passed' });
     expect(statuses(await markStep(owner, run.ulid, runCase, 2, { status: 'passed' }))).toEqual(['passed', 'passed', 'passed', 'passed']);
     // Any failed step fails the case; the other steps keep their own status.
     expect(statuses(await markStep(owner, run.ulid, runCase, 1, { status: 'failed' }))).toEqual(['failed', 'passed', 'failed', 'passed']);
-    expect(statuses(await markStep(owner, run.ulid, runCase, 1, { status: 'blocked' }))).toEqual(['blocked', 'passed', 'blocked', 'passed']);
+    expect(statuses(await markStep(owner, run.ulid, runCase, 1, { status: 'blocked' }))).toEqual([
+      'blocked',
+      'passed',
+      'blocked',
+      'passed',
+    ]);
     // Skipped steps among passed ones: passed; every step skipped: skipped.
     expect(statuses(await markStep(owner, run.ulid, runCase, 1, { status: 'skipped' }))).toEqual(['passed', 'passed', 'skipped', 'passed']);
     await markStep(owner, run.ulid, runCase, 0, { status: 'skipped' });
-    expect(statuses(await markStep(owner, run.ulid, runCase, 2, { status: 'skipped' }))).toEqual(['skipped', 'skipped', 'skipped', 'skipped']);
+    expect(statuses(await markStep(owner, run.ulid, runCase, 2, { status: 'skipped' }))).toEqual([
+      'skipped',
+      'skipped',
+      'skipped',
+      'skipped',
+    ]);
     // A step back to untested leaves the case untested again.
-    expect(statuses(await markStep(owner, run.ulid, runCase, 2, { status: 'untested' }))).toEqual(['untested', 'skipped', 'skipped', 'untested']);
+    expect(statuses(await markStep(owner, run.ulid, runCase, 2, { status: 'untested' }))).toEqual([
+      'untested',
+      'skipped',
+      'skipped',
+      'untested',
+    ]);
 
     expect(await resultStatuses(owner, run.ulid)).toEqual(['passed', 'failed', 'blocked', 'passed', 'skipped', 'untested']);
     const runBody = await t.http.get(`/api/v1/runs/${run.ulid}`).set(owner.headers);
@@ -104,7 +124,11 @@ describe('PATCH /api/v1/runs/{runUlid}/cases/{runCaseUlid}/steps/{stepUlid}', ()
     expect(events[0]).toMatchObject(base);
     expect(events[0]!.metadata).toEqual({ ...stepSnapshot, changes: [{ field: 'actual_result', from: null, to: 'Card declined' }] });
     expect(events[1]).toMatchObject(base);
-    expect(events[1]!.metadata).toEqual({ ...stepSnapshot, changes: [{ field: 'status', from: 'untested', to: 'failed' }], caseStatus: 'failed' });
+    expect(events[1]!.metadata).toEqual({
+      ...stepSnapshot,
+      changes: [{ field: 'status', from: 'untested', to: 'failed' }],
+      caseStatus: 'failed',
+    });
     expect(events[2]!.metadata).toEqual({ ...stepSnapshot, changes: [{ field: 'actual_result', from: 'Card declined', to: null }] });
     // The case's own status change is recorded by its result, not by a run.case_marked event.
     expect(await auditEvents(t.http, owner, { action: 'run.case_marked' })).toEqual([]);
@@ -126,8 +150,14 @@ describe('PATCH /api/v1/runs/{runUlid}/cases/{runCaseUlid}/steps/{stepUlid}', ()
       stepActionSnapshot: 'A'.repeat(240),
       truncated: true,
     };
-    expect(first!.metadata).toEqual({ ...snapshot, changes: [{ field: 'actual_result', from: null, to: family.repeat(240), truncated: true }] });
-    expect(second!.metadata).toEqual({ ...snapshot, changes: [{ field: 'actual_result', from: family.repeat(240), to: 'short', truncated: true }] });
+    expect(first!.metadata).toEqual({
+      ...snapshot,
+      changes: [{ field: 'actual_result', from: null, to: family.repeat(240), truncated: true }],
+    });
+    expect(second!.metadata).toEqual({
+      ...snapshot,
+      changes: [{ field: 'actual_result', from: family.repeat(240), to: 'short', truncated: true }],
+    });
   });
 
   it.each([

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ULID_PATTERN } from '../../src/kernel/ids.ts';
 import { overrideOrganizationLimits } from '../../src/orgs/orgs.service.ts';
-import { auditEvents, expectError, joinAs, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
+import { auditEvents, type Caller, expectError, joinAs, signUp, tokenFor, useTestApp } from '../support/app.ts';
 import { createCases, createRun, resultsOf, runCasesOf, runOf, runWithCases } from '../support/runs.ts';
 
 const t = useTestApp();
@@ -68,9 +68,27 @@ describe('POST /api/v1/runs/{runUlid}/results/bulk', () => {
     expect(event).toMatchObject({ entityType: 'test_run', entityUlid: run.ulid, entityLabel: run.name, runUlid: run.ulid });
     expect(event!.metadata.bulkCases).toEqual({
       cases: [
-        { ulid: runCases[1]!.ulid, caseDisplayId: runCases[1]!.displayId, titleSnapshot: 'Case 2', fromStatus: 'untested', toStatus: 'failed' },
-        { ulid: runCases[1]!.ulid, caseDisplayId: runCases[1]!.displayId, titleSnapshot: 'Case 2', fromStatus: 'failed', toStatus: 'passed' },
-        { ulid: runCases[0]!.ulid, caseDisplayId: runCases[0]!.displayId, titleSnapshot: 'Case 1', fromStatus: 'passed', toStatus: 'passed' },
+        {
+          ulid: runCases[1]!.ulid,
+          caseDisplayId: runCases[1]!.displayId,
+          titleSnapshot: 'Case 2',
+          fromStatus: 'untested',
+          toStatus: 'failed',
+        },
+        {
+          ulid: runCases[1]!.ulid,
+          caseDisplayId: runCases[1]!.displayId,
+          titleSnapshot: 'Case 2',
+          fromStatus: 'failed',
+          toStatus: 'passed',
+        },
+        {
+          ulid: runCases[0]!.ulid,
+          caseDisplayId: runCases[0]!.displayId,
+          titleSnapshot: 'Case 1',
+          fromStatus: 'passed',
+          toStatus: 'passed',
+        },
       ],
       summary: { affected: 2, unchanged: 1 },
     });
@@ -108,7 +126,10 @@ describe('POST /api/v1/runs/{runUlid}/results/bulk', () => {
     const { owner, code, run, runCases } = await runWithCases(t.http, 2);
     const member = await joinAs(t.http, owner, 'member');
     const other = await joinAs(t.http, owner, 'member');
-    const assign = await t.http.post(`/api/v1/runs/${run.ulid}/cases/bulk-assign`).set(owner.headers).send({ caseUlids: [runCases[1]!.ulid], assigneeUlid: other.userId });
+    const assign = await t.http
+      .post(`/api/v1/runs/${run.ulid}/cases/bulk-assign`)
+      .set(owner.headers)
+      .send({ caseUlids: [runCases[1]!.ulid], assigneeUlid: other.userId });
     expect(assign.status).toBe(200);
     const settings = await t.http.patch(`/api/v1/projects/${code}/run-settings`).set(owner.headers).send({ assigneeResultLock: true });
     expect(settings.status, JSON.stringify(settings.body)).toBe(200);
@@ -139,7 +160,11 @@ describe('POST /api/v1/runs/{runUlid}/results/bulk', () => {
 
     expect((await submit(token, run.ulid, [entry, entry, entry])).status).toBe(200);
     expect(await usage()).toBe(3);
-    expectError(await submit(token, run.ulid, [entry, { runCaseUlid: runCases[1]!.ulid, status: 'failed' }]), 409, 'api_result_limit_exceeded');
+    expectError(
+      await submit(token, run.ulid, [entry, { runCaseUlid: runCases[1]!.ulid, status: 'failed' }]),
+      409,
+      'api_result_limit_exceeded',
+    );
     expect(await usage()).toBe(3);
     expect(await resultsOf(t.http, owner, run.ulid)).toHaveLength(3);
     expect((await runCasesOf(t.http, owner, run.ulid))[1]!.status).toBe('untested');
@@ -154,15 +179,39 @@ describe('POST /api/v1/runs/{runUlid}/results/bulk', () => {
   it.each([
     ['no results', {}, ['results']],
     ['an empty list', { results: [] }, ['results']],
-    ['both ULIDs', { results: [{ runCaseUlid: '01ARZ3NDEKTSV4RRFFQ69G5FAV', caseUlid: '01ARZ3NDEKTSV4RRFFQ69G5FAV', status: 'passed' }] }, ['results', 0, 'runCaseUlid']],
+    [
+      'both ULIDs',
+      { results: [{ runCaseUlid: '01ARZ3NDEKTSV4RRFFQ69G5FAV', caseUlid: '01ARZ3NDEKTSV4RRFFQ69G5FAV', status: 'passed' }] },
+      ['results', 0, 'runCaseUlid'],
+    ],
     ['neither ULID', { results: [{ status: 'passed' }] }, ['results', 0, 'runCaseUlid']],
     ['status untested', { results: [{ runCaseUlid: '01ARZ3NDEKTSV4RRFFQ69G5FAV', status: 'untested' }] }, ['results', 0, 'status']],
     ['status retested', { results: [{ runCaseUlid: '01ARZ3NDEKTSV4RRFFQ69G5FAV', status: 'retested' }] }, ['results', 0, 'status']],
-    ['a negative elapsedMs', { results: [{ runCaseUlid: '01ARZ3NDEKTSV4RRFFQ69G5FAV', status: 'passed', elapsedMs: -1 }] }, ['results', 0, 'elapsedMs']],
-    ['a fractional elapsedMs', { results: [{ runCaseUlid: '01ARZ3NDEKTSV4RRFFQ69G5FAV', status: 'passed', elapsedMs: 1.5 }] }, ['results', 0, 'elapsedMs']],
-    ['a comment over 10000 characters', { results: [{ runCaseUlid: '01ARZ3NDEKTSV4RRFFQ69G5FAV', status: 'passed', comment: 'c'.repeat(10_001) }] }, ['results', 0, 'comment']],
-    ['an unknown entry key', { results: [{ runCaseUlid: '01ARZ3NDEKTSV4RRFFQ69G5FAV', status: 'passed', note: 'x' }] }, ['results', 0, 'note']],
-    ['501 entries', { results: Array.from({ length: 501 }, () => ({ runCaseUlid: '01ARZ3NDEKTSV4RRFFQ69G5FAV', status: 'passed' })) }, ['results']],
+    [
+      'a negative elapsedMs',
+      { results: [{ runCaseUlid: '01ARZ3NDEKTSV4RRFFQ69G5FAV', status: 'passed', elapsedMs: -1 }] },
+      ['results', 0, 'elapsedMs'],
+    ],
+    [
+      'a fractional elapsedMs',
+      { results: [{ runCaseUlid: '01ARZ3NDEKTSV4RRFFQ69G5FAV', status: 'passed', elapsedMs: 1.5 }] },
+      ['results', 0, 'elapsedMs'],
+    ],
+    [
+      'a comment over 10000 characters',
+      { results: [{ runCaseUlid: '01ARZ3NDEKTSV4RRFFQ69G5FAV', status: 'passed', comment: 'c'.repeat(10_001) }] },
+      ['results', 0, 'comment'],
+    ],
+    [
+      'an unknown entry key',
+      { results: [{ runCaseUlid: '01ARZ3NDEKTSV4RRFFQ69G5FAV', status: 'passed', note: 'x' }] },
+      ['results', 0, 'note'],
+    ],
+    [
+      '501 entries',
+      { results: Array.from({ length: 501 }, () => ({ runCaseUlid: '01ARZ3NDEKTSV4RRFFQ69G5FAV', status: 'passed' })) },
+      ['results'],
+    ],
   ])('answers 422 for %s', async (_label, body, path) => {
     const { owner, run } = await runWithCases(t.http, 1);
     const response = await t.http.post(`/api/v1/runs/${run.ulid}/results/bulk`).set(owner.headers).send(body);
@@ -172,7 +221,11 @@ describe('POST /api/v1/runs/{runUlid}/results/bulk', () => {
 
   it('takes 500 entries and a 10000-character comment', async () => {
     const { owner, run, runCases } = await runWithCases(t.http, 1);
-    const results = Array.from({ length: 500 }, (_, index) => ({ runCaseUlid: runCases[0]!.ulid, status: index % 2 ? 'passed' : 'failed', comment: index === 0 ? 'c'.repeat(10_000) : undefined }));
+    const results = Array.from({ length: 500 }, (_, index) => ({
+      runCaseUlid: runCases[0]!.ulid,
+      status: index % 2 ? 'passed' : 'failed',
+      comment: index === 0 ? 'c'.repeat(10_000) : undefined,
+    }));
     const response = await submit(owner, run.ulid, results);
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     expect(response.body).toMatchObject({ affected: 500, unchanged: 0 });
@@ -190,9 +243,13 @@ describe('POST /api/v1/runs/{runUlid}/results/bulk', () => {
     await expectNothingWritten(owner, run.ulid);
 
     expect((await t.http.post(`/api/v1/runs/${run.ulid}/close`).set(owner.headers)).status).toBe(200);
-    expect((await t.http.patch(`/api/v1/projects/${code}/run-settings`).set(owner.headers).send({ allowResultsInClosedRuns: false })).status).toBe(200);
+    expect(
+      (await t.http.patch(`/api/v1/projects/${code}/run-settings`).set(owner.headers).send({ allowResultsInClosedRuns: false })).status,
+    ).toBe(200);
     expectError(await submit(owner, run.ulid, entries), 409, 'conflict');
-    expect((await t.http.patch(`/api/v1/projects/${code}/run-settings`).set(owner.headers).send({ allowResultsInClosedRuns: true })).status).toBe(200);
+    expect(
+      (await t.http.patch(`/api/v1/projects/${code}/run-settings`).set(owner.headers).send({ allowResultsInClosedRuns: true })).status,
+    ).toBe(200);
     expect((await submit(owner, run.ulid, entries)).status).toBe(200);
 
     const aborted = await createRun(t.http, owner, code, { caseUlids: [runCases[0]!.caseUlid] });

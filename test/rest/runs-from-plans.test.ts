@@ -1,13 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { prisma } from '../../src/kernel/database/client.ts';
 import { newId } from '../../src/kernel/ids.ts';
-import { auditEvents, createProject, expectError, joinAs, ownerWithProject, useTestApp, type Caller } from '../support/app.ts';
-import { configurationGroup, createCase, createPlan, createRun, putPlanCases, runCasesOf, type ConfigurationValueBody } from '../support/runs.ts';
+import { auditEvents, type Caller, createProject, expectError, joinAs, ownerWithProject, useTestApp } from '../support/app.ts';
+import {
+  type ConfigurationValueBody,
+  configurationGroup,
+  createCase,
+  createPlan,
+  createRun,
+  putPlanCases,
+  runCasesOf,
+} from '../support/runs.ts';
 
 const t = useTestApp();
 
 const postRun = (caller: Caller, code: string, body: object) =>
-  t.http.post(`/api/v1/projects/${code}/runs`).set(caller.headers).send({ name: 'From plan', ...body });
+  t.http
+    .post(`/api/v1/projects/${code}/runs`)
+    .set(caller.headers)
+    .send({ name: 'From plan', ...body });
 
 const planRunsTotal = async (caller: Caller, planUlid: string) =>
   (await t.http.get(`/api/v1/plans/${planUlid}/runs`).set(caller.headers)).body.total as number;
@@ -15,10 +26,20 @@ const planRunsTotal = async (caller: Caller, planUlid: string) =>
 describe('POST /api/v1/projects/{projectId}/runs with planUlid', () => {
   it("seeds the cases from the plan's live selection in position order, with the assignee precedence", async () => {
     const { owner, code } = await ownerWithProject(t.http);
-    const [alice, bob, carol] = [await joinAs(t.http, owner, 'member'), await joinAs(t.http, owner, 'member'), await joinAs(t.http, owner, 'member')];
+    const [alice, bob, carol] = [
+      await joinAs(t.http, owner, 'member'),
+      await joinAs(t.http, owner, 'member'),
+      await joinAs(t.http, owner, 'member'),
+    ];
     const cases = [];
     for (const title of ['One', 'Two', 'Three', 'Four', 'Archived']) cases.push(await createCase(t.http, owner, code, { title }));
-    const [one, two, three, four, archived] = cases as [typeof cases[0], typeof cases[0], typeof cases[0], typeof cases[0], typeof cases[0]];
+    const [one, two, three, four, archived] = cases as [
+      (typeof cases)[0],
+      (typeof cases)[0],
+      (typeof cases)[0],
+      (typeof cases)[0],
+      (typeof cases)[0],
+    ];
     const plan = await createPlan(t.http, owner, code);
     await putPlanCases(t.http, owner, plan.ulid, {
       caseUlids: [four.ulid, archived.ulid, two.ulid, one.ulid, three.ulid],
@@ -50,7 +71,12 @@ describe('POST /api/v1/projects/{projectId}/runs with planUlid', () => {
 
     // Without a default, a case with no other assignee is unassigned.
     const bare = await createRun(t.http, owner, code, { planUlid: plan.ulid });
-    expect((await runCasesOf(t.http, owner, bare.ulid)).map((item) => item.assigneeUlid)).toEqual([alice.userId, alice.userId, bob.userId, null]);
+    expect((await runCasesOf(t.http, owner, bare.ulid)).map((item) => item.assigneeUlid)).toEqual([
+      alice.userId,
+      alice.userId,
+      bob.userId,
+      null,
+    ]);
     const [created] = await auditEvents(t.http, owner, { action: 'run.created', entityUlid: bare.ulid });
     expect(created!.metadata).toMatchObject({ caseCount: 4 });
   });
@@ -60,7 +86,10 @@ describe('POST /api/v1/projects/{projectId}/runs with planUlid', () => {
     const leaver = await joinAs(t.http, owner, 'member');
     const testCase = await createCase(t.http, owner, code);
     const plan = await createPlan(t.http, owner, code);
-    await putPlanCases(t.http, owner, plan.ulid, { caseUlids: [testCase.ulid], caseAssignees: [{ caseUlid: testCase.ulid, assigneeUlid: leaver.userId }] });
+    await putPlanCases(t.http, owner, plan.ulid, {
+      caseUlids: [testCase.ulid],
+      caseAssignees: [{ caseUlid: testCase.ulid, assigneeUlid: leaver.userId }],
+    });
     // Leaving is not part of the API yet: the membership row goes, as a scenario fixture.
     await prisma().membership.deleteMany({ where: { orgId: owner.orgId, userId: leaver.userId } });
 
@@ -94,9 +123,13 @@ describe('POST /api/v1/projects/{projectId}/runs with planUlid', () => {
       totalRuns: 1,
       closedRuns: 0,
       counts: { passed: 0, failed: 0, blocked: 0, skipped: 0, untested: 2 },
-      byConfiguration: [{ comboKey: '', values: [], totalRuns: 1, closedRuns: 0, counts: { passed: 0, failed: 0, blocked: 0, skipped: 0, untested: 2 } }],
+      byConfiguration: [
+        { comboKey: '', values: [], totalRuns: 1, closedRuns: 0, counts: { passed: 0, failed: 0, blocked: 0, skipped: 0, untested: 2 } },
+      ],
     });
-    expect((await t.http.get(`/api/v1/plans/${plan.ulid}/runs`).set(owner.headers)).body.items.map((each: { ulid: string }) => each.ulid)).toEqual([run.ulid]);
+    expect(
+      (await t.http.get(`/api/v1/plans/${plan.ulid}/runs`).set(owner.headers)).body.items.map((each: { ulid: string }) => each.ulid),
+    ).toEqual([run.ulid]);
   });
 
   it('answers 404 for a plan of another project, an unknown or a deleted plan', async () => {
@@ -156,7 +189,10 @@ describe('POST /api/v1/projects/{projectId}/runs for a configured plan', () => {
   it('answers 422 unless the values are one of each group of the selection, 422 for an excluded combination, 404 for an unknown value', async () => {
     const { owner, code, plan, linux, windows, macos, chrome, firefox } = await configuredPlan();
     const excludedKey = [linux.ulid, firefox.ulid].sort().join(':');
-    await t.http.put(`/api/v1/plans/${plan.ulid}/excluded-combinations`).set(owner.headers).send({ comboKeys: [excludedKey] });
+    await t.http
+      .put(`/api/v1/plans/${plan.ulid}/excluded-combinations`)
+      .set(owner.headers)
+      .send({ comboKeys: [excludedKey] });
     for (const configurationUlids of [
       undefined, // a configured plan needs a combination
       [linux.ulid], // a group is missing
@@ -173,7 +209,11 @@ describe('POST /api/v1/projects/{projectId}/runs for a configured plan', () => {
     expect(await auditEvents(t.http, owner, { action: 'run.created' })).toEqual([]);
 
     // Every included combination is accepted.
-    for (const configurationUlids of [[linux.ulid, chrome.ulid], [windows.ulid, chrome.ulid], [windows.ulid, firefox.ulid]]) {
+    for (const configurationUlids of [
+      [linux.ulid, chrome.ulid],
+      [windows.ulid, chrome.ulid],
+      [windows.ulid, firefox.ulid],
+    ]) {
       expect((await postRun(owner, code, { planUlid: plan.ulid, configurationUlids })).status).toBe(201);
     }
     expect(await planRunsTotal(owner, plan.ulid)).toBe(3);
@@ -194,7 +234,10 @@ describe('a configured plan after a selected value is deleted', () => {
     const browser = await configurationGroup(t.http, owner, code, 'Browser', ['Chrome']);
     const plan = await createPlan(t.http, owner, code);
     const [linux, windows] = os.values as [ConfigurationValueBody, ConfigurationValueBody];
-    await t.http.put(`/api/v1/plans/${plan.ulid}/configurations`).set(owner.headers).send({ configurationUlids: [linux.ulid, windows.ulid, browser.values[0]!.ulid] });
+    await t.http
+      .put(`/api/v1/plans/${plan.ulid}/configurations`)
+      .set(owner.headers)
+      .send({ configurationUlids: [linux.ulid, windows.ulid, browser.values[0]!.ulid] });
     await t.http.delete(`/api/v1/configuration-groups/${browser.ulid}`).set(owner.headers);
     const combinations = (await t.http.get(`/api/v1/plans/${plan.ulid}/combinations`).set(owner.headers)).body;
     expect(combinations.items.map((item: { comboKey: string }) => item.comboKey)).toEqual([linux.ulid, windows.ulid]);

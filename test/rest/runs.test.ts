@@ -3,6 +3,7 @@ import { prisma } from '../../src/kernel/database/client.ts';
 import { ULID_PATTERN } from '../../src/kernel/ids.ts';
 import {
   auditEvents,
+  type Caller,
   createMilestone,
   createProject,
   createSuite,
@@ -12,21 +13,46 @@ import {
   signUp,
   tokenFor,
   useTestApp,
-  type Caller,
 } from '../support/app.ts';
 import { configurationValue, createCase, createCases, createEnvironment, createRun, createRunField, runCasesOf } from '../support/runs.ts';
 
 const t = useTestApp();
 
 const RUN_FIELDS = [
-  'ulid', 'projectUlid', 'planUlid', 'name', 'description', 'state', 'status', 'closedAt', 'abortedAt',
-  'defaultAssigneeUlid', 'milestoneUlid', 'milestone', 'environmentId', 'environment', 'environmentName',
-  'comboKey', 'configurations', 'total', 'executed', 'passRate', 'counts', 'firstResultAt', 'lastResultAt',
-  'totalDurationMs', 'author', 'createdAt', 'updatedAt',
+  'ulid',
+  'projectUlid',
+  'planUlid',
+  'name',
+  'description',
+  'state',
+  'status',
+  'closedAt',
+  'abortedAt',
+  'defaultAssigneeUlid',
+  'milestoneUlid',
+  'milestone',
+  'environmentId',
+  'environment',
+  'environmentName',
+  'comboKey',
+  'configurations',
+  'total',
+  'executed',
+  'passRate',
+  'counts',
+  'firstResultAt',
+  'lastResultAt',
+  'totalDurationMs',
+  'author',
+  'createdAt',
+  'updatedAt',
 ];
 
 const postRun = (caller: Caller, code: string, body: Record<string, unknown>) =>
-  t.http.post(`/api/v1/projects/${code}/runs`).set(caller.headers).send({ name: 'Nightly', ...body });
+  t.http
+    .post(`/api/v1/projects/${code}/runs`)
+    .set(caller.headers)
+    .send({ name: 'Nightly', ...body });
 
 const runTotal = async (caller: Caller, code: string) =>
   (await t.http.get(`/api/v1/projects/${code}/runs`).set(caller.headers)).body.total as number;
@@ -81,7 +107,10 @@ describe('POST /api/v1/projects/{projectId}/runs', () => {
     const edited = await createCase(t.http, owner, code, {
       title: 'Pay by card',
       suiteUlid: suite.ulid,
-      steps: [{ action: 'Open cart', expectedResult: 'Cart shows' }, { action: 'Pay', expectedResult: 'Paid' }],
+      steps: [
+        { action: 'Open cart', expectedResult: 'Cart shows' },
+        { action: 'Pay', expectedResult: 'Paid' },
+      ],
     });
     const deleted = await createCase(t.http, owner, code, { title: 'Pay by invoice', steps: [{ action: 'Ask invoice' }] });
     const run = await createRun(t.http, owner, code, { caseUlids: [edited.ulid, deleted.ulid] });
@@ -106,8 +135,16 @@ describe('POST /api/v1/projects/{projectId}/runs', () => {
         { action: 'Pay', expectedResult: 'Paid' },
       ],
     });
-    expect(after[1]).toMatchObject({ caseUlid: null, displayId: deleted.displayId, title: 'Pay by invoice', suiteName: null, steps: [{ action: 'Ask invoice' }] });
-    expect(after.map(({ caseUlid: _caseUlid, ...snapshot }) => snapshot)).toEqual(before.map(({ caseUlid: _caseUlid, ...snapshot }) => snapshot));
+    expect(after[1]).toMatchObject({
+      caseUlid: null,
+      displayId: deleted.displayId,
+      title: 'Pay by invoice',
+      suiteName: null,
+      steps: [{ action: 'Ask invoice' }],
+    });
+    expect(after.map(({ caseUlid: _caseUlid, ...snapshot }) => snapshot)).toEqual(
+      before.map(({ caseUlid: _caseUlid, ...snapshot }) => snapshot),
+    );
   });
 
   it('records run.created with caseCount only when nothing optional is given; the label is the run name', async () => {
@@ -198,7 +235,11 @@ describe('POST /api/v1/projects/{projectId}/runs', () => {
       const { owner, code } = await ownerWithProject(t.http);
       const staging = await createEnvironment(t.http, owner, code, 'Staging');
       const found = await createRun(t.http, owner, code, { caseUlids: [], environment: 'STAGING' });
-      expect(found).toMatchObject({ environmentId: staging.ulid, environment: { ulid: staging.ulid, name: 'Staging' }, environmentName: 'STAGING' });
+      expect(found).toMatchObject({
+        environmentId: staging.ulid,
+        environment: { ulid: staging.ulid, name: 'Staging' },
+        environmentName: 'STAGING',
+      });
 
       const created = await createRun(t.http, owner, code, { caseUlids: [], environment: 'QA Lab' });
       expect(created.environment).toMatchObject({ name: 'QA Lab', slug: 'qa-lab' });
@@ -240,7 +281,11 @@ describe('POST /api/v1/projects/{projectId}/runs', () => {
       const { owner, code } = await ownerWithProject(t.http);
       const stranger = await signUp(t.http);
       const cases = await createCases(t.http, owner, code, 2);
-      expectError(await postRun(owner, code, { caseUlids: cases.map((each) => each.ulid), defaultAssigneeUlid: stranger.userId }), 404, 'not_found');
+      expectError(
+        await postRun(owner, code, { caseUlids: cases.map((each) => each.ulid), defaultAssigneeUlid: stranger.userId }),
+        404,
+        'not_found',
+      );
       expect(await runTotal(owner, code)).toBe(0);
       const run = await createRun(t.http, owner, code, { caseUlids: cases.map((each) => each.ulid), defaultAssigneeUlid: owner.userId });
       expect((await runCasesOf(t.http, owner, run.ulid)).map((each) => each.assigneeUlid)).toEqual([owner.userId, owner.userId]);
@@ -249,7 +294,10 @@ describe('POST /api/v1/projects/{projectId}/runs', () => {
     it("falls back to the project's defaultAssigneeUserId setting while that user is a member; explicit null opts out", async () => {
       const { owner, code } = await ownerWithProject(t.http);
       const member = await joinAs(t.http, owner, 'member');
-      const settings = await t.http.patch(`/api/v1/projects/${code}/run-settings`).set(owner.headers).send({ defaultAssigneeUserId: member.userId });
+      const settings = await t.http
+        .patch(`/api/v1/projects/${code}/run-settings`)
+        .set(owner.headers)
+        .send({ defaultAssigneeUserId: member.userId });
       expect(settings.status, JSON.stringify(settings.body)).toBe(200);
       const [only] = await createCases(t.http, owner, code, 1);
 
@@ -269,7 +317,12 @@ describe('POST /api/v1/projects/{projectId}/runs', () => {
   describe('custom field values', () => {
     it('materializes required fields from their defaultValue and stores nothing for omitted optional ones', async () => {
       const { owner, code } = await ownerWithProject(t.http);
-      const required = await createRunField(t.http, owner, { valueType: 'checkbox', title: 'Signed off', isRequired: true, defaultValue: true });
+      const required = await createRunField(t.http, owner, {
+        valueType: 'checkbox',
+        title: 'Signed off',
+        isRequired: true,
+        defaultValue: true,
+      });
       const optional = await createRunField(t.http, owner, { valueType: 'paragraph', title: 'Notes' });
       const run = await createRun(t.http, owner, code, { caseUlids: [] });
       const read = await t.http.get(`/api/v1/runs/${run.ulid}`).set(owner.headers);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { prisma } from '../../src/kernel/database/client.ts';
 import { setMemberSuspension } from '../../src/members/members.service.ts';
-import { expectError, joinAs, signUp, tokenFor, uniqueEmail, useTestApp, type Caller } from '../support/app.ts';
+import { type Caller, expectError, joinAs, signUp, tokenFor, uniqueEmail, useTestApp } from '../support/app.ts';
 import { invite } from '../support/invitations.ts';
 
 const t = useTestApp();

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { httpSettings } from '../../rest/http-settings.ts';
 import { loadConfig } from '../../src/kernel/config.ts';
-import { graphql, uniqueEmail, useTestApp, type Caller } from '../support/app.ts';
+import { type Caller, graphql, uniqueEmail, useTestApp } from '../support/app.ts';
 
 /**
  * Decisions §1: behind an https TCMS_PUBLIC_URL the session cookie is `__Host-tcms_session` with
@@ -12,16 +12,25 @@ import { graphql, uniqueEmail, useTestApp, type Caller } from '../support/app.ts
 const PUBLIC_URL = 'https://tcms.example.test';
 const t = useTestApp({ TCMS_PUBLIC_URL: PUBLIC_URL, TCMS_TRUST_PROXY: 'true' });
 
-const setCookieLines = (response: { headers: Record<string, unknown> }) => ([] as string[]).concat((response.headers['set-cookie'] as string[] | undefined) ?? []);
+const setCookieLines = (response: { headers: Record<string, unknown> }) =>
+  ([] as string[]).concat((response.headers['set-cookie'] as string[] | undefined) ?? []);
 const attributesOf = (line: string) => line.split(';').map((part) => part.trim().toLowerCase());
 
 async function signUpOverHttps(): Promise<Caller & { line: string }> {
   const email = uniqueEmail('secure');
-  const response = await t.http.post('/api/v1/auth/signup').send({ email, password: 'correct horse battery', firstName: 'Ada', lastName: 'Lovelace' });
+  const response = await t.http
+    .post('/api/v1/auth/signup')
+    .send({ email, password: 'correct horse battery', firstName: 'Ada', lastName: 'Lovelace' });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   const [line] = setCookieLines(response);
   const orgId = response.body.organization.ulid as string;
-  return { line: line!, headers: { Cookie: line!.split(';')[0]!, 'X-Organization-Id': orgId }, orgId, userId: response.body.user.ulid, email };
+  return {
+    line: line!,
+    headers: { Cookie: line!.split(';')[0]!, 'X-Organization-Id': orgId },
+    orgId,
+    userId: response.body.user.ulid,
+    email,
+  };
 }
 
 describe('the session cookie behind an https TCMS_PUBLIC_URL, NODE_ENV=test', () => {
@@ -79,7 +88,12 @@ describe('which cookie a configuration gets', () => {
   it.each([
     ['https, development', { NODE_ENV: 'development', TCMS_PUBLIC_URL: 'https://tcms.example.test' }, '__Host-tcms_session', true],
     ['https, test', { NODE_ENV: 'test', TCMS_PUBLIC_URL: 'https://tcms.example.test' }, '__Host-tcms_session', true],
-    ['http, production (production forces Secure)', { NODE_ENV: 'production', TCMS_PUBLIC_URL: 'http://localhost:3000' }, '__Host-tcms_session', true],
+    [
+      'http, production (production forces Secure)',
+      { NODE_ENV: 'production', TCMS_PUBLIC_URL: 'http://localhost:3000' },
+      '__Host-tcms_session',
+      true,
+    ],
     ['no public URL, production', { NODE_ENV: 'production' }, '__Host-tcms_session', true],
     ['http, development', { NODE_ENV: 'development', TCMS_PUBLIC_URL: 'http://localhost:3000' }, 'tcms_session', false],
     ['no public URL, test', { NODE_ENV: 'test' }, 'tcms_session', false],

@@ -3,10 +3,18 @@ import { describe, expect, it } from 'vitest';
 import { prisma } from '../../src/kernel/database/client.ts';
 import { newId } from '../../src/kernel/ids.ts';
 import { PUBLIC_SHARE_REQUESTS_PER_MINUTE } from '../../src/share-links/share-links.schemas.ts';
-import { auditEvents, createProject, expectError, joinAs, ownerWithProject, signUp, useTestApp, type Caller } from '../support/app.ts';
 import { setAccessMode } from '../support/access-fixtures.ts';
+import { auditEvents, type Caller, createProject, expectError, joinAs, ownerWithProject, signUp, useTestApp } from '../support/app.ts';
 import { progressOf, useListeningApp } from '../support/event-streams.ts';
-import { configurationValue, createCases, createEnvironment, createRun, createRunField, patchRunCase, runWithCases } from '../support/runs.ts';
+import {
+  configurationValue,
+  createCases,
+  createEnvironment,
+  createRun,
+  createRunField,
+  patchRunCase,
+  runWithCases,
+} from '../support/runs.ts';
 
 // Behind a trusted proxy each test is its own client address (X-Forwarded-For), so the per-address limit of one test never reaches another.
 const t = useTestApp({ TCMS_TRUST_PROXY: 'true', TCMS_PUBLIC_URL: 'https://tcms.example.test' });
@@ -22,7 +30,8 @@ async function share(caller: Caller, runUlid: string, body: Record<string, unkno
   return response.body as Created;
 }
 
-const publicRun = (token: string, ip = newAddress()) => t.http.get(`/api/v1/public/runs/${encodeURIComponent(token)}`).set('X-Forwarded-For', ip);
+const publicRun = (token: string, ip = newAddress()) =>
+  t.http.get(`/api/v1/public/runs/${encodeURIComponent(token)}`).set('X-Forwarded-For', ip);
 const sharePage = (token: string, ip = newAddress()) => t.http.get(`/share/runs/${encodeURIComponent(token)}`).set('X-Forwarded-For', ip);
 
 /** Everything of an answer a client could tell two answers apart by, except the per-request id. */
@@ -49,7 +58,12 @@ describe('POST /api/v1/runs/{runUlid}/share-links', () => {
     expect(list.text).not.toContain(created.token);
 
     const [event] = await auditEvents(t.http, owner, { action: 'run.share_link_created' });
-    expect(event).toMatchObject({ entityType: 'test_run', entityUlid: run.ulid, runUlid: run.ulid, metadata: { shareLinkUlid: created.ulid, expiresAt: null } });
+    expect(event).toMatchObject({
+      entityType: 'test_run',
+      entityUlid: run.ulid,
+      runUlid: run.ulid,
+      metadata: { shareLinkUlid: created.ulid, expiresAt: null },
+    });
     expect(JSON.stringify(event)).not.toContain(created.token);
     const stored = await prisma().shareLink.findUniqueOrThrow({ where: { id: created.ulid } });
     expect(stored.tokenHash).not.toContain(created.token);
@@ -82,7 +96,11 @@ describe('POST /api/v1/runs/{runUlid}/share-links', () => {
     expectError(await t.http.delete(`/api/v1/runs/${run.ulid}/share-links/${created.ulid}`).set(member.headers), 404, 'not_found');
     // A link of another run is not found through this one.
     const other = await runWithCases(t.http, 1);
-    expectError(await t.http.delete(`/api/v1/runs/${other.run.ulid}/share-links/${created.ulid}`).set(other.owner.headers), 404, 'not_found');
+    expectError(
+      await t.http.delete(`/api/v1/runs/${other.run.ulid}/share-links/${created.ulid}`).set(other.owner.headers),
+      404,
+      'not_found',
+    );
   });
 
   it('validates expiresAt: an integer in the future, at most 366 days ahead; no other keys', async () => {
@@ -119,7 +137,10 @@ describe('GET /api/v1/public/runs/{token}', () => {
       defaultAssigneeUlid: owner.userId,
       description: 'internal notes',
     });
-    const values = await t.http.put(`/api/v1/runs/${run.ulid}/custom-field-values`).set(owner.headers).send({ values: [{ fieldUlid: field.ulid, value: 'secret-build-42' }] });
+    const values = await t.http
+      .put(`/api/v1/runs/${run.ulid}/custom-field-values`)
+      .set(owner.headers)
+      .send({ values: [{ fieldUlid: field.ulid, value: 'secret-build-42' }] });
     expect(values.status, JSON.stringify(values.body)).toBe(200);
     const runCases = (await t.http.get(`/api/v1/runs/${run.ulid}/cases`).set(owner.headers)).body.items;
     expect((await patchRunCase(t.http, owner, run.ulid, runCases[0].ulid, { status: 'passed', elapsedMs: 1500 })).status).toBe(200);
@@ -139,7 +160,8 @@ describe('GET /api/v1/public/runs/{token}', () => {
         { displayId: cases[1]!.displayId, title: 'Case 2', status: 'untested', elapsedMs: null },
       ],
     });
-    for (const secret of [owner.email, owner.userId, owner.orgId, run.ulid, 'secret-build-42', 'internal notes']) expect(response.text).not.toContain(secret);
+    for (const secret of [owner.email, owner.userId, owner.orgId, run.ulid, 'secret-build-42', 'internal notes'])
+      expect(response.text).not.toContain(secret);
   });
 
   it('answers one byte-identical 404 for an unknown, revoked or expired token, a locked project and a deleted run', async () => {
@@ -251,7 +273,10 @@ describe('GET /share/runs/{token}', () => {
   it('is an HTML page with a strict Content-Security-Policy, escaped user text, the chart and the case table', async () => {
     const { owner, code } = await ownerWithProject(t.http);
     const cases = await createCases(t.http, owner, code, 1);
-    await t.http.patch(`/api/v1/projects/${code}/test-cases/${cases[0]!.ulid}`).set(owner.headers).send({ title: '<img src=x onerror=alert(1)>' });
+    await t.http
+      .patch(`/api/v1/projects/${code}/test-cases/${cases[0]!.ulid}`)
+      .set(owner.headers)
+      .send({ title: '<img src=x onerror=alert(1)>' });
     const run = await createRun(t.http, owner, code, { name: '</title><script>alert(1)</script>', caseUlids: [cases[0]!.ulid] });
     const { token } = await share(owner, run.ulid);
     const response = await sharePage(token);

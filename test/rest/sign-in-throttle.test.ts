@@ -1,9 +1,9 @@
 import { randomInt } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { prisma } from '../../src/kernel/database/client.ts';
 import { sweepExpired } from '../../app/maintenance.ts';
 import { SIGN_IN_FAILURES, SIGN_IN_WINDOW_SECONDS } from '../../src/foundation/auth/sign-in-throttle.ts';
 import { digestKey } from '../../src/foundation/rate-limit/rate-limit.service.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
 import { expectError, signUp, uniqueEmail, useTestApp } from '../support/app.ts';
 import { windowWithRoom } from '../support/fixed-windows.ts';
 
@@ -25,8 +25,7 @@ const runPrefix = `2001:db8:${randomInt(0x10000).toString(16)}:${randomInt(0x100
 let nextIp = 1;
 const freshIp = () => `${runPrefix}::${(nextIp++).toString(16)}`;
 
-const login = (email: string, password: string, ip: string) =>
-  t.http.post('/api/v1/auth/login').set(from(ip)).send({ email, password });
+const login = (email: string, password: string, ip: string) => t.http.post('/api/v1/auth/login').set(from(ip)).send({ email, password });
 
 async function failTimes(email: string, ip: (attempt: number) => string, times = SIGN_IN_FAILURES) {
   for (let attempt = 0; attempt < times; attempt += 1) {
@@ -62,7 +61,12 @@ describe('sign-in throttling per address', () => {
     // Nothing tells an existing account from a missing one.
     expect({ code: missing.code, message: missing.message }).toEqual({ code: known.code, message: known.message });
     // Signing up again with the address is a sign-in attempt too.
-    expectThrottled(await t.http.post('/api/v1/auth/signup').set(from(freshIp())).send({ email: user.email, password: PASSWORD, firstName: 'A', lastName: 'B' }));
+    expectThrottled(
+      await t.http
+        .post('/api/v1/auth/signup')
+        .set(from(freshIp()))
+        .send({ email: user.email, password: PASSWORD, firstName: 'A', lastName: 'B' }),
+    );
   });
 
   it('lets nine failures pass, and a success clears the address', async () => {

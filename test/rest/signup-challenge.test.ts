@@ -99,8 +99,16 @@ describe('bot check settings', () => {
   });
 
   it.each([
-    ['a verifier without a secret', { TCMS_CHALLENGE_VERIFY_URL: 'https://verify.example/siteverify' }, /TCMS_CHALLENGE_SECRET is required/],
-    ['a verifier address of another scheme', { TCMS_CHALLENGE_VERIFY_URL: 'ftp://verify.example', TCMS_CHALLENGE_SECRET: 's' }, /TCMS_CHALLENGE_VERIFY_URL/],
+    [
+      'a verifier without a secret',
+      { TCMS_CHALLENGE_VERIFY_URL: 'https://verify.example/siteverify' },
+      /TCMS_CHALLENGE_SECRET is required/,
+    ],
+    [
+      'a verifier address of another scheme',
+      { TCMS_CHALLENGE_VERIFY_URL: 'ftp://verify.example', TCMS_CHALLENGE_SECRET: 's' },
+      /TCMS_CHALLENGE_VERIFY_URL/,
+    ],
   ])('refuses %s', (_label, env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigurationError);
     expect(() => loadConfig(env)).toThrow(message);

@@ -1,11 +1,11 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { prisma } from '../../src/kernel/database/client.ts';
 import { sweepExpired } from '../../app/maintenance.ts';
 import { fileStorage } from '../../src/foundation/storage/file-storage.ts';
 import { STAGING_TTL_MS } from '../../src/foundation/storage/staged-uploads.ts';
-import { joinAs, signUp, useTestApp, type Caller } from '../support/app.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
+import { type Caller, joinAs, signUp, useTestApp } from '../support/app.ts';
 import * as uploads from '../support/uploads.ts';
 
 const app = useTestApp();
@@ -26,7 +26,13 @@ describe('POST /api/v1/test-cases/{caseUlid}/step-attachments:stage', () => {
     expect(response.status).toBe(201);
     expect(response.body.items).toHaveLength(2);
     for (const item of response.body.items) expect(item.key).toMatch(new RegExp(`^staging/${owner.orgId}/[0-9A-HJKMNP-TV-Z]{26}$`));
-    expect(response.body.items.map((item: { fileName: string; contentType: string; sizeBytes: number }) => [item.fileName, item.contentType, item.sizeBytes])).toEqual([
+    expect(
+      response.body.items.map((item: { fileName: string; contentType: string; sizeBytes: number }) => [
+        item.fileName,
+        item.contentType,
+        item.sizeBytes,
+      ]),
+    ).toEqual([
       ['screen.png', 'image/png', 9],
       ['log.txt', 'text/plain', 8],
     ]);
@@ -88,7 +94,13 @@ describe('committing staged attachments by saving steps', () => {
     expect(saved.status).toBe(200);
     const attachments = saved.body.steps[0].attachments;
     expect(attachments.map((a: { fileName: string }) => a.fileName)).toEqual(['one.png', 'two.png']);
-    expect(attachments[0]).toEqual({ ulid: expect.any(String), fileName: 'one.png', contentType: 'image/png', sizeBytes: 11, createdAt: expect.any(Number) });
+    expect(attachments[0]).toEqual({
+      ulid: expect.any(String),
+      fileName: 'one.png',
+      contentType: 'image/png',
+      sizeBytes: 11,
+      createdAt: expect.any(Number),
+    });
 
     const download = await app.http
       .get(`/api/v1/test-cases/${testCase.ulid}/step-attachments/${attachments[1].ulid}`)
@@ -163,7 +175,9 @@ describe('DELETE /api/v1/test-cases/{caseUlid}/step-attachments/{attachmentUlid}
     const testCase = await newCase(owner);
     const staged = await stage(owner, testCase.ulid, [{ name: 'a.png', bytes: Buffer.from('a') }]);
     const step = testCase.steps[0]!;
-    const saved = await putSteps(owner, testCase.ulid, [{ ulid: step.ulid, action: step.action, attachments: [{ key: staged.body.items[0].key }] }]);
+    const saved = await putSteps(owner, testCase.ulid, [
+      { ulid: step.ulid, action: step.action, attachments: [{ key: staged.body.items[0].key }] },
+    ]);
     const attachment = saved.body.steps[0].attachments[0];
 
     const viewer = await joinAs(app.http, owner, 'viewer');
@@ -177,7 +191,11 @@ describe('DELETE /api/v1/test-cases/{caseUlid}/step-attachments/{attachmentUlid}
     expect(detail.body.steps[0].attachments).toEqual([]);
     const events = await app.http.get(`/api/v1/orgs/${owner.orgId}/audit-events`).set(owner.headers);
     const event = events.body.events.find((e: { action: string }) => e.action === 'test_case.attachment_deleted');
-    expect(event).toMatchObject({ entityType: 'test_case', entityUlid: testCase.ulid, metadata: { attachmentUlid: attachment.ulid, fileName: 'a.png' } });
+    expect(event).toMatchObject({
+      entityType: 'test_case',
+      entityUlid: testCase.ulid,
+      metadata: { attachmentUlid: attachment.ulid, fileName: 'a.png' },
+    });
 
     const again = await app.http.delete(`/api/v1/test-cases/${testCase.ulid}/step-attachments/${attachment.ulid}`).set(owner.headers);
     expect(again.status).toBe(404);

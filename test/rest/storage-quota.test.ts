@@ -1,12 +1,12 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { prisma } from '../../src/kernel/database/client.ts';
 import { sweepExpired } from '../../app/maintenance.ts';
-import { PLAN_TIERS } from '../../src/kernel/billing-tiers.ts';
-import { setOrganizationPlan } from '../../src/orgs/orgs.service.ts';
 import { fileStorage } from '../../src/foundation/storage/file-storage.ts';
 import { STAGING_TTL_MS } from '../../src/foundation/storage/staged-uploads.ts';
-import { expectError, ownerWithProject, signUp, useTestApp, type Caller } from '../support/app.ts';
+import { PLAN_TIERS } from '../../src/kernel/billing-tiers.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
+import { setOrganizationPlan } from '../../src/orgs/orgs.service.ts';
+import { type Caller, expectError, ownerWithProject, signUp, useTestApp } from '../support/app.ts';
 import * as uploads from '../support/uploads.ts';
 import { filesUnder, setUsedBytes, usedBytes } from '../support/uploads.ts';
 
@@ -45,7 +45,9 @@ async function attach(owner: Caller, testCase: uploads.NewCase, sizes: number[],
 const stagedRowsOf = (orgId: string) => prisma().stagedUpload.count({ where: { orgId } });
 
 const png = (color: { r: number; g: number; b: number }, size = 300) =>
-  sharp({ create: { width: size, height: size, channels: 3, background: color } }).png().toBuffer();
+  sharp({ create: { width: size, height: size, channels: 3, background: color } })
+    .png()
+    .toBuffer();
 
 const uploadAvatar = async (caller: Caller, code: string, image: Buffer) =>
   t.http.post(`/api/v1/projects/${code}/avatar`).set(caller.headers).attach('file', image, { filename: 'a.png', contentType: 'image/png' });
@@ -225,7 +227,13 @@ describe('project avatars', () => {
 
     const noisy = Buffer.alloc(300 * 300 * 3);
     for (let i = 0; i < noisy.length; i += 1) noisy[i] = (i * 2654435761) >>> 24;
-    const replaced = await uploadAvatar(owner, code, await sharp(noisy, { raw: { width: 300, height: 300, channels: 3 } }).png().toBuffer());
+    const replaced = await uploadAvatar(
+      owner,
+      code,
+      await sharp(noisy, { raw: { width: 300, height: 300, channels: 3 } })
+        .png()
+        .toBuffer(),
+    );
     expect(replaced.status).toBe(200);
     const replacedSize = await storedSize(replaced.body.avatarKey);
     expect(replacedSize).not.toBe(plainSize);

@@ -9,15 +9,23 @@ import { inTransaction } from '../../src/kernel/database/transactions.ts';
 import { newId } from '../../src/kernel/ids.ts';
 import { reserveSeats, seatUsage } from '../../src/seats/seats.service.ts';
 import { applyDueSubscriptions } from '../../src/subscription/subscription.service.ts';
-import { auditEvents, expectError, joinAs, signUp, uniqueEmail, useTestApp, type Caller } from '../support/app.ts';
+import { auditEvents, type Caller, expectError, joinAs, signUp, uniqueEmail, useTestApp } from '../support/app.ts';
 import { newDataDir } from '../support/data-directories.ts';
 
 const t = useTestApp();
 
 const subscriptionPath = (caller: Caller) => `/api/v1/orgs/${caller.orgId}/subscription`;
 const read = (caller: Caller) => t.http.get(subscriptionPath(caller)).set(caller.headers);
-const checkout = (caller: Caller, body: unknown) => t.http.post(`${subscriptionPath(caller)}/checkout`).set(caller.headers).send(body as object);
-const changeSeats = (caller: Caller, body: unknown) => t.http.patch(`${subscriptionPath(caller)}/seats`).set(caller.headers).send(body as object);
+const checkout = (caller: Caller, body: unknown) =>
+  t.http
+    .post(`${subscriptionPath(caller)}/checkout`)
+    .set(caller.headers)
+    .send(body as object);
+const changeSeats = (caller: Caller, body: unknown) =>
+  t.http
+    .patch(`${subscriptionPath(caller)}/seats`)
+    .set(caller.headers)
+    .send(body as object);
 const cancelPending = (caller: Caller) => t.http.delete(`${subscriptionPath(caller)}/pending-change`).set(caller.headers);
 
 async function ok(response: Awaited<ReturnType<typeof read>>) {
@@ -144,14 +152,29 @@ describe('GET /orgs/{orgUlid}/subscription and checkout', () => {
     expect((await ok(await checkout(admin, { seats: 4 }))).seats).toBe(4);
 
     expectError(await t.http.get(subscriptionPath(owner)).set(stranger.headers), 404, 'not_found');
-    expectError(await t.http.patch(`${subscriptionPath(owner)}/seats`).set(stranger.headers).send({ seats: 1, at: 'now' }), 404, 'not_found');
+    expectError(
+      await t.http
+        .patch(`${subscriptionPath(owner)}/seats`)
+        .set(stranger.headers)
+        .send({ seats: 1, at: 'now' }),
+      404,
+      'not_found',
+    );
     expect((await ok(await read(owner))).seats).toBe(4);
   });
 
   it('answers 422 for seats that are not a positive integer, unknown keys and an unknown timing', async () => {
     const { owner } = await subscribedOwner(3);
     const fresh = await signUp(t.http);
-    for (const body of [{ seats: 0 }, { seats: -1 }, { seats: 1.5 }, { seats: '2' }, {}, { seats: 2, plan: 'team' }, { seats: 10_000_000 }]) {
+    for (const body of [
+      { seats: 0 },
+      { seats: -1 },
+      { seats: 1.5 },
+      { seats: '2' },
+      {},
+      { seats: 2, plan: 'team' },
+      { seats: 10_000_000 },
+    ]) {
       expectError(await checkout(fresh, body), 422, 'validation_failed');
       expectError(await changeSeats(owner, body), 422, 'validation_failed');
     }
@@ -202,7 +225,10 @@ describe('PATCH /orgs/{orgUlid}/subscription/seats and DELETE …/pending-change
   it('lets a later change replace or drop a scheduled one (the current count drops it, an increase supersedes it)', async () => {
     const { owner, subscription } = await subscribedOwner(8);
     await ok(await changeSeats(owner, { seats: 4 }));
-    expect((await ok(await changeSeats(owner, { seats: 5, at: 'period_end' }))).pendingChange).toEqual({ seats: 5, effectiveAt: subscription.currentPeriodEnd });
+    expect((await ok(await changeSeats(owner, { seats: 5, at: 'period_end' }))).pendingChange).toEqual({
+      seats: 5,
+      effectiveAt: subscription.currentPeriodEnd,
+    });
     expect(await ok(await changeSeats(owner, { seats: 8 }))).toEqual(subscription);
     await ok(await changeSeats(owner, { seats: 4 }));
     expect(await ok(await changeSeats(owner, { seats: 10 }))).toEqual({ ...subscription, seats: 10 });
@@ -327,7 +353,10 @@ describe('the job that applies due subscription changes', () => {
     const events = (await auditEvents(t.http, owner)).reverse();
     const applied = events.filter((event) => event.action === 'subscription.pending_change_applied');
     expect(applied).toHaveLength(1);
-    expect(applied[0]).toMatchObject({ actor: { kind: 'system' }, metadata: { changes: [{ field: 'seats', from: 4, to: 2 }], effectiveAt: periodEnd } });
+    expect(applied[0]).toMatchObject({
+      actor: { kind: 'system' },
+      metadata: { changes: [{ field: 'seats', from: 4, to: 2 }], effectiveAt: periodEnd },
+    });
     const renewed = events.filter((event) => event.action === 'subscription.renewed');
     expect(renewed).toHaveLength(1);
     expect(renewed[0]).toMatchObject({ actor: { kind: 'system' }, metadata: { seats: 2, currentPeriodStart: periodEnd } });

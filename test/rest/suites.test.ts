@@ -3,11 +3,22 @@ import { prisma } from '../../src/kernel/database/client.ts';
 import { newId, ULID_PATTERN } from '../../src/kernel/ids.ts';
 import { overrideOrganizationLimits } from '../../src/orgs/orgs.service.ts';
 import { allocateNumber } from '../../src/projects/numbering.service.ts';
-import { auditEvents, createProject, joinAs, signUp, useTestApp, type Caller } from '../support/app.ts';
+import { auditEvents, type Caller, createProject, joinAs, signUp, useTestApp } from '../support/app.ts';
 
 const t = useTestApp();
 
-const SUITE_FIELDS = ['ulid', 'projectUlid', 'suiteNumber', 'displayId', 'name', 'description', 'parentUlid', 'position', 'createdAt', 'updatedAt'];
+const SUITE_FIELDS = [
+  'ulid',
+  'projectUlid',
+  'suiteNumber',
+  'displayId',
+  'name',
+  'description',
+  'parentUlid',
+  'position',
+  'createdAt',
+  'updatedAt',
+];
 
 type Suite = {
   ulid: string;
@@ -189,7 +200,10 @@ describe('POST /api/v1/projects/{projectId}/suites', () => {
     const project = await createProject(t.http, owner, { id: 'RACE' });
     const responses = await Promise.all(
       Array.from({ length: 50 }, (_, index) =>
-        t.http.post(`/api/v1/projects/${project.id}/suites`).set(owner.headers).send({ name: `Suite ${index}` }),
+        t.http
+          .post(`/api/v1/projects/${project.id}/suites`)
+          .set(owner.headers)
+          .send({ name: `Suite ${index}` }),
       ),
     );
     expect(responses.map((response) => response.status)).toEqual(Array(50).fill(201));
@@ -539,7 +553,10 @@ describe('PATCH /api/v1/suites/{suiteUlid}', () => {
     const owner = await signUp(t.http);
     const project = await createProject(t.http, owner);
     const s = await buildTree(owner, project, [['A'], ['B'], ['C'], ['D']]);
-    for (const [x, y] of [['A', 'B'], ['C', 'D']] as const) {
+    for (const [x, y] of [
+      ['A', 'B'],
+      ['C', 'D'],
+    ] as const) {
       const responses = await Promise.all([
         t.http.patch(`/api/v1/suites/${s[x]!.ulid}`).set(owner.headers).send({ parentUlid: s[y]!.ulid }),
         t.http.patch(`/api/v1/suites/${s[y]!.ulid}`).set(owner.headers).send({ parentUlid: s[x]!.ulid }),
@@ -557,11 +574,19 @@ describe('PATCH /api/v1/suites/{suiteUlid}', () => {
     const s = await buildTree(owner, project, [['P'], ['a', 'P'], ['b', 'P'], ['c', 'P'], ['d', 'P'], ['e', 'P'], ['f', 'P']]);
     const responses = await Promise.all(
       ['a', 'b', 'c', 'd', 'e', 'f'].map((name, index) =>
-        t.http.patch(`/api/v1/suites/${s[name]!.ulid}`).set(owner.headers).send({ position: 5 - index }),
+        t.http
+          .patch(`/api/v1/suites/${s[name]!.ulid}`)
+          .set(owner.headers)
+          .send({ position: 5 - index }),
       ),
     );
     expect(responses.map((response) => response.status)).toEqual(Array(6).fill(200));
-    expect((await outline(owner, project)).slice(1).map((line) => line.trim()).sort()).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
+    expect(
+      (await outline(owner, project))
+        .slice(1)
+        .map((line) => line.trim())
+        .sort(),
+    ).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
     await expectGaplessPositions(owner, project);
   });
 

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { prisma } from '../../src/kernel/database/client.ts';
 import { tenantClient } from '../../src/kernel/database/tenant.ts';
 import { newId } from '../../src/kernel/ids.ts';
-import { createProject, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
+import { type Caller, createProject, signUp, tokenFor, useTestApp } from '../support/app.ts';
 
 const t = useTestApp();
 
@@ -11,7 +11,9 @@ type Project = { ulid: string; id: string; name: string };
 type Org = { session: Caller; token: Caller; projects: Project[] };
 
 const image = () =>
-  sharp({ create: { width: 16, height: 16, channels: 3, background: { r: 20, g: 120, b: 220 } } }).png().toBuffer();
+  sharp({ create: { width: 16, height: 16, channels: 3, background: { r: 20, g: 120, b: 220 } } })
+    .png()
+    .toBuffer();
 
 function expectNotFound(response: { status: number; body: unknown }, label: string) {
   expect(response.status, `${label}: ${JSON.stringify(response.body)}`).toBe(404);
@@ -23,7 +25,10 @@ async function twoOrganizations(): Promise<{ a: Org; b: Org }> {
   const aSession = await signUp(t.http, { firstName: 'Alice', organizationName: 'Org A' });
   const bSession = await signUp(t.http, { firstName: 'Bob', organizationName: 'Org B' });
   const aProject = await createProject(t.http, aSession, { name: 'Secret A project', description: 'only for A' });
-  const avatar = await t.http.post(`/api/v1/projects/${aProject.id}/avatar`).set(aSession.headers).attach('file', await image(), 'a.png');
+  const avatar = await t.http
+    .post(`/api/v1/projects/${aProject.id}/avatar`)
+    .set(aSession.headers)
+    .attach('file', await image(), 'a.png');
   expect(avatar.status, JSON.stringify(avatar.body)).toBe(200);
   const bProject = await createProject(t.http, bSession, { name: 'B project' });
   return {
@@ -40,7 +45,7 @@ const snapshotOf = async (orgId: string) => ({
 });
 
 describe('tenancy over HTTP', () => {
-  it.each(['session', 'token'] as const)('every route naming a project of A answers 404 to B\'s %s and A is unchanged', async (kind) => {
+  it.each(['session', 'token'] as const)("every route naming a project of A answers 404 to B's %s and A is unchanged", async (kind) => {
     const { a, b } = await twoOrganizations();
     const target = a.projects[0] as Project;
     const caller = b[kind];
@@ -54,7 +59,13 @@ describe('tenancy over HTTP', () => {
     const path = `/api/v1/projects/${target.id}`;
     expectNotFound(await t.http.get(path).set(caller.headers), 'GET project');
     expectNotFound(await t.http.patch(path).set(caller.headers).send({ name: 'hijacked', description: 'hijacked' }), 'PATCH project');
-    expectNotFound(await t.http.post(`${path}/avatar`).set(caller.headers).attach('file', await image(), 'b.png'), 'POST avatar');
+    expectNotFound(
+      await t.http
+        .post(`${path}/avatar`)
+        .set(caller.headers)
+        .attach('file', await image(), 'b.png'),
+      'POST avatar',
+    );
     expectNotFound(await t.http.delete(`${path}/avatar`).set(caller.headers), 'DELETE avatar');
     expectNotFound(await t.http.delete(path).set(caller.headers), 'DELETE project');
     // Unknown and foreign projects look the same.
@@ -74,7 +85,7 @@ describe('tenancy over HTTP', () => {
     expect((await t.http.get(`/api/v1/projects/${b.projects[0]?.id}`).set(caller.headers)).status).toBe(200);
   });
 
-  it.each(['session', 'token'] as const)('B\'s project list and audit log never show A\'s rows (%s)', async (kind) => {
+  it.each(['session', 'token'] as const)("B's project list and audit log never show A's rows (%s)", async (kind) => {
     const { a, b } = await twoOrganizations();
     // A's admin token does some more work, which must stay invisible to B.
     await t.http.patch(`/api/v1/projects/${a.projects[0]?.id}`).set(a.token.headers).send({ name: 'Secret A renamed' });
@@ -102,12 +113,15 @@ describe('tenancy over HTTP', () => {
     expect(text).not.toContain('Secret A');
 
     // A cursor cannot reach across either: paging past B's newest event still yields only B's.
-    const paged = await t.http.get(`/api/v1/orgs/${b.session.orgId}/audit-events`).query({ cursor: newId(), limit: 100 }).set(caller.headers);
+    const paged = await t.http
+      .get(`/api/v1/orgs/${b.session.orgId}/audit-events`)
+      .query({ cursor: newId(), limit: 100 })
+      .set(caller.headers);
     expect(paged.status).toBe(200);
     for (const event of paged.body.events as Array<{ ulid: string }>) expect(bRows.has(event.ulid)).toBe(true);
   });
 
-  it.each(['session', 'token'] as const)('/orgs/{A}/audit-events and /orgs/{A} answer 404 to B\'s %s', async (kind) => {
+  it.each(['session', 'token'] as const)("/orgs/{A}/audit-events and /orgs/{A} answer 404 to B's %s", async (kind) => {
     const { a, b } = await twoOrganizations();
     const caller = b[kind];
     expectNotFound(await t.http.get(`/api/v1/orgs/${a.session.orgId}/audit-events`).set(caller.headers), 'audit with header');
@@ -118,7 +132,7 @@ describe('tenancy over HTTP', () => {
     expectNotFound(await t.http.get(`/api/v1/orgs/${a.session.orgId}`).set(withoutHeader), 'organization');
   });
 
-  it('project codes are per organization: B may reuse A\'s code and each sees its own', async () => {
+  it("project codes are per organization: B may reuse A's code and each sees its own", async () => {
     const { a, b } = await twoOrganizations();
     const code = a.projects[0]?.id as string;
     const created = await t.http.post('/api/v1/projects').set(b.session.headers).send({ name: 'B twin', id: code });
@@ -143,7 +157,7 @@ describe('tenantClient confinement (src/database/tenant.ts)', () => {
     ({ a, b } = await twoOrganizations());
   });
 
-  it('reads of B never return A\'s rows, even when the filter names A', async () => {
+  it("reads of B never return A's rows, even when the filter names A", async () => {
     const db = tenantClient(b.session.orgId);
     const aProjectId = a.projects[0]?.ulid as string;
     expect(await db.project.findMany({ where: { orgId: a.session.orgId } })).toEqual([]);
@@ -161,7 +175,7 @@ describe('tenantClient confinement (src/database/tenant.ts)', () => {
     expect(await db.$transaction((tx) => tx.project.findMany({ where: { orgId: a.session.orgId } }))).toEqual([]);
   });
 
-  it('writes of B never touch A\'s rows', async () => {
+  it("writes of B never touch A's rows", async () => {
     const db = tenantClient(b.session.orgId);
     const aProjectId = a.projects[0]?.ulid as string;
     const before = await prisma().project.findUniqueOrThrow({ where: { id: aProjectId } });

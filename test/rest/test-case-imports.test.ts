@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { prisma } from '../../src/kernel/database/client.ts';
-import { auditEvents, createProject, createSuite, expectError, joinAs, ownerWithProject, useTestApp, type Caller } from '../support/app.ts';
-import { createField, fieldsOf, type Field } from '../support/custom-fields.ts';
+import { auditEvents, type Caller, createProject, createSuite, expectError, joinAs, ownerWithProject, useTestApp } from '../support/app.ts';
+import { createField, type Field, fieldsOf } from '../support/custom-fields.ts';
 import { createCase } from '../support/runs.ts';
 
 const t = useTestApp();
@@ -26,8 +26,6 @@ const importCsv = (caller: Caller, code: string, body: string, query: Record<str
   t.http.post(`/api/v1/projects/${code}/test-case-imports`).query(query).set(caller.headers).set('Content-Type', 'text/csv').send(body);
 
 const csv = (...lines: string[]) => `${lines.join('\n')}\n`;
-
-
 
 /** The suites of a project as paths ("A / B") by ULID, read through the API. */
 async function suitePaths(caller: Caller, code: string): Promise<Map<string, string>> {
@@ -81,7 +79,12 @@ const HEADER = 'title,suite_path,description,steps,expected_results,tags';
 describe('POST /api/v1/projects/{projectId}/test-case-imports (CSV)', () => {
   it('creates suites by path (reusing existing ones), cases with steps, tags and fields by system key or title; one audit event', async () => {
     const { owner, code, project } = await ownerWithProject(t.http);
-    const platforms = await createField(t.http, owner, { entity: 'test_case', valueType: 'select_multi', title: 'Platforms', options: [{ name: 'Linux' }, { name: 'Windows' }] });
+    const platforms = await createField(t.http, owner, {
+      entity: 'test_case',
+      valueType: 'select_multi',
+      title: 'Platforms',
+      options: [{ name: 'Linux' }, { name: 'Windows' }],
+    });
     const fields = await fieldsOf(t.http, owner);
     const existing = await createSuite(t.http, owner, code, { name: 'Checkout' });
     const body = csv(
@@ -93,7 +96,12 @@ describe('POST /api/v1/projects/{projectId}/test-case-imports (CSV)', () => {
     );
     const response = await importCsv(owner, code, body);
     expect(response.status, JSON.stringify(response.body)).toBe(201);
-    expect(response.body).toEqual({ createdSuites: 2, createdCases: 3, updatedCases: 0, warnings: [{ row: 1, message: 'Unknown column "colour" is ignored' }] });
+    expect(response.body).toEqual({
+      createdSuites: 2,
+      createdCases: 3,
+      updatedCases: 0,
+      warnings: [{ row: 1, message: 'Unknown column "colour" is ignored' }],
+    });
 
     const paths = await suitePaths(owner, code);
     expect([...paths.values()].sort()).toEqual(['Checkout', 'Checkout / Cards', 'Checkout / Refunds']);
@@ -125,7 +133,7 @@ describe('POST /api/v1/projects/{projectId}/test-case-imports (CSV)', () => {
     expect(events[0]!.metadata).toMatchObject({ format: 'csv', createdSuites: 2, createdCases: 3, updatedCases: 0 });
   });
 
-  it('updates the case a display_id of the project names; an unknown one of the project is a warning and a new case, another project\'s is a new case', async () => {
+  it("updates the case a display_id of the project names; an unknown one of the project is a warning and a new case, another project's is a new case", async () => {
     const { owner, code } = await ownerWithProject(t.http);
     const fields = await fieldsOf(t.http, owner);
     const suite = await createSuite(t.http, owner, code, { name: 'Old' });
@@ -231,7 +239,7 @@ describe('POST /api/v1/projects/{projectId}/test-case-imports (CSV)', () => {
     expect([...(await suitePaths(owner, code)).values()]).toEqual(['Check\uFFFDout']);
   });
 
-  it('a user picker cell takes a member\'s ULID; anyone else is parse_failed naming the row', async () => {
+  it("a user picker cell takes a member's ULID; anyone else is parse_failed naming the row", async () => {
     const { owner, code } = await ownerWithProject(t.http);
     const reviewer = await createField(t.http, owner, { entity: 'test_case', valueType: 'user_picker', title: 'Reviewer' });
     const stranger = await ownerWithProject(t.http);
@@ -282,16 +290,27 @@ describe('POST /api/v1/projects/{projectId}/test-case-imports (TestRail XML)', (
     const { owner, code } = await ownerWithProject(t.http);
     const fields = await fieldsOf(t.http, owner);
     const xml = await fixture('testrail-suite.xml');
-    const response = await t.http.post(`/api/v1/projects/${code}/test-case-imports`).set(owner.headers).set('Content-Type', 'application/xml').send(xml);
+    const response = await t.http
+      .post(`/api/v1/projects/${code}/test-case-imports`)
+      .set(owner.headers)
+      .set('Content-Type', 'application/xml')
+      .send(xml);
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     expect(response.body).toMatchObject({ createdSuites: 3, createdCases: 3, updatedCases: 0 });
-    expect(response.body.warnings).toEqual([{ row: expect.any(Number), message: '"Urgent" is not an option of Priority; the field is left as it is' }]);
+    expect(response.body.warnings).toEqual([
+      { row: expect.any(Number), message: '"Urgent" is not an option of Priority; the field is left as it is' },
+    ]);
 
     const content = await projectContent(owner, code);
     expect(content.suites).toEqual(['Checkout', 'Checkout / Refunds', 'Search']);
     const option = (field: Field, name: string) => field.options.find((each) => each.name === name)!.ulid;
-    const valueOf = (testCase: (typeof content.cases)[number], field: Field) => testCase.values.find((value) => value.fieldUlid === field.ulid)!.value;
-    const [card, refund, search] = content.cases as [(typeof content.cases)[number], (typeof content.cases)[number], (typeof content.cases)[number]];
+    const valueOf = (testCase: (typeof content.cases)[number], field: Field) =>
+      testCase.values.find((value) => value.fieldUlid === field.ulid)!.value;
+    const [card, refund, search] = content.cases as [
+      (typeof content.cases)[number],
+      (typeof content.cases)[number],
+      (typeof content.cases)[number],
+    ];
     expect(card).toMatchObject({
       title: 'Pay by card',
       suite: 'Checkout',
@@ -315,12 +334,15 @@ describe('POST /api/v1/projects/{projectId}/test-case-imports (TestRail XML)', (
 
   it('malformed XML is parse_failed with its line; another XML document or a DOCTYPE is parse_failed; no case is empty_import', async () => {
     const { owner, code } = await ownerWithProject(t.http);
-    const post = (xml: string) => t.http.post(`/api/v1/projects/${code}/test-case-imports`).set(owner.headers).set('Content-Type', 'text/xml').send(xml);
+    const post = (xml: string) =>
+      t.http.post(`/api/v1/projects/${code}/test-case-imports`).set(owner.headers).set('Content-Type', 'text/xml').send(xml);
     const broken = await post('<suite>\n<sections>\n<section><name>A</name>\n<cases><case><title>x</case>');
     expectError(broken, 422, 'parse_failed');
     expect(broken.body.error.details.line).toBe(4);
     expectError(await post('<testsuites><testsuite/></testsuites>'), 422, 'parse_failed');
-    const entity = await post('<?xml version="1.0"?>\n<!DOCTYPE suite [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n<suite><sections/></suite>');
+    const entity = await post(
+      '<?xml version="1.0"?>\n<!DOCTYPE suite [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n<suite><sections/></suite>',
+    );
     expectError(entity, 422, 'parse_failed');
     expect(entity.body.error.message).toContain('DOCTYPE');
     expectError(await post('<suite><sections/></suite>'), 422, 'empty_import');
@@ -330,7 +352,12 @@ describe('POST /api/v1/projects/{projectId}/test-case-imports (TestRail XML)', (
 describe('round trip', () => {
   it('a project exported as CSV and imported into an empty project has the same suites, cases, steps, tags and field values', async () => {
     const { owner, code } = await ownerWithProject(t.http);
-    const platforms = await createField(t.http, owner, { entity: 'test_case', valueType: 'select_multi', title: 'Platforms', options: [{ name: 'Linux' }, { name: 'macOS' }] });
+    const platforms = await createField(t.http, owner, {
+      entity: 'test_case',
+      valueType: 'select_multi',
+      title: 'Platforms',
+      options: [{ name: 'Linux' }, { name: 'macOS' }],
+    });
     await createField(t.http, owner, { entity: 'test_case', valueType: 'paragraph', title: 'Notes' });
     const fields = await fieldsOf(t.http, owner);
     const root = await createSuite(t.http, owner, code, { name: 'Root' });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { prisma } from '../../src/kernel/database/client.ts';
 import { newId } from '../../src/kernel/ids.ts';
-import { auditEvents, createProject, expectError, graphql, joinAs, ownerWithProject, useTestApp, type Caller } from '../support/app.ts';
+import { auditEvents, type Caller, createProject, expectError, graphql, joinAs, ownerWithProject, useTestApp } from '../support/app.ts';
 import { dataOf } from '../support/graphql.ts';
 import { createCase, createPlan, createRun, patchRunCase, putPlanCases, runCasesOf } from '../support/runs.ts';
 
@@ -25,7 +25,9 @@ async function markedRun(owner: Caller, code: string, marks: Array<[caseUlid: st
 }
 
 const planCaseUlids = async (owner: Caller, planUlid: string) =>
-  ((await t.http.get(`/api/v1/plans/${planUlid}/cases`).set(owner.headers)).body.items as Array<{ caseUlid: string }>).map((item) => item.caseUlid);
+  ((await t.http.get(`/api/v1/plans/${planUlid}/cases`).set(owner.headers)).body.items as Array<{ caseUlid: string }>).map(
+    (item) => item.caseUlid,
+  );
 
 describe('merging test cases', () => {
   it('moves results, run cases and plan selections to the target, archives the sources, and audits it', async () => {
@@ -35,8 +37,15 @@ describe('merging test cases', () => {
     const second = await createCase(t.http, owner, code, { title: 'pays by card (older)', automationKey: 'CardTest.paysByCard' });
     const bystander = await createCase(t.http, owner, code, { title: 'Refunds' });
 
-    const withTarget = await markedRun(owner, code, [[target.ulid, 'passed'], [first.ulid, 'failed']]);
-    const bothSources = await markedRun(owner, code, [[first.ulid, 'passed'], [second.ulid, 'failed'], [bystander.ulid, 'passed']]);
+    const withTarget = await markedRun(owner, code, [
+      [target.ulid, 'passed'],
+      [first.ulid, 'failed'],
+    ]);
+    const bothSources = await markedRun(owner, code, [
+      [first.ulid, 'passed'],
+      [second.ulid, 'failed'],
+      [bystander.ulid, 'passed'],
+    ]);
     const secondOnly = await markedRun(owner, code, [[second.ulid, 'passed']]);
     const planWithTarget = await createPlan(t.http, owner, code);
     await putPlanCases(t.http, owner, planWithTarget.ulid, { caseUlids: [first.ulid, target.ulid] });
@@ -54,7 +63,9 @@ describe('merging test cases', () => {
     }
 
     // Every result of the sources is the target's now; the bystander's stays.
-    const results = await prisma().testRunResult.findMany({ where: { runId: { in: [withTarget.ulid, bothSources.ulid, secondOnly.ulid] } } });
+    const results = await prisma().testRunResult.findMany({
+      where: { runId: { in: [withTarget.ulid, bothSources.ulid, secondOnly.ulid] } },
+    });
     expect(results).toHaveLength(6);
     expect(results.filter((result) => result.caseId === target.ulid)).toHaveLength(5);
     expect(results.filter((result) => result.caseId === bystander.ulid)).toHaveLength(1);
@@ -105,7 +116,10 @@ describe('merging test cases', () => {
       [archivedSource.ulid, source.ulid].sort(),
     );
     // The released key is free for another case (or for the target, by PATCH).
-    const renamed = await t.http.patch(`/api/v1/test-cases/${target.ulid}`).set(owner.headers).send({ patch: { automationKey: 'drop.me' } });
+    const renamed = await t.http
+      .patch(`/api/v1/test-cases/${target.ulid}`)
+      .set(owner.headers)
+      .send({ patch: { automationKey: 'drop.me' } });
     expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
   });
 

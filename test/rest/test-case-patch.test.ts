@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { prisma } from '../../src/kernel/database/client.ts';
 import { newId } from '../../src/kernel/ids.ts';
-import { auditEvents, createMilestone, createProject, createSuite, joinAs, ownerWithProject, useTestApp, type Caller } from '../support/app.ts';
+import {
+  auditEvents,
+  type Caller,
+  createMilestone,
+  createProject,
+  createSuite,
+  joinAs,
+  ownerWithProject,
+  useTestApp,
+} from '../support/app.ts';
 
 const t = useTestApp();
 
@@ -22,7 +31,10 @@ const updatesOf = async (caller: Caller, entityUlid: string) =>
   (await auditEvents(t.http, caller, { entityUlid })).filter((event) => event.action !== 'test_case.created');
 
 async function createCase(caller: Caller, code: string, body: Record<string, unknown> = {}): Promise<TestCase> {
-  const response = await t.http.post(`/api/v1/projects/${code}/test-cases`).set(caller.headers).send({ title: 'Original', ...body });
+  const response = await t.http
+    .post(`/api/v1/projects/${code}/test-cases`)
+    .set(caller.headers)
+    .send({ title: 'Original', ...body });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return response.body as TestCase;
 }
@@ -33,7 +45,11 @@ async function readCase(caller: Caller, ulid: string): Promise<TestCase> {
   return response.body as TestCase;
 }
 
-const patch = (caller: Caller, ulid: string, body: unknown) => t.http.patch(`/api/v1/test-cases/${ulid}`).set(caller.headers).send(body as object);
+const patch = (caller: Caller, ulid: string, body: unknown) =>
+  t.http
+    .patch(`/api/v1/test-cases/${ulid}`)
+    .set(caller.headers)
+    .send(body as object);
 
 /** Definitions are the custom-fields module's API; here they are fixtures. */
 async function field(caller: Caller, valueType: 'paragraph' | 'checkbox', titleEn: string) {
@@ -177,12 +193,7 @@ describe('PATCH /api/v1/test-cases/{caseUlid}: steps and custom fields', () => {
     const [a, b, c, d] = testCase.steps.map((step) => step.ulid);
     // Move C to the front, edit D's expected result, drop B, add E.
     const response = await patch(owner, testCase.ulid, {
-      steps: [
-        { ulid: c, action: 'C' },
-        { ulid: a, action: 'A' },
-        { ulid: d, action: 'D', expectedResult: 'd2' },
-        { action: 'E' },
-      ],
+      steps: [{ ulid: c, action: 'C' }, { ulid: a, action: 'A' }, { ulid: d, action: 'D', expectedResult: 'd2' }, { action: 'E' }],
     });
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     expect(response.body.steps.map((step: Step) => [step.ulid, step.action])).toEqual([
@@ -240,7 +251,13 @@ describe('PATCH /api/v1/test-cases/{caseUlid}: steps and custom fields', () => {
     expect(response.status).toBe(200);
     const [event] = await updatesOf(owner, testCase.ulid);
     const stepsChange = event!.metadata.stepsChange as Record<string, unknown> & { entries: unknown[] };
-    expect(stepsChange).toMatchObject({ kind: 'detailed', previousCount: 0, nextCount: 25, summary: { added: 25, removed: 0, modified: 0, reordered: 0 }, omittedCount: 5 });
+    expect(stepsChange).toMatchObject({
+      kind: 'detailed',
+      previousCount: 0,
+      nextCount: 25,
+      summary: { added: 25, removed: 0, modified: 0, reordered: 0 },
+      omittedCount: 5,
+    });
     expect(stepsChange.entries).toHaveLength(20);
   });
 
@@ -273,7 +290,10 @@ describe('PATCH /api/v1/test-cases/{caseUlid}: steps and custom fields', () => {
     expect(events).toHaveLength(1);
     expect(events[0]!.action).toBe('test_case.moved');
     expect(Object.keys(events[0]!.metadata).sort()).toEqual(['changes', 'customFieldChanges', 'stepsChange']);
-    expect(events[0]!.metadata.stepsChange).toMatchObject({ kind: 'detailed', summary: { added: 1, removed: 0, modified: 0, reordered: 0 } });
+    expect(events[0]!.metadata.stepsChange).toMatchObject({
+      kind: 'detailed',
+      summary: { added: 1, removed: 0, modified: 0, reordered: 0 },
+    });
   });
 });
 
@@ -285,7 +305,10 @@ describe('PATCH /api/v1/test-cases/{caseUlid}: atomicity', () => {
     const response = await patch(owner, testCase.ulid, {
       patch: { title: 'Should not stick', tags: ['nope'] },
       steps: [{ action: 'Replacement' }],
-      customFieldValues: [{ fieldUlid: notes.id, value: 'fine' }, { fieldUlid: notes.id, value: 'listed twice' }],
+      customFieldValues: [
+        { fieldUlid: notes.id, value: 'fine' },
+        { fieldUlid: notes.id, value: 'listed twice' },
+      ],
     });
     expect(response.status).toBe(422);
     const invalid = await patch(owner, testCase.ulid, {

@@ -1,11 +1,12 @@
 import type { Response } from 'supertest';
 import { describe, expect, it } from 'vitest';
+import { fileStorage } from '../../src/foundation/storage/file-storage.ts';
 import { prisma } from '../../src/kernel/database/client.ts';
 import { newId, ULID_PATTERN } from '../../src/kernel/ids.ts';
 import { overrideOrganizationLimits } from '../../src/orgs/orgs.service.ts';
-import { fileStorage } from '../../src/foundation/storage/file-storage.ts';
 import {
   auditEvents,
+  type Caller,
   createMilestone,
   createProject,
   createSuite,
@@ -13,7 +14,6 @@ import {
   ownerWithProject,
   signUp,
   useTestApp,
-  type Caller,
 } from '../support/app.ts';
 
 const t = useTestApp();
@@ -36,7 +36,13 @@ const CASE_FIELDS = [
   'updatedAt',
 ];
 
-type Step = { ulid: string; position: number; action: string; expectedResult: string | null; attachments: Array<{ ulid: string; fileName: string }> };
+type Step = {
+  ulid: string;
+  position: number;
+  action: string;
+  expectedResult: string | null;
+  attachments: Array<{ ulid: string; fileName: string }>;
+};
 type TestCase = {
   ulid: string;
   caseNumber: number;
@@ -54,7 +60,10 @@ type TestCase = {
 const casesUrl = (code: string) => `/api/v1/projects/${code}/test-cases`;
 
 async function createCase(caller: Caller, code: string, body: Record<string, unknown> = {}): Promise<TestCase> {
-  const response = await t.http.post(casesUrl(code)).set(caller.headers).send({ title: 'A case', ...body });
+  const response = await t.http
+    .post(casesUrl(code))
+    .set(caller.headers)
+    .send({ title: 'A case', ...body });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return response.body as TestCase;
 }
@@ -68,7 +77,15 @@ async function readCase(caller: Caller, ulid: string): Promise<TestCase> {
 /** A custom test-case field of the caller's organization (definitions are another module's API; a fixture here). */
 async function paragraphField(caller: Caller) {
   return prisma().customField.create({
-    data: { id: newId(), orgId: caller.orgId, entity: 'test_case', group: 'custom', valueType: 'paragraph', titleEn: 'Notes', position: 100 },
+    data: {
+      id: newId(),
+      orgId: caller.orgId,
+      entity: 'test_case',
+      group: 'custom',
+      valueType: 'paragraph',
+      titleEn: 'Notes',
+      position: 100,
+    },
   });
 }
 
@@ -117,7 +134,13 @@ describe('POST /api/v1/projects/{projectId}/test-cases', () => {
       archivedAt: null,
     });
     expect(body.steps).toEqual([
-      { ulid: expect.stringMatching(ULID_PATTERN), position: 0, action: 'Open the login page', expectedResult: 'The form shows', attachments: [] },
+      {
+        ulid: expect.stringMatching(ULID_PATTERN),
+        position: 0,
+        action: 'Open the login page',
+        expectedResult: 'The form shows',
+        attachments: [],
+      },
       { ulid: expect.stringMatching(ULID_PATTERN), position: 1, action: 'Submit', expectedResult: null, attachments: [] },
     ]);
     expect(body.customFieldValues).toContainEqual({ fieldUlid: notes.id, value: 'Needs a seeded user', systemKey: null, optionName: null });
@@ -144,7 +167,12 @@ describe('POST /api/v1/projects/{projectId}/test-cases', () => {
   it('gives 50 concurrent creates exactly the numbers 1..50', async () => {
     const { owner, code } = await ownerWithProject(t.http);
     const responses = await Promise.all(
-      Array.from({ length: 50 }, (_, index) => t.http.post(casesUrl(code)).set(owner.headers).send({ title: `Case ${index}` })),
+      Array.from({ length: 50 }, (_, index) =>
+        t.http
+          .post(casesUrl(code))
+          .set(owner.headers)
+          .send({ title: `Case ${index}` }),
+      ),
     );
     expect(responses.map((response) => response.status)).toEqual(Array.from({ length: 50 }, () => 201));
     const numbers = responses.map((response) => response.body.caseNumber as number).sort((a, b) => a - b);
@@ -171,7 +199,14 @@ describe('POST /api/v1/projects/{projectId}/test-cases', () => {
       expect(response.body.error.code).toBe('validation_failed');
       expect(response.body.error.details.path).toEqual(path);
     }
-    expect((await t.http.post(casesUrl(code)).set(owner.headers).send({ title: 'x'.repeat(500) })).status).toBe(201);
+    expect(
+      (
+        await t.http
+          .post(casesUrl(code))
+          .set(owner.headers)
+          .send({ title: 'x'.repeat(500) })
+      ).status,
+    ).toBe(201);
     // The 50 distinct tags of the maximum are accepted.
     const many = await createCase(owner, code, { tags: Array.from({ length: 50 }, (_, index) => `t${index}`) });
     expect(many.tags).toHaveLength(50);
@@ -190,7 +225,10 @@ describe('POST /api/v1/projects/{projectId}/test-cases', () => {
       { milestoneUlid: foreignMilestone.ulid },
       { milestoneUlid: deletedMilestone.ulid },
     ]) {
-      const response = await t.http.post(casesUrl(code)).set(owner.headers).send({ title: 'Nope', ...body });
+      const response = await t.http
+        .post(casesUrl(code))
+        .set(owner.headers)
+        .send({ title: 'Nope', ...body });
       expect(response.status, JSON.stringify(body)).toBe(404);
       expect(response.body.error.code).toBe('not_found');
     }
@@ -300,15 +338,15 @@ describe('GET /api/v1/projects/{projectId}/test-cases', () => {
     const notes = await paragraphField(owner);
     const created: TestCase[] = [];
     for (let index = 0; index < 5; index++) {
-      created.push(await createCase(owner, code, { title: `Case ${index}`, customFieldValues: [{ fieldUlid: notes.id, value: `n${index}` }] }));
+      created.push(
+        await createCase(owner, code, { title: `Case ${index}`, customFieldValues: [{ fieldUlid: notes.id, value: `n${index}` }] }),
+      );
     }
     const seen: TestCase[] = [];
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const response: Response = await t.http
-        .get(`${casesUrl(code)}?limit=2${cursor ? `&cursor=${cursor}` : ''}`)
-        .set(owner.headers);
+      const response: Response = await t.http.get(`${casesUrl(code)}?limit=2${cursor ? `&cursor=${cursor}` : ''}`).set(owner.headers);
       expect(response.status).toBe(200);
       expect(Object.keys(response.body).sort()).toEqual(['items', 'nextCursor']);
       seen.push(...response.body.items);
@@ -400,7 +438,8 @@ describe('Archive, restore, archived page', () => {
     const { owner, code } = await ownerWithProject(t.http);
     const suite = await createSuite(t.http, owner, code);
     const cases: TestCase[] = [];
-    for (let index = 0; index < 4; index++) cases.push(await createCase(owner, code, { title: `C${index}`, suiteUlid: index % 2 ? suite.ulid : null }));
+    for (let index = 0; index < 4; index++)
+      cases.push(await createCase(owner, code, { title: `C${index}`, suiteUlid: index % 2 ? suite.ulid : null }));
     await createCase(owner, code, { title: 'Active' });
     for (const index of [2, 0, 3, 1]) {
       expect((await t.http.post(`/api/v1/test-cases/${cases[index]!.ulid}/archive`).set(owner.headers)).status).toBe(200);
@@ -488,11 +527,14 @@ describe('PUT /api/v1/test-cases/{caseUlid}/steps', () => {
     const mixed = await putSteps(owner, testCase.ulid, [{ position: 0, action: 'A' }, { action: 'B' }]);
     expect(mixed.status).toBe(422);
     expect(mixed.body.error.details.path).toEqual(['steps', 1, 'position']);
-    const twice = await putSteps(owner, testCase.ulid, [{ position: 0, action: 'A' }, { position: 0, action: 'B' }]);
+    const twice = await putSteps(owner, testCase.ulid, [
+      { position: 0, action: 'A' },
+      { position: 0, action: 'B' },
+    ]);
     expect(twice.status).toBe(422);
   });
 
-  it("answers 404 for a ulid that is not a step of this case, 422 for one listed twice, and changes nothing", async () => {
+  it('answers 404 for a ulid that is not a step of this case, 422 for one listed twice, and changes nothing', async () => {
     const { owner, code } = await ownerWithProject(t.http);
     const testCase = await createCase(owner, code, { steps: [{ action: 'Mine' }] });
     const other = await createCase(owner, code, { steps: [{ action: 'Theirs' }] });
@@ -500,12 +542,18 @@ describe('PUT /api/v1/test-cases/{caseUlid}/steps', () => {
     const foreign = await putSteps(owner, testCase.ulid, [{ action: 'Added' }, { ulid: other.steps[0]!.ulid, action: 'Stolen' }]);
     expect(foreign.status).toBe(404);
     expect(foreign.body.error.code).toBe('not_found');
-    const twice = await putSteps(owner, testCase.ulid, [{ ulid: mine, action: 'a' }, { ulid: mine, action: 'b' }]);
+    const twice = await putSteps(owner, testCase.ulid, [
+      { ulid: mine, action: 'a' },
+      { ulid: mine, action: 'b' },
+    ]);
     expect(twice.status).toBe(422);
     expect(twice.body.error.details.path).toEqual(['steps', 1, 'ulid']);
     expect((await putSteps(owner, testCase.ulid, [{ action: '' }])).status).toBe(422);
     // A bare array is not the body shape.
-    const bare = await t.http.put(`/api/v1/test-cases/${testCase.ulid}/steps`).set(owner.headers).send([{ action: 'x' }]);
+    const bare = await t.http
+      .put(`/api/v1/test-cases/${testCase.ulid}/steps`)
+      .set(owner.headers)
+      .send([{ action: 'x' }]);
     expect(bare.status).toBe(422);
     expect((await readCase(owner, testCase.ulid)).steps).toEqual(testCase.steps);
     expect((await readCase(owner, other.ulid)).steps).toEqual(other.steps);
@@ -514,13 +562,25 @@ describe('PUT /api/v1/test-cases/{caseUlid}/steps', () => {
   it('takes at most 500 steps and reorders all of them in one save', async () => {
     const { owner, code } = await ownerWithProject(t.http);
     const testCase = await createCase(owner, code);
-    const tooMany = await putSteps(owner, testCase.ulid, Array.from({ length: 501 }, (_, index) => ({ action: `S${index}` })));
+    const tooMany = await putSteps(
+      owner,
+      testCase.ulid,
+      Array.from({ length: 501 }, (_, index) => ({ action: `S${index}` })),
+    );
     expect(tooMany.status).toBe(422);
     expect(tooMany.body.error.details.path).toEqual(['steps']);
-    const full = await putSteps(owner, testCase.ulid, Array.from({ length: 500 }, (_, index) => ({ action: `S${index}` })));
+    const full = await putSteps(
+      owner,
+      testCase.ulid,
+      Array.from({ length: 500 }, (_, index) => ({ action: `S${index}` })),
+    );
     expect(full.status).toBe(200);
     const reversed = [...(full.body.steps as Step[])].reverse();
-    const saved = await putSteps(owner, testCase.ulid, reversed.map((step) => ({ ulid: step.ulid, action: step.action })));
+    const saved = await putSteps(
+      owner,
+      testCase.ulid,
+      reversed.map((step) => ({ ulid: step.ulid, action: step.action })),
+    );
     expect(saved.status, JSON.stringify(saved.body).slice(0, 500)).toBe(200);
     expect(saved.body.steps.map((step: Step) => step.ulid)).toEqual(reversed.map((step) => step.ulid));
     expect(saved.body.steps.map((step: Step) => step.position)).toEqual(Array.from({ length: 500 }, (_, index) => index));
@@ -538,7 +598,9 @@ describe('PUT /api/v1/test-cases/{caseUlid}/steps', () => {
     const attachment = saved.body.steps[0].attachments[0];
     const moved = await putSteps(owner, testCase.ulid, [{ ulid: stays!.ulid, action: 'Stays', attachments: [{ ulid: attachment.ulid }] }]);
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
-    expect(moved.body.steps).toEqual([{ ulid: stays!.ulid, position: 0, action: 'Stays', expectedResult: null, attachments: [attachment] }]);
+    expect(moved.body.steps).toEqual([
+      { ulid: stays!.ulid, position: 0, action: 'Stays', expectedResult: null, attachments: [attachment] },
+    ]);
     const row = await prisma().stepAttachment.findFirstOrThrow({ where: { id: attachment.ulid } });
     expect(await fileStorage().get(row.storageKey)).not.toBeNull();
   });

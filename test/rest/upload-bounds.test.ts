@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { XML_ATTRIBUTES_MAX, XML_DEPTH_MAX, XML_ELEMENTS_MAX, XML_TAG_MAX, XML_TEXT_MAX } from '../../src/foundation/uploads/xml.ts';
 import { CTRF_BOUNDS } from '../../src/result-imports/ctrf.ts';
 import { ATTEMPTS_MAX } from '../../src/result-imports/report.ts';
 import { CSV_CELLS_MAX, CSV_RECORD_MAX } from '../../src/test-case-imports/csv-reader.ts';
 import { IMPORT_WARNINGS_MAX } from '../../src/test-case-imports/imported-case.ts';
-import { XML_ATTRIBUTES_MAX, XML_DEPTH_MAX, XML_ELEMENTS_MAX, XML_TAG_MAX, XML_TEXT_MAX } from '../../src/foundation/uploads/xml.ts';
-import { expectError, ownerWithProject, useTestApp, type Caller } from '../support/app.ts';
+import { type Caller, expectError, ownerWithProject, useTestApp } from '../support/app.ts';
 import { repeatedGzip } from '../support/hostile-uploads.ts';
 
 /**
@@ -33,7 +33,8 @@ const csv = (body: string | Buffer) => post('test-case-imports?dryRun=true', bod
 const gzip = { 'Content-Encoding': 'gzip' };
 
 const nestedIn = (levels: number) => `${'<x>'.repeat(levels)}${'</x>'.repeat(levels)}`;
-const report = (inside: string) => `<testsuites><testsuite name="s"><testcase classname="bounds.Test" name="t">${inside}</testcase></testsuite></testsuites>`;
+const report = (inside: string) =>
+  `<testsuites><testsuite name="s"><testcase classname="bounds.Test" name="t">${inside}</testcase></testsuite></testsuites>`;
 
 describe('XML reports', () => {
   it(`elements nest ${XML_DEPTH_MAX} levels deep, not deeper (422 naming the line and column)`, async () => {
@@ -46,7 +47,9 @@ describe('XML reports', () => {
   });
 
   it(`holds at most ${XML_ELEMENTS_MAX} elements`, async () => {
-    const response = await junit(`<testsuites><testsuite name="s"><properties>${'<p/>'.repeat(XML_ELEMENTS_MAX)}</properties></testsuite></testsuites>`);
+    const response = await junit(
+      `<testsuites><testsuite name="s"><properties>${'<p/>'.repeat(XML_ELEMENTS_MAX)}</properties></testsuite></testsuites>`,
+    );
     expectError(response, 422, 'parse_failed');
     expect(response.body.error.message).toContain(`more than ${XML_ELEMENTS_MAX} elements`);
   });
@@ -74,7 +77,9 @@ describe('XML reports', () => {
   it('markup split across chunks is measured as one piece: a comment ending in the next chunk closes there', async () => {
     // 64 KiB chunks: the comment's closer straddles a chunk boundary, then the report goes on.
     const padding = ' '.repeat(64 * 1024 - 60);
-    const response = await junit(`<testsuites>${padding}<!-- ${'x'.repeat(40)} -->${nestedIn(3)}<testsuite name="s"><testcase name="after"/></testsuite></testsuites>`);
+    const response = await junit(
+      `<testsuites>${padding}<!-- ${'x'.repeat(40)} -->${nestedIn(3)}<testsuite name="s"><testcase name="after"/></testsuite></testsuites>`,
+    );
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     expect(response.body.tests).toBe(1);
   });
@@ -123,7 +128,12 @@ describe('gzip', () => {
     const noise = randomBytes(2 * 1024 * 1024).toString('hex');
     const within = await junit(gzipSync(report(`<system-out>${noise}</system-out>`)), gzip);
     expect(within.status, JSON.stringify(within.body)).toBe(201);
-    const beyond = repeatedGzip('<testsuites><testsuite name="s"><testcase name="t"/>', `<p/>${' '.repeat(1024 * 1024 - 4)}`, 200, '</testsuite></testsuites>');
+    const beyond = repeatedGzip(
+      '<testsuites><testsuite name="s"><testcase name="t"/>',
+      `<p/>${' '.repeat(1024 * 1024 - 4)}`,
+      200,
+      '</testsuite></testsuites>',
+    );
     const response = await junit(beyond, gzip);
     expectError(response, 413, 'file_too_large');
     expect(response.body.error.details).toEqual({ inflationRatioMax: 100 });

@@ -4,12 +4,12 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { prisma } from '../../src/kernel/database/client.ts';
 import { sweepExpired } from '../../app/maintenance.ts';
 import { TEMPORARY_UPLOAD_TTL_MS } from '../../src/foundation/storage/temporary-uploads.ts';
-import { ATTACHMENT_MAX_BYTES } from '../../src/test-cases/attachments.schemas.ts';
 import { PLAN_TIERS } from '../../src/kernel/billing-tiers.ts';
-import { expectError, signUp, useTestApp, type Caller } from '../support/app.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
+import { ATTACHMENT_MAX_BYTES } from '../../src/test-cases/attachments.schemas.ts';
+import { type Caller, expectError, signUp, useTestApp } from '../support/app.ts';
 import * as uploads from '../support/uploads.ts';
 
 /**
@@ -37,7 +37,11 @@ const leftovers = () => readdir(temporaryDir);
 const expectNoLeftovers = () => vi.waitFor(async () => expect(await leftovers()).toEqual([]), { timeout: 5_000 });
 
 const stage = (caller: Caller, caseUlid: string, files: uploads.UploadPart[]) => uploads.stage(t.http, caller, caseUlid, files);
-const file = (size: number, name = 'f.bin'): uploads.UploadPart => ({ name, bytes: Buffer.alloc(size, 1), type: 'application/octet-stream' });
+const file = (size: number, name = 'f.bin'): uploads.UploadPart => ({
+  name,
+  bytes: Buffer.alloc(size, 1),
+  type: 'application/octet-stream',
+});
 
 describe('temporary files of uploads', () => {
   it('are written while a request is received and removed after it succeeded', async () => {
@@ -55,7 +59,15 @@ describe('temporary files of uploads', () => {
     expectError(await stage(owner, testCase.ulid, [file(10), file(ATTACHMENT_MAX_BYTES + 1)]), 413, 'file_too_large');
     await expectNoLeftovers();
 
-    expectError(await stage(owner, testCase.ulid, Array.from({ length: 11 }, () => file(10))), 422, 'too_many_attachments');
+    expectError(
+      await stage(
+        owner,
+        testCase.ulid,
+        Array.from({ length: 11 }, () => file(10)),
+      ),
+      422,
+      'too_many_attachments',
+    );
     await expectNoLeftovers();
 
     await uploads.setUsedBytes(owner.orgId, PLAN_TIERS.free.maxStorageBytes);

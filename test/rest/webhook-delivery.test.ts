@@ -1,19 +1,24 @@
+import { readFile, rm } from 'node:fs/promises';
 import { Webhook } from 'standardwebhooks';
+import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { createApp, type App } from '../../app/app.ts';
+import { type App, createApp } from '../../app/app.ts';
+import { sweepExpired } from '../../app/maintenance.ts';
 import { loadConfig } from '../../src/kernel/config.ts';
 import { prisma } from '../../src/kernel/database/client.ts';
-import { sweepExpired } from '../../app/maintenance.ts';
 import { guardedLookup, RefusedAddressError } from '../../src/webhooks/receiver-address.ts';
-import { DEACTIVATION_THRESHOLD, DELIVERY_RETENTION_MS, MAX_ATTEMPTS, WEBHOOK_CONCURRENCY } from '../../src/webhooks/webhook-dispatcher.service.ts';
-import { auditEvents, createMilestone, ownerWithProject, useTestApp, type Caller } from '../support/app.ts';
-import { createCases, createRun, patchRunCase, runWithCases } from '../support/runs.ts';
-import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
-import { freshServerDatabase } from '../support/databases.ts';
-import { createWebhook, deliveriesOf, untilDeliveries, webhookOf } from '../support/webhooks.ts';
-import request from 'supertest';
-import { readFile, rm } from 'node:fs/promises';
+import {
+  DEACTIVATION_THRESHOLD,
+  DELIVERY_RETENTION_MS,
+  MAX_ATTEMPTS,
+  WEBHOOK_CONCURRENCY,
+} from '../../src/webhooks/webhook-dispatcher.service.ts';
+import { auditEvents, type Caller, createMilestone, ownerWithProject, useTestApp } from '../support/app.ts';
 import { newDataDir } from '../support/data-directories.ts';
+import { freshServerDatabase } from '../support/databases.ts';
+import { createCases, createRun, patchRunCase, runWithCases } from '../support/runs.ts';
+import { type Receiver, startReceiver } from '../support/webhook-receiver.ts';
+import { createWebhook, deliveriesOf, untilDeliveries, webhookOf } from '../support/webhooks.ts';
 
 /**
  * Webhook deliveries end to end (decisions §13): a real receiver in the test process, the real
@@ -50,7 +55,14 @@ describe('webhook deliveries', () => {
 
     const [heard] = await hook.until((received) => received.length === 1);
     const [delivery] = await untilDeliveries(t.http, owner, webhook.ulid, (list) => list[0]?.status === 'delivered');
-    expect(delivery).toMatchObject({ action: 'milestone.created', status: 'delivered', attempts: 1, lastStatusCode: 200, lastError: null, nextAttemptAt: null });
+    expect(delivery).toMatchObject({
+      action: 'milestone.created',
+      status: 'delivered',
+      attempts: 1,
+      lastStatusCode: 200,
+      lastError: null,
+      nextAttemptAt: null,
+    });
     expect(heard!.id).toBe(delivery!.ulid);
     expect(heard!.headers['content-type']).toBe('application/json');
 
@@ -126,17 +138,28 @@ describe('webhook deliveries', () => {
 
     const typeOf = (request: { body: string }) => (JSON.parse(request.body) as { type: string }).type;
     const [heard] = await watching.until((received) => received.length === 1, 30_000);
-    expect(JSON.parse(heard!.body)).toMatchObject({ type: 'webhook.disabled', data: { entityUlid: webhook.ulid, actor: { kind: 'system' } } });
+    expect(JSON.parse(heard!.body)).toMatchObject({
+      type: 'webhook.disabled',
+      data: { entityUlid: webhook.ulid, actor: { kind: 'system' } },
+    });
     expect((await webhookOf(t.http, owner, webhook.ulid)).active).toBe(false);
     // Sends under way when the 20th failure came in still finish, and count; nothing is claimed after it.
     await expect
-      .poll(async () => (await webhookOf(t.http, owner, webhook.ulid)).consecutiveFailures - failing.received.length, { timeout: 10_000, interval: 25 })
+      .poll(async () => (await webhookOf(t.http, owner, webhook.ulid)).consecutiveFailures - failing.received.length, {
+        timeout: 10_000,
+        interval: 25,
+      })
       .toBe(0);
     const sent = failing.received.length;
     expect(sent).toBeGreaterThanOrEqual(DEACTIVATION_THRESHOLD);
     expect(sent).toBeLessThan(DEACTIVATION_THRESHOLD + 4);
     const [event] = await auditEvents(t.http, owner, { action: 'webhook.disabled' });
-    expect(event).toMatchObject({ entityType: 'webhook', entityUlid: webhook.ulid, actor: { kind: 'system' }, metadata: { consecutiveFailures: DEACTIVATION_THRESHOLD } });
+    expect(event).toMatchObject({
+      entityType: 'webhook',
+      entityUlid: webhook.ulid,
+      actor: { kind: 'system' },
+      metadata: { consecutiveFailures: DEACTIVATION_THRESHOLD },
+    });
     expect((await webhookOf(t.http, owner, watcher.ulid)).active).toBe(true);
 
     // Its retries, due at once, are not sent by the time the watcher hears of a later event, and new events queue nothing for it.
@@ -157,7 +180,9 @@ describe('webhook deliveries', () => {
 
     const rotated = await t.http.post(`/api/v1/orgs/${owner.orgId}/webhooks/${webhook.ulid}/rotate-secret`).set(owner.headers);
     expect(rotated.status).toBe(200);
-    const redelivered = await t.http.post(`/api/v1/orgs/${owner.orgId}/webhooks/${webhook.ulid}/deliveries/${delivery!.ulid}/redeliver`).set(owner.headers);
+    const redelivered = await t.http
+      .post(`/api/v1/orgs/${owner.orgId}/webhooks/${webhook.ulid}/deliveries/${delivery!.ulid}/redeliver`)
+      .set(owner.headers);
     expect(redelivered.status).toBe(202);
 
     const [first, second] = await hook.until((received) => received.length === 2);
@@ -203,10 +228,19 @@ describe('webhook deliveries', () => {
       .send({ caseUlids: cases.map((each) => each.ulid), status: 'passed' });
     expect(marked.status, JSON.stringify(marked.body)).toBe(200);
     const report = await readFile(new URL('../fixtures/reports/pytest.xml', import.meta.url));
-    const imported = await t.http.post(`/api/v1/projects/${code}/result-imports`).set(owner.headers).set('Content-Type', 'application/xml').send(report);
+    const imported = await t.http
+      .post(`/api/v1/projects/${code}/result-imports`)
+      .set(owner.headers)
+      .set('Content-Type', 'application/xml')
+      .send(report);
     expect(imported.status, JSON.stringify(imported.body)).toBe(201);
 
-    const deliveries = await untilDeliveries(t.http, owner, webhook.ulid, (list) => list.length === 2 && list.every((each) => each.status === 'delivered'));
+    const deliveries = await untilDeliveries(
+      t.http,
+      owner,
+      webhook.ulid,
+      (list) => list.length === 2 && list.every((each) => each.status === 'delivered'),
+    );
     expect(deliveries.map((each) => each.action)).toEqual(['run.cases_bulk_marked', 'run.cases_bulk_marked']);
     expect(hook.received).toHaveLength(2);
   });
@@ -221,7 +255,8 @@ describe('webhook deliveries', () => {
     await milestone(owner, code, 'Pending');
     await hook.until((received) => received.length === 2);
 
-    const ageBy = (ms: number) => prisma().webhookDelivery.updateMany({ where: { webhookId: webhook.ulid }, data: { createdAt: new Date(Date.now() - ms) } });
+    const ageBy = (ms: number) =>
+      prisma().webhookDelivery.updateMany({ where: { webhookId: webhook.ulid }, data: { createdAt: new Date(Date.now() - ms) } });
     await ageBy(DELIVERY_RETENTION_MS - 60_000);
     await sweepExpired(prisma());
     expect(await deliveriesOf(t.http, owner, webhook.ulid)).toHaveLength(2);
@@ -279,7 +314,9 @@ describe('receivers on private addresses', () => {
     const byName = await createWebhook(allowing.http, owner, { url: `http://localhost:${hook.port}/hook`, events: ['milestone.created'] });
     // IPv6 forms of 127.0.0.1 (through a dual-stack socket the mapped one reaches the receiver).
     const byIpv6 = await Promise.all(
-      ['[::ffff:7f00:1]', '[::7f00:1]', '[64:ff9b::7f00:1]'].map((host) => createWebhook(allowing.http, owner, { url: `http://${host}:${hook.port}/hook`, events: ['milestone.created'] })),
+      ['[::ffff:7f00:1]', '[::7f00:1]', '[64:ff9b::7f00:1]'].map((host) =>
+        createWebhook(allowing.http, owner, { url: `http://${host}:${hook.port}/hook`, events: ['milestone.created'] }),
+      ),
     );
     await allowing.app.close();
     apps = apps.filter((app) => app !== allowing.app);
@@ -288,7 +325,12 @@ describe('receivers on private addresses', () => {
     const refusing = await open({ TCMS_WEBHOOKS_ALLOW_PRIVATE: 'false' });
     await createMilestone(refusing.http, owner, code);
     for (const webhook of [byAddress, byName, ...byIpv6]) {
-      const [delivery] = await untilDeliveries(refusing.http, owner, webhook.ulid, (list) => (list[0]?.attempts ?? 0) >= 1 && list[0]?.lastError !== null);
+      const [delivery] = await untilDeliveries(
+        refusing.http,
+        owner,
+        webhook.ulid,
+        (list) => (list[0]?.attempts ?? 0) >= 1 && list[0]?.lastError !== null,
+      );
       expect(delivery!.lastError).toMatch(/127\.0\.0\.1|::1|7f00:1/);
       expect(delivery!.lastError).toContain('private');
       expect(delivery!.lastStatusCode).toBeNull();

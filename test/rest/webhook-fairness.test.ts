@@ -1,7 +1,7 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { BREAKER_THRESHOLD, ORGANIZATION_SLOTS, WEBHOOK_CONCURRENCY } from '../../src/webhooks/webhook-dispatcher.service.ts';
-import { createMilestone, ownerWithProject, type Caller } from '../support/app.ts';
-import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
+import { type Caller, createMilestone, ownerWithProject } from '../support/app.ts';
+import { type Receiver, startReceiver } from '../support/webhook-receiver.ts';
 import { createWebhook, deliveriesOf, untilDeliveries, useDispatchingApp, webhookOf } from '../support/webhooks.ts';
 
 /**

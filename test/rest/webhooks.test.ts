@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { prisma } from '../../src/kernel/database/client.ts';
 import { newId } from '../../src/kernel/ids.ts';
 import { onWebhookDeliveriesQueued } from '../../src/webhooks/dispatch-signal.service.ts';
-import { auditEvents, createProject, expectError, joinAs, signUp, tokenFor, useTestApp, type Caller } from '../support/app.ts';
+import { auditEvents, type Caller, createProject, expectError, joinAs, signUp, tokenFor, useTestApp } from '../support/app.ts';
 
 /**
  * Receivers are 127.0.0.1 on a port where nothing listens, and the first retry is ten minutes
@@ -60,12 +60,19 @@ describe('webhooks with private receivers allowed', () => {
   const webhookPath = (caller: Caller, ulid: string, rest = '') => `${webhooksPath(caller)}/${ulid}${rest}`;
 
   async function createWebhook(caller: Caller, body: Record<string, unknown> = {}): Promise<Webhook> {
-    const response = await t.http.post(webhooksPath(caller)).set(caller.headers).send({ url: receiver, events: ['*'], ...body });
+    const response = await t.http
+      .post(webhooksPath(caller))
+      .set(caller.headers)
+      .send({ url: receiver, events: ['*'], ...body });
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     return response.body;
   }
 
-  async function deliveries(caller: Caller, ulid: string, query = ''): Promise<{ items: Delivery[]; total: number; page: number; pageSize: number }> {
+  async function deliveries(
+    caller: Caller,
+    ulid: string,
+    query = '',
+  ): Promise<{ items: Delivery[]; total: number; page: number; pageSize: number }> {
     const response = await t.http.get(webhookPath(caller, ulid, `/deliveries${query}`)).set(caller.headers);
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     return response.body;
@@ -141,7 +148,10 @@ describe('webhooks with private receivers allowed', () => {
       const [delivery] = (await deliveries(admin, webhook.ulid)).items;
       expect(delivery).toBeDefined();
       const calls = (caller: Caller) => [
-        t.http.post(webhooksPath(caller)).set(caller.headers).send({ url: receiver, events: ['*'] }),
+        t.http
+          .post(webhooksPath(caller))
+          .set(caller.headers)
+          .send({ url: receiver, events: ['*'] }),
         t.http.get(webhooksPath(caller)).set(caller.headers),
         t.http.get(webhookPath(caller, webhook.ulid)).set(caller.headers),
         t.http.patch(webhookPath(caller, webhook.ulid)).set(caller.headers).send({ active: false }),
@@ -200,7 +210,10 @@ describe('webhooks with private receivers allowed', () => {
       ['active as text', { active: 'yes' }, 'active'],
     ])('refuses %s with 422', async (_label, fields, path) => {
       const owner = await signUp(t.http);
-      const response = await t.http.post(webhooksPath(owner)).set(owner.headers).send({ url: receiver, events: ['*'], ...fields });
+      const response = await t.http
+        .post(webhooksPath(owner))
+        .set(owner.headers)
+        .send({ url: receiver, events: ['*'], ...fields });
       expectError(response, 422, 'validation_failed');
       expect(response.body.error.details.path.join('.')).toBe(path);
       expect((await t.http.get(webhooksPath(owner)).set(owner.headers)).body.total).toBe(0);
@@ -214,14 +227,19 @@ describe('webhooks with private receivers allowed', () => {
       expect((await createWebhook(owner, { events: fifty })).events).toEqual(fifty);
       const url = `http://127.0.0.1/${'a'.repeat(2048 - 'http://127.0.0.1/'.length)}`;
       expect((await createWebhook(owner, { url, active: false })).url).toBe(url);
-      expect((await createWebhook(owner, { url: 'https://127.0.0.1:8443/hook', description: 'd'.repeat(500), active: false })).description).toHaveLength(500);
+      expect(
+        (await createWebhook(owner, { url: 'https://127.0.0.1:8443/hook', description: 'd'.repeat(500), active: false })).description,
+      ).toHaveLength(500);
     });
 
     it('refuses a 21st webhook of an organization with 422 naming the ceiling', async () => {
       const owner = await signUp(t.http);
       const other = await signUp(t.http);
       await Promise.all(Array.from({ length: 20 }, () => createWebhook(owner, { active: false })));
-      const response = await t.http.post(webhooksPath(owner)).set(owner.headers).send({ url: receiver, events: ['*'] });
+      const response = await t.http
+        .post(webhooksPath(owner))
+        .set(owner.headers)
+        .send({ url: receiver, events: ['*'] });
       expectError(response, 422, 'validation_failed');
       expect(response.body.error.message).toContain('20');
       expect((await t.http.get(webhooksPath(owner)).set(owner.headers)).body.total).toBe(20);
@@ -234,11 +252,20 @@ describe('webhooks with private receivers allowed', () => {
     it('refuses an empty PATCH and PATCH values the create refuses', async () => {
       const owner = await signUp(t.http);
       const webhook = await createWebhook(owner);
-      for (const body of [{}, { url: 'ftp://127.0.0.1/' }, { events: [] }, { events: ['RUN.*'] }, { description: 'd'.repeat(501) }, { secret: 'x' }]) {
+      for (const body of [
+        {},
+        { url: 'ftp://127.0.0.1/' },
+        { events: [] },
+        { events: ['RUN.*'] },
+        { description: 'd'.repeat(501) },
+        { secret: 'x' },
+      ]) {
         expectError(await t.http.patch(webhookPath(owner, webhook.ulid)).set(owner.headers).send(body), 422, 'validation_failed');
       }
       const { secret: _secret, ...unchanged } = webhook;
-      expect(withoutFailureCount((await t.http.get(webhookPath(owner, webhook.ulid)).set(owner.headers)).body)).toEqual(withoutFailureCount(unchanged));
+      expect(withoutFailureCount((await t.http.get(webhookPath(owner, webhook.ulid)).set(owner.headers)).body)).toEqual(
+        withoutFailureCount(unchanged),
+      );
     });
   });
 
@@ -256,7 +283,10 @@ describe('webhooks with private receivers allowed', () => {
       expect(response.body).not.toHaveProperty('secret');
       expect(response.body.updatedAt).toBeGreaterThanOrEqual(webhook.updatedAt);
 
-      const same = await t.http.patch(webhookPath(owner, webhook.ulid)).set(owner.headers).send({ url: otherUrl, events: ['run.*', 'defect.created'] });
+      const same = await t.http
+        .patch(webhookPath(owner, webhook.ulid))
+        .set(owner.headers)
+        .send({ url: otherUrl, events: ['run.*', 'defect.created'] });
       expect(same.body).toEqual(response.body);
       const updates = await auditEvents(t.http, owner, { action: 'webhook.updated', entityUlid: webhook.ulid });
       expect(updates).toHaveLength(1);
@@ -299,7 +329,9 @@ describe('webhooks with private receivers allowed', () => {
       expect(secret).toMatch(SECRET);
       expect(secret).not.toBe(webhook.secret);
       expect(shown).toMatchObject({ ulid: webhook.ulid, url: receiver, events: ['*'], active: true });
-      expect(withoutFailureCount((await t.http.get(webhookPath(owner, webhook.ulid)).set(owner.headers)).body)).toEqual(withoutFailureCount(shown));
+      expect(withoutFailureCount((await t.http.get(webhookPath(owner, webhook.ulid)).set(owner.headers)).body)).toEqual(
+        withoutFailureCount(shown),
+      );
 
       const row = await prisma().webhook.findUniqueOrThrow({ where: { id: webhook.ulid } });
       expect(row.secret).toBe(secret);
@@ -330,7 +362,11 @@ describe('webhooks with private receivers allowed', () => {
       expectError(await t.http.delete(webhookPath(owner, webhook.ulid)).set(owner.headers), 404, 'not_found');
       expect(await prisma().webhookDelivery.count({ where: { webhookId: webhook.ulid } })).toBe(0);
       const [deleted] = await auditEvents(t.http, owner, { action: 'webhook.deleted', entityUlid: webhook.ulid });
-      expect(deleted).toMatchObject({ entityType: 'webhook', entityLabel: receiver, metadata: { url: receiver, events: ['*'], description: null } });
+      expect(deleted).toMatchObject({
+        entityType: 'webhook',
+        entityLabel: receiver,
+        metadata: { url: receiver, events: ['*'], description: null },
+      });
       expect(await auditText(owner)).not.toContain(webhook.secret);
     });
   });
@@ -401,13 +437,19 @@ describe('webhooks with private receivers allowed', () => {
         expect.objectContaining({ status: 'delivered', lastStatusCode: 204, nextAttemptAt: null, deliveredAt: finishedAt.getTime() }),
       ]);
       const failed = await deliveries(owner, webhook.ulid, '?status=failed');
-      expect(failed.items).toEqual([expect.objectContaining({ status: 'failed', lastStatusCode: 500, nextAttemptAt: null, deliveredAt: null })]);
+      expect(failed.items).toEqual([
+        expect.objectContaining({ status: 'failed', lastStatusCode: 500, nextAttemptAt: null, deliveredAt: null }),
+      ]);
       const pendingOnes = await deliveries(owner, webhook.ulid, '?status=pending');
       expect(pendingOnes.total).toBe(2);
       expect(pendingOnes.items.every((delivery) => delivery.status === 'pending' && typeof delivery.nextAttemptAt === 'number')).toBe(true);
       const second = await deliveries(owner, webhook.ulid, '?page=2&pageSize=1&status=pending');
       expect(second).toMatchObject({ page: 2, pageSize: 1, total: 2, items: [{ ulid: pendingOnes.items[1]!.ulid }] });
-      expectError(await t.http.get(webhookPath(owner, webhook.ulid, '/deliveries?status=sent')).set(owner.headers), 422, 'validation_failed');
+      expectError(
+        await t.http.get(webhookPath(owner, webhook.ulid, '/deliveries?status=sent')).set(owner.headers),
+        422,
+        'validation_failed',
+      );
       expectError(await t.http.get(webhookPath(owner, newId(), '/deliveries')).set(owner.headers), 404, 'not_found');
     });
 
@@ -473,7 +515,10 @@ describe('webhooks without TCMS_WEBHOOKS_ALLOW_PRIVATE', () => {
     ['a name resolving to loopback', 'http://localhost:3000/hook', 'localhost resolves to'],
   ])('refuses a receiver on %s with 422 naming the address', async (_label, url, named) => {
     const owner = await signUp(t.http);
-    const response = await t.http.post(webhooksPath(owner)).set(owner.headers).send({ url, events: ['*'] });
+    const response = await t.http
+      .post(webhooksPath(owner))
+      .set(owner.headers)
+      .send({ url, events: ['*'] });
     expectError(response, 422, 'validation_failed');
     expect(response.body.error.details.path).toEqual(['url']);
     expect(response.body.error.message).toContain(named);
@@ -483,21 +528,30 @@ describe('webhooks without TCMS_WEBHOOKS_ALLOW_PRIVATE', () => {
   it('takes an IPv6 address that carries a public IPv4 address (NAT64, as DNS64 answers on IPv6-only networks)', async () => {
     const owner = await signUp(t.http);
     for (const url of ['https://[64:ff9b::93.184.215.14]/hook', 'https://[::ffff:93.184.215.14]/hook']) {
-      const created = await t.http.post(webhooksPath(owner)).set(owner.headers).send({ url, events: ['*'], active: false });
+      const created = await t.http
+        .post(webhooksPath(owner))
+        .set(owner.headers)
+        .send({ url, events: ['*'], active: false });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
     }
   });
 
   it('refuses a host that does not resolve', async () => {
     const owner = await signUp(t.http);
-    const response = await t.http.post(webhooksPath(owner)).set(owner.headers).send({ url: 'https://no-such-receiver.invalid/hook', events: ['*'] });
+    const response = await t.http
+      .post(webhooksPath(owner))
+      .set(owner.headers)
+      .send({ url: 'https://no-such-receiver.invalid/hook', events: ['*'] });
     expectError(response, 422, 'validation_failed');
     expect(response.body.error.message).toContain('no-such-receiver.invalid');
   });
 
   it('takes a public address, and checks a new url on PATCH the same way', async () => {
     const owner = await signUp(t.http);
-    const created = await t.http.post(webhooksPath(owner)).set(owner.headers).send({ url: PUBLIC_RECEIVER, events: ['*'], active: false });
+    const created = await t.http
+      .post(webhooksPath(owner))
+      .set(owner.headers)
+      .send({ url: PUBLIC_RECEIVER, events: ['*'], active: false });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const path = `${webhooksPath(owner)}/${created.body.ulid}`;
     const refused = await t.http.patch(path).set(owner.headers).send({ url: 'http://192.168.1.10/hook' });
@@ -505,6 +559,9 @@ describe('webhooks without TCMS_WEBHOOKS_ALLOW_PRIVATE', () => {
     expect(refused.body.error.message).toContain('192.168.1.10');
     const described = await t.http.patch(path).set(owner.headers).send({ description: 'No url change, no lookup' });
     expect(described.status).toBe(200);
-    expect((await t.http.get(path).set(owner.headers)).body).toMatchObject({ url: PUBLIC_RECEIVER, description: 'No url change, no lookup' });
+    expect((await t.http.get(path).set(owner.headers)).body).toMatchObject({
+      url: PUBLIC_RECEIVER,
+      description: 'No url change, no lookup',
+    });
   });
 });

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createProject, signUp, tokenFor, type Caller } from '../support/app.ts';
+import { type Caller, createProject, signUp, tokenFor } from '../support/app.ts';
 import * as hostile from '../support/hostile-uploads.ts';
 import { isRunning, useServerProcess } from '../support/processes.ts';
 
@@ -58,7 +58,9 @@ async function scrape(): Promise<{ heap: number; holdMs: number }> {
 }
 
 const gzipped = (upload: hostile.HostileUpload): hostile.HostileUpload =>
-  upload.headers?.['Content-Encoding'] ? upload : { ...upload, body: gzipSync(upload.body), headers: { ...upload.headers, 'Content-Encoding': 'gzip' } };
+  upload.headers?.['Content-Encoding']
+    ? upload
+    : { ...upload, body: gzipSync(upload.body), headers: { ...upload.headers, 'Content-Encoding': 'gzip' } };
 
 async function send(upload: hostile.HostileUpload) {
   await scrape();
@@ -100,26 +102,35 @@ const cases: Array<{ upload: hostile.HostileUpload; status: number; code: string
   { upload: gzipped(hostile.nestedTestRail(700 * 1024)), status: 422, code: 'parse_failed', message: /nest deeper than 64 levels/ },
   { upload: hostile.textNodeGzip(1024), status: 422, code: 'parse_failed', message: /longer than 16777216 characters/ },
   { upload: hostile.gzipMultipart(20, 100), status: 413, code: 'file_too_large', message: /inflates to more than 100 times its size/ },
-  { upload: gzipped(hostile.unclosedCsvCell(45 * MIB)), status: 413, code: 'file_too_large', message: /inflates to more than 100 times its size/ },
+  {
+    upload: gzipped(hostile.unclosedCsvCell(45 * MIB)),
+    status: 413,
+    code: 'file_too_large',
+    message: /inflates to more than 100 times its size/,
+  },
   { upload: gzipped(hostile.wideCsv(1_000_000)), status: 422, code: 'parse_failed', message: /more than 500 cells/ },
 ];
 
 describe('hostile uploads against a server process', () => {
-  it.each(cases)('$upload.name: $status $code, the server unharmed', { timeout: 60_000 }, async ({ upload, status, code: errorCode, message }) => {
-    const answer = await send(upload);
-    console.info(
-      `${upload.name}: ${answer.status} in ${Math.round(answer.elapsedMs)} ms, heap peak ${Math.round(answer.heapPeak / MIB)} MiB, ` +
-        `slowest health ${Math.round(Math.max(...answer.healthTimes))} ms, event loop held ${Math.round(answer.holdMs)} ms at most`,
-    );
-    expect(answer.status, JSON.stringify(answer.error)).toBe(status);
-    expect(answer.error.code).toBe(errorCode);
-    expect(answer.error.message).toMatch(message);
-    expect(answer.elapsedMs).toBeLessThan(ANSWER_BOUND_MS);
-    expect(answer.heapPeak).toBeLessThan(HEAP_BOUND);
-    expect(Math.max(...answer.healthTimes)).toBeLessThan(HEALTH_BOUND_MS);
-    expect(answer.holdMs).toBeLessThan(EVENT_LOOP_HOLD_BOUND_MS);
-    expect(isRunning(server.current)).toBe(true);
-  });
+  it.each(cases)(
+    '$upload.name: $status $code, the server unharmed',
+    { timeout: 60_000 },
+    async ({ upload, status, code: errorCode, message }) => {
+      const answer = await send(upload);
+      console.info(
+        `${upload.name}: ${answer.status} in ${Math.round(answer.elapsedMs)} ms, heap peak ${Math.round(answer.heapPeak / MIB)} MiB, ` +
+          `slowest health ${Math.round(Math.max(...answer.healthTimes))} ms, event loop held ${Math.round(answer.holdMs)} ms at most`,
+      );
+      expect(answer.status, JSON.stringify(answer.error)).toBe(status);
+      expect(answer.error.code).toBe(errorCode);
+      expect(answer.error.message).toMatch(message);
+      expect(answer.elapsedMs).toBeLessThan(ANSWER_BOUND_MS);
+      expect(answer.heapPeak).toBeLessThan(HEAP_BOUND);
+      expect(Math.max(...answer.healthTimes)).toBeLessThan(HEALTH_BOUND_MS);
+      expect(answer.holdMs).toBeLessThan(EVENT_LOOP_HOLD_BOUND_MS);
+      expect(isRunning(server.current)).toBe(true);
+    },
+  );
 
   it('still imports a report afterwards', async () => {
     const response = await validImport('after');

@@ -5,9 +5,9 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/kernel/ids.ts';
 import { tokenFor } from '../support/app.ts';
-import { killNow, startServer, type ServerProcess } from '../support/processes.ts';
-import { runWithCases } from '../support/runs.ts';
 import { newDataDir } from '../support/data-directories.ts';
+import { killNow, type ServerProcess, startServer } from '../support/processes.ts';
+import { runWithCases } from '../support/runs.ts';
 
 /**
  * Idempotency-Key across a crash: a server process is killed (SIGKILL) while it handles a bulk
@@ -68,7 +68,11 @@ function fireAndForget(target: string, headers: Record<string, string>, body: st
 /** The same request as a client that honours 409 + Retry-After (the key may still be in flight). */
 async function retry(target: string, headers: Record<string, string>, body: string) {
   for (let attempt = 0; ; attempt += 1) {
-    const response = await fetch(`${server!.baseUrl}${target}`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body });
+    const response = await fetch(`${server!.baseUrl}${target}`, {
+      method: 'POST',
+      headers: { ...headers, 'Content-Type': 'application/json' },
+      body,
+    });
     if (response.status !== 409 || attempt === 10) return response;
     await new Promise((resolve) => setTimeout(resolve, Number(response.headers.get('retry-after')) * 1000));
   }

@@ -29,7 +29,14 @@ describe('the maintenance jobs', () => {
     const first = await openApp();
     const key = newId();
     await prisma().idempotencyKey.create({
-      data: { principal: 'maintenance-test', key, requestHash: '0'.repeat(64), responseStatus: 200, responseHeaders: {}, createdAt: new Date(0) },
+      data: {
+        principal: 'maintenance-test',
+        key,
+        requestHash: '0'.repeat(64),
+        responseStatus: 200,
+        responseHeaders: {},
+        createdAt: new Date(0),
+      },
     });
     await first.close();
 

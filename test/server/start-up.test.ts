@@ -3,7 +3,16 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exitWithin, killNow, logMessages, ROOT, spawnServer, spawnWatched, untilListening, type WatchedProcess } from '../support/processes.ts';
+import {
+  exitWithin,
+  killNow,
+  logMessages,
+  ROOT,
+  spawnServer,
+  spawnWatched,
+  untilListening,
+  type WatchedProcess,
+} from '../support/processes.ts';
 import { freePort } from '../support/tcp-proxy.ts';
 
 /**
@@ -48,7 +57,11 @@ describe('start-up failures', { timeout: 120_000 }, () => {
   it.each([
     ['a PORT that is not a port', { PORT: 'eighty' }, /PORT must be a port number from 0 to 65535/],
     ['a PORT out of range', { PORT: '70000' }, /PORT must be a port number/],
-    ['a DATABASE_URL that is not a postgres:// address', { DATABASE_URL: 'mysql://root@localhost/tcms' }, /DATABASE_URL must be a postgres:\/\//],
+    [
+      'a DATABASE_URL that is not a postgres:// address',
+      { DATABASE_URL: 'mysql://root@localhost/tcms' },
+      /DATABASE_URL must be a postgres:\/\//,
+    ],
     ['a CORS origin with a path', { TCMS_CORS_ORIGINS: 'https://app.example.com/dashboard' }, /TCMS_CORS_ORIGINS/],
   ])('%s: one line and exit 1', async (_label, env, pattern) => {
     const { exit, output } = await failedStart(env);
@@ -63,8 +76,13 @@ describe('start-up failures', { timeout: 120_000 }, () => {
       TCMS_DB_CONNECT_TIMEOUT_MS: '1200',
     });
     expect(exit).toEqual({ code: 1, signal: null });
-    expectOneLineFailure(output, new RegExp(`database at postgres://postgres@127\\.0\\.0\\.1:${closed}/tcms: connection refused \\(tried for 1 s\\)`));
-    expect(logMessages(output).filter((message) => /is not reachable yet \(connection refused\); retrying in \d+ ms/.test(message)).length).toBeGreaterThan(1);
+    expectOneLineFailure(
+      output,
+      new RegExp(`database at postgres://postgres@127\\.0\\.0\\.1:${closed}/tcms: connection refused \\(tried for 1 s\\)`),
+    );
+    expect(
+      logMessages(output).filter((message) => /is not reachable yet \(connection refused\); retrying in \d+ ms/.test(message)).length,
+    ).toBeGreaterThan(1);
   });
 
   it('a database host that does not resolve: one line naming it', async () => {

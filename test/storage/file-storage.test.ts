@@ -6,10 +6,10 @@ import path from 'node:path';
 import S3rver from 's3rver';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, type App } from '../../app/app.ts';
-import { loadConfig } from '../../src/kernel/config.ts';
-import { LocalDirectoryStorage, type FileStorage } from '../../src/foundation/storage/file-storage.ts';
+import { type App, createApp } from '../../app/app.ts';
+import { type FileStorage, LocalDirectoryStorage } from '../../src/foundation/storage/file-storage.ts';
 import { S3Storage } from '../../src/foundation/storage/s3-storage.ts';
+import { loadConfig } from '../../src/kernel/config.ts';
 import { createProject, signUp } from '../support/app.ts';
 import { newDataDir } from '../support/data-directories.ts';
 
@@ -123,7 +123,13 @@ describe('the app configured for an S3-compatible store', () => {
 
   beforeAll(async () => {
     const directory = await mkdtemp(path.join(os.tmpdir(), 'tcms-s3rver-'));
-    const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory, configureBuckets: [{ name: 'files', configs: [] }] });
+    const server = new S3rver({
+      port: 0,
+      address: '127.0.0.1',
+      silent: true,
+      directory,
+      configureBuckets: [{ name: 'files', configs: [] }],
+    });
     const address = (await server.run()) as AddressInfo;
     bucketServer = {
       endpoint: `http://127.0.0.1:${address.port}`,
@@ -155,7 +161,10 @@ describe('the app configured for an S3-compatible store', () => {
     const http = request(app.express);
     const owner = await signUp(http);
     const project = await createProject(http, owner);
-    const created = await http.post(`/api/v1/projects/${project.id}/test-cases`).set(owner.headers).send({ title: 'S3', steps: [{ action: 'Look' }] });
+    const created = await http
+      .post(`/api/v1/projects/${project.id}/test-cases`)
+      .set(owner.headers)
+      .send({ title: 'S3', steps: [{ action: 'Look' }] });
     const staged = await http
       .post(`/api/v1/test-cases/${created.body.ulid}/step-attachments:stage`)
       .set(owner.headers)

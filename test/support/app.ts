@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { createApp, type App } from '../../app/app.ts';
+import { type App, createApp } from '../../app/app.ts';
 import { loadConfig } from '../../src/kernel/config.ts';
 import { prisma } from '../../src/kernel/database/client.ts';
 import { newId } from '../../src/kernel/ids.ts';
@@ -48,7 +48,10 @@ export type Caller = {
 export const uniqueEmail = (label = 'user') => `${label}-${newId().toLowerCase()}@example.test`;
 
 /** Signs up a new user with an organization of their own; returns a session caller. */
-export async function signUp(http: TestAgent, fields: Partial<{ email: string; password: string; firstName: string; lastName: string; organizationName: string }> = {}): Promise<Caller> {
+export async function signUp(
+  http: TestAgent,
+  fields: Partial<{ email: string; password: string; firstName: string; lastName: string; organizationName: string }> = {},
+): Promise<Caller> {
   const email = fields.email ?? uniqueEmail();
   const response = await http
     .post('/api/v1/auth/signup')
@@ -65,8 +68,15 @@ export function sessionCaller(response: request.Response, email: string): Caller
 }
 
 /** Creates an API token for `session` (role defaults to the server's choice) and returns a bearer caller. */
-export async function tokenFor(http: TestAgent, session: Caller, body: Record<string, unknown> = {}): Promise<Caller & { token: string; tokenUlid: string }> {
-  const response = await http.post('/api/v1/me/api-tokens').set(session.headers).send({ name: 'ci token', ...body });
+export async function tokenFor(
+  http: TestAgent,
+  session: Caller,
+  body: Record<string, unknown> = {},
+): Promise<Caller & { token: string; tokenUlid: string }> {
+  const response = await http
+    .post('/api/v1/me/api-tokens')
+    .set(session.headers)
+    .send({ name: 'ci token', ...body });
   if (response.status !== 201) throw new Error(`token creation failed: ${response.status} ${JSON.stringify(response.body)}`);
   return {
     headers: { Authorization: `Bearer ${response.body.token}` },
@@ -81,7 +91,10 @@ export async function tokenFor(http: TestAgent, session: Caller, body: Record<st
 export const projectCode = () => `P${newId().slice(-8)}`;
 
 export async function createProject(http: TestAgent, caller: Caller, fields: Record<string, unknown> = {}) {
-  const response = await http.post('/api/v1/projects').set(caller.headers).send({ name: 'Project', id: projectCode(), ...fields });
+  const response = await http
+    .post('/api/v1/projects')
+    .set(caller.headers)
+    .send({ name: 'Project', id: projectCode(), ...fields });
   if (response.status !== 201) throw new Error(`project creation failed: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body as { ulid: string; id: string; name: string };
 }
@@ -95,14 +108,20 @@ export async function ownerWithProject(http: TestAgent) {
 
 /** A suite in the project (named "Suite" unless `body` names it). */
 export async function createSuite(http: TestAgent, caller: Caller, projectCode: string, body: Record<string, unknown> = {}) {
-  const response = await http.post(`/api/v1/projects/${projectCode}/suites`).set(caller.headers).send({ name: 'Suite', ...body });
+  const response = await http
+    .post(`/api/v1/projects/${projectCode}/suites`)
+    .set(caller.headers)
+    .send({ name: 'Suite', ...body });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return response.body as { ulid: string };
 }
 
 /** A milestone in the project (named "Release 1" unless `body` names it). */
 export async function createMilestone(http: TestAgent, caller: Caller, projectCode: string, body: Record<string, unknown> = {}) {
-  const response = await http.post(`/api/v1/projects/${projectCode}/milestones`).set(caller.headers).send({ name: 'Release 1', ...body });
+  const response = await http
+    .post(`/api/v1/projects/${projectCode}/milestones`)
+    .set(caller.headers)
+    .send({ name: 'Release 1', ...body });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return response.body as {
     ulid: string;
@@ -156,7 +175,10 @@ export async function auditEvents(
 }
 
 export function graphql(http: TestAgent, caller: Caller | undefined, query: string, variables: Record<string, unknown> = {}) {
-  return http.post('/graphql').set(caller?.headers ?? {}).send({ query, variables });
+  return http
+    .post('/graphql')
+    .set(caller?.headers ?? {})
+    .send({ query, variables });
 }
 
 /**

@@ -5,7 +5,7 @@ import { createHttpServer } from '../../app/http-server.ts';
 import type { TestApp } from './app.ts';
 
 /** One message of a Server-Sent Events stream: an event (`id`, `event`, `data`) or a comment line. */
-export type StreamMessage = { id?: string; event?: string; data?: string; comment?: string; /** Date.now() when it arrived. */ at: number };
+export type StreamMessage = { id?: string; event?: string; data?: string; comment?: string /** Date.now() when it arrived. */; at: number };
 
 export type EventStream = {
   status: number;

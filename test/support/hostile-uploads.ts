@@ -70,7 +70,12 @@ export const textNodeGzip = (inflatedMib: number): HostileUpload => ({
   route: 'result-imports',
   contentType: 'application/xml',
   headers: { 'Content-Encoding': 'gzip' },
-  body: repeatedGzip('<testsuites><testsuite name="s"><testcase name="t"><failure>', 'a'.repeat(MIB), inflatedMib, '</failure></testcase></testsuite></testsuites>'),
+  body: repeatedGzip(
+    '<testsuites><testsuite name="s"><testcase name="t"><failure>',
+    'a'.repeat(MIB),
+    inflatedMib,
+    '</failure></testcase></testsuite></testsuites>',
+  ),
   inflatedBytes: inflatedMib * MIB,
 });
 
@@ -84,7 +89,9 @@ export function gzipMultipart(parts: number, inflatedMib: number): HostileUpload
     '</properties></testsuite></testsuites>',
   );
   const chunks = Array.from({ length: parts }, (_, index) => [
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="report-${index}.xml.gz"\r\nContent-Type: application/gzip\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="report-${index}.xml.gz"\r\nContent-Type: application/gzip\r\n\r\n`,
+    ),
     report,
     Buffer.from('\r\n'),
   ]).flat();

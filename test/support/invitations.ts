@@ -1,7 +1,7 @@
 import type TestAgent from 'supertest/lib/agent';
 import { expect } from 'vitest';
 import { prisma } from '../../src/kernel/database/client.ts';
-import { signUp, type Caller } from './app.ts';
+import { type Caller, signUp } from './app.ts';
 import type { TestSmtpServer } from './smtp.ts';
 
 /**

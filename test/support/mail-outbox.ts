@@ -1,7 +1,7 @@
+import { type OutgoingMail, queueMail } from '../../src/foundation/mail/mail.service.ts';
 import { prisma } from '../../src/kernel/database/client.ts';
 import { inTransaction } from '../../src/kernel/database/transactions.ts';
 import { newId } from '../../src/kernel/ids.ts';
-import { queueMail, type OutgoingMail } from '../../src/foundation/mail/mail.service.ts';
 import { uniqueEmail } from './app.ts';
 
 /** A mail about a subject of its own, to a fresh address unless told. */

@@ -1,7 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
-import { afterAll, beforeAll } from 'vitest';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 import { TEST_DEFAULTS } from './app.ts';
 import { newDataDir } from './data-directories.ts';
 
@@ -167,7 +167,15 @@ export const SERVER_ENTRY = ['--enable-source-maps', 'dist/server.mjs'];
  */
 export function spawnServer({ dataDir, env = {}, limitMs = 120_000 }: ServerOptions): WatchedProcess {
   return spawnWatched(process.execPath, SERVER_ENTRY, {
-    env: { PORT: '0', TCMS_DATA_DIR: dataDir, NODE_ENV: 'test', TCMS_LOG_REQUESTS: 'false', TCMS_LOG_LEVEL: 'info', ...TEST_DEFAULTS, ...env },
+    env: {
+      PORT: '0',
+      TCMS_DATA_DIR: dataDir,
+      NODE_ENV: 'test',
+      TCMS_LOG_REQUESTS: 'false',
+      TCMS_LOG_LEVEL: 'info',
+      ...TEST_DEFAULTS,
+      ...env,
+    },
     limitMs,
   });
 }

@@ -1,11 +1,22 @@
 import type TestAgent from 'supertest/lib/agent';
 import { expect } from 'vitest';
-import { ownerWithProject, type Caller } from './app.ts';
+import { type Caller, ownerWithProject } from './app.ts';
 
-export type CaseBody = { ulid: string; displayId: string; caseNumber: number; title: string; steps: Array<{ ulid: string; action: string }> };
+export type CaseBody = {
+  ulid: string;
+  displayId: string;
+  caseNumber: number;
+  title: string;
+  steps: Array<{ ulid: string; action: string }>;
+};
 
 /** A test case in the project; `body` overrides the title and adds steps or anything else. */
-export async function createCase(http: TestAgent, caller: Caller, projectCode: string, body: Record<string, unknown> = {}): Promise<CaseBody> {
+export async function createCase(
+  http: TestAgent,
+  caller: Caller,
+  projectCode: string,
+  body: Record<string, unknown> = {},
+): Promise<CaseBody> {
   const response = await http
     .post(`/api/v1/projects/${projectCode}/test-cases`)
     .set(caller.headers)
@@ -36,14 +47,20 @@ export type RunBody = {
 
 /** POST /projects/{code}/runs, expecting 201. */
 export async function createRun(http: TestAgent, caller: Caller, projectCode: string, body: Record<string, unknown>): Promise<RunBody> {
-  const response = await http.post(`/api/v1/projects/${projectCode}/runs`).set(caller.headers).send({ name: 'Nightly', ...body });
+  const response = await http
+    .post(`/api/v1/projects/${projectCode}/runs`)
+    .set(caller.headers)
+    .send({ name: 'Nightly', ...body });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return response.body as RunBody;
 }
 
 /** POST /projects/{code}/plans, expecting 201. */
 export async function createPlan(http: TestAgent, caller: Caller, projectCode: string, body: Record<string, unknown> = {}) {
-  const response = await http.post(`/api/v1/projects/${projectCode}/plans`).set(caller.headers).send({ name: 'Release plan', ...body });
+  const response = await http
+    .post(`/api/v1/projects/${projectCode}/plans`)
+    .set(caller.headers)
+    .send({ name: 'Release plan', ...body });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return response.body as { ulid: string; planNumber: number; name: string; [key: string]: unknown };
 }
@@ -64,7 +81,14 @@ export type RunCaseBody = {
   status: CaseStatus;
   assigneeUlid: string | null;
   elapsedMs: number | null;
-  steps: Array<{ ulid: string; position: number; action: string; expectedResult: string | null; status: CaseStatus; actualResult: string | null }>;
+  steps: Array<{
+    ulid: string;
+    position: number;
+    action: string;
+    expectedResult: string | null;
+    status: CaseStatus;
+    actualResult: string | null;
+  }>;
   lastResultAt: number | null;
   createdAt: number;
   updatedAt: number;
@@ -144,7 +168,11 @@ export async function configurationGroup(http: TestAgent, caller: Caller, projec
 }
 
 /** The comboKey of a combination of configuration values: their ULIDs, sorted, joined by ':'. */
-export const comboKeyOf = (...values: ConfigurationValueBody[]) => values.map((value) => value.ulid).sort().join(':');
+export const comboKeyOf = (...values: ConfigurationValueBody[]) =>
+  values
+    .map((value) => value.ulid)
+    .sort()
+    .join(':');
 
 /** An environment of the project named `name`, expecting 201. */
 export async function createEnvironment(http: TestAgent, caller: Caller, projectCode: string, name: string) {
@@ -155,7 +183,10 @@ export async function createEnvironment(http: TestAgent, caller: Caller, project
 
 /** A custom field of test runs in the caller's organization (`body` names it and its type), expecting 201. */
 export async function createRunField(http: TestAgent, caller: Caller, body: Record<string, unknown>) {
-  const response = await http.post(`/api/v1/orgs/${caller.orgId}/custom-fields`).set(caller.headers).send({ entity: 'test_run', ...body });
+  const response = await http
+    .post(`/api/v1/orgs/${caller.orgId}/custom-fields`)
+    .set(caller.headers)
+    .send({ entity: 'test_run', ...body });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return response.body.field as { ulid: string; options: Array<{ ulid: string; name: string }> };
 }
@@ -167,7 +198,12 @@ export async function configurationValue(http: TestAgent, caller: Caller, projec
 }
 
 /** PUT /plans/{planUlid}/cases (the plan's whole selection), expecting 200; answers the selection's items. */
-export async function putPlanCases(http: TestAgent, caller: Caller, planUlid: string, body: { caseUlids: string[]; caseAssignees?: Array<{ caseUlid: string; assigneeUlid: string | null }> }) {
+export async function putPlanCases(
+  http: TestAgent,
+  caller: Caller,
+  planUlid: string,
+  body: { caseUlids: string[]; caseAssignees?: Array<{ caseUlid: string; assigneeUlid: string | null }> },
+) {
   const response = await http.put(`/api/v1/plans/${planUlid}/cases`).set(caller.headers).send(body);
   expect(response.status, JSON.stringify(response.body)).toBe(200);
   return response.body.items as Array<{ ulid: string; caseUlid: string }>;

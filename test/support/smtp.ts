@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import { simpleParser, type ParsedMail } from 'mailparser';
+import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
 /**
@@ -78,7 +78,8 @@ export async function startSmtpServer(options: SmtpServerOptions = {}): Promise<
     allowInsecureAuth: true,
     closeTimeout: 1_000,
     onAuth(auth, _session, callback) {
-      if (credentials && auth.username === credentials.user && auth.password === credentials.pass) return callback(null, { user: auth.username });
+      if (credentials && auth.username === credentials.user && auth.password === credentials.pass)
+        return callback(null, { user: auth.username });
       callback(smtpError(535, 'Authentication credentials invalid'));
     },
     onRcptTo(address, session, callback) {

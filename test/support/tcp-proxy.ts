@@ -53,7 +53,14 @@ export async function tcpProxy(
     server = undefined;
   };
   if (options.listening !== false) await start();
-  return { get port() { return port; }, start, stop, close: stop };
+  return {
+    get port() {
+      return port;
+    },
+    start,
+    stop,
+    close: stop,
+  };
 }
 
 /** A port nothing listens on (bound once by the OS, then released). */

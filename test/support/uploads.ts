@@ -2,9 +2,9 @@ import { readdir, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import type TestAgent from 'supertest/lib/agent';
 import { expect } from 'vitest';
-import { prisma } from '../../src/kernel/database/client.ts';
 import { fileStorage } from '../../src/foundation/storage/file-storage.ts';
-import { createProject, type Caller } from './app.ts';
+import { prisma } from '../../src/kernel/database/client.ts';
+import { type Caller, createProject } from './app.ts';
 
 export type NewCase = { ulid: string; projectCode: string; steps: Array<{ ulid: string; action: string }> };
 

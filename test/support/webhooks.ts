@@ -4,7 +4,7 @@ import type TestAgent from 'supertest/lib/agent';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { createApp } from '../../app/app.ts';
 import { loadConfig } from '../../src/kernel/config.ts';
-import { TEST_DEFAULTS, type Caller, type TestApp } from './app.ts';
+import { type Caller, TEST_DEFAULTS, type TestApp } from './app.ts';
 import { newDataDir } from './data-directories.ts';
 import { freshServerDatabase } from './databases.ts';
 
@@ -38,7 +38,9 @@ export async function webhookOf(http: TestAgent, caller: Caller, webhookUlid: st
 
 /** The webhook's deliveries, newest first. */
 export async function deliveriesOf(http: TestAgent, caller: Caller, webhookUlid: string, query = '') {
-  const response = await http.get(`/api/v1/orgs/${caller.orgId}/webhooks/${webhookUlid}/deliveries?pageSize=100${query}`).set(caller.headers);
+  const response = await http
+    .get(`/api/v1/orgs/${caller.orgId}/webhooks/${webhookUlid}/deliveries?pageSize=100${query}`)
+    .set(caller.headers);
   expect(response.status, JSON.stringify(response.body)).toBe(200);
   return response.body.items as DeliveryBody[];
 }
@@ -73,7 +75,15 @@ export function useDispatchingApp(env: NodeJS.ProcessEnv): TestApp {
     handle.dataDir = await newDataDir();
     if (process.env.DATABASE_URL) isolated = await freshServerDatabase(process.env.DATABASE_URL);
     const database = isolated ? { DATABASE_URL: isolated.url } : {};
-    const config = loadConfig({ ...process.env, TCMS_DATA_DIR: handle.dataDir, NODE_ENV: 'test', ...TEST_DEFAULTS, TCMS_WEBHOOK_DISPATCH: 'true', ...env, ...database });
+    const config = loadConfig({
+      ...process.env,
+      TCMS_DATA_DIR: handle.dataDir,
+      NODE_ENV: 'test',
+      ...TEST_DEFAULTS,
+      TCMS_WEBHOOK_DISPATCH: 'true',
+      ...env,
+      ...database,
+    });
     handle.app = await createApp(config);
     handle.http = request(handle.app.express);
   });

@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AppError } from '../../src/kernel/errors.ts';
 import {
   IMPORT_SLOTS,
   IMPORT_SLOTS_PER_ORGANIZATION,
@@ -7,6 +6,7 @@ import {
   IMPORTS_WAITING_PER_ORGANIZATION,
   withImportSlot,
 } from '../../src/foundation/uploads/import-slots.ts';
+import { AppError } from '../../src/kernel/errors.ts';
 
 /**
  * The import slots of a process (taken by the import routes before any transaction): an
@@ -31,7 +31,8 @@ function hold(orgId: string): Held {
   return { started: startedPromise, finish, done };
 }
 
-const isStarted = async (held: Held) => Promise.race([held.started.then(() => true), new Promise((resolve) => setTimeout(resolve, 20, false))]);
+const isStarted = async (held: Held) =>
+  Promise.race([held.started.then(() => true), new Promise((resolve) => setTimeout(resolve, 20, false))]);
 
 afterEach(() => vi.useRealTimers());
 

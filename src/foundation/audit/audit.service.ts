@@ -1,14 +1,14 @@
-import { authorize } from '../auth/policy.ts';
-import type { Identity, RequestContext } from '../context.ts';
-import { displayName } from '../context.ts';
-import type { Db } from '../../kernel/database/client.ts';
 import { Prisma } from '../../../prisma/generated/client/client.ts';
+import type { Db } from '../../kernel/database/client.ts';
+import { queryRaw, sql } from '../../kernel/database/raw-sql.ts';
 import { afterCommit } from '../../kernel/database/transactions.ts';
 import { newId } from '../../kernel/ids.ts';
 import { cursorPageOf } from '../../kernel/pagination.ts';
-import { clipSnapshot } from './clip.ts';
+import { authorize } from '../auth/policy.ts';
+import type { Identity, RequestContext } from '../context.ts';
+import { displayName } from '../context.ts';
 import type { AuditListQuery } from './audit.schemas.ts';
-import { queryRaw, sql } from '../../kernel/database/raw-sql.ts';
+import { clipSnapshot } from './clip.ts';
 
 export type AuditEntry = {
   action: string;
@@ -34,9 +34,12 @@ type AuditContext = { identity: AuditActor; org: { id: string } };
  */
 export async function emitAudit(tx: Db, ctx: AuditContext, entry: AuditEntry): Promise<void> {
   const writes = auditWrites(ctx, entry);
-  const [written] = await queryRaw<[{ deliveries: number; planId: string | null }]>(tx, sql`
+  const [written] = await queryRaw<[{ deliveries: number; planId: string | null }]>(
+    tx,
+    sql`
     WITH ${writes.ctes}
-    SELECT ${writes.deliveries} AS deliveries, (SELECT plan_id FROM test_runs WHERE id = ${entry.runId ?? null}) AS "planId"`);
+    SELECT ${writes.deliveries} AS deliveries, (SELECT plan_id FROM test_runs WHERE id = ${entry.runId ?? null}) AS "planId"`,
+  );
   writes.settle(tx, written);
 }
 

@@ -25,8 +25,7 @@ export type Change = {
 
 /** One entry of the shared `changes` bucket, with string values clipped. */
 export function change(field: string, from: Change['from'], to: Change['to']): Change {
-  const clip = (value: Change['from']) =>
-    typeof value === 'string' ? clipSnapshot(value) : { text: value, truncated: false };
+  const clip = (value: Change['from']) => (typeof value === 'string' ? clipSnapshot(value) : { text: value, truncated: false });
   const a = clip(from);
   const b = clip(to);
   const entry: Change = { field, from: a.text, to: b.text };

@@ -1,22 +1,21 @@
-import type { Locale } from '../../kernel/i18n.ts';
-import type { Identity, OrganizationSnapshot, RequestContext, Role, UserSnapshot } from '../context.ts';
+import { effectiveLimits, type OrganizationPlanRow } from '../../kernel/billing-tiers.ts';
 import { prisma } from '../../kernel/database/client.ts';
+import { queryRaw, sql } from '../../kernel/database/raw-sql.ts';
 import { tenantClient } from '../../kernel/database/tenant.ts';
 import { AppError, forbidden, notFound } from '../../kernel/errors.ts';
+import type { Locale } from '../../kernel/i18n.ts';
 import { ULID_PATTERN } from '../../kernel/ids.ts';
-import { effectiveLimits, type OrganizationPlanRow } from '../../kernel/billing-tiers.ts';
+import { API_TOKEN_PREFIX, OAUTH_ACCESS_TOKEN_PREFIX, sha256 } from '../../kernel/secrets.ts';
+import type { Identity, OrganizationSnapshot, RequestContext, Role, UserSnapshot } from '../context.ts';
+import { countCallStatement } from '../rate-limit/rate-limit.service.ts';
+import { SESSION_IDLE_MS } from './auth.schemas.ts';
 import { lowerRole } from './policy.ts';
 import { bypassesAllowlist, hiddenProjectIds } from './project-visibility.ts';
-import { SESSION_IDLE_MS } from './auth.schemas.ts';
-import { countCallStatement } from '../rate-limit/rate-limit.service.ts';
-import { API_TOKEN_PREFIX, OAUTH_ACCESS_TOKEN_PREFIX, sha256 } from '../../kernel/secrets.ts';
-import { queryRaw, sql } from '../../kernel/database/raw-sql.ts';
 
 // lastSeenAt / lastUsedAt are refreshed at most this often, not on every request.
 const TOUCH_INTERVAL_MS = 60 * 1000;
 
-export const unauthorized = (message = 'Missing or invalid credentials') =>
-  new AppError('unauthorized', message);
+export const unauthorized = (message = 'Missing or invalid credentials') => new AppError('unauthorized', message);
 
 /**
  * A staff-suspended member (memberships.suspended_at) keeps their seat but cannot act in the
@@ -98,7 +97,9 @@ async function findApiToken(secret: string, meter: RequestMeter | undefined, now
         WHERE working.org_id = coalesce(${meter.orgId ?? null}::text, working.org_id)
           AND (o.suspended_at IS NULL OR ${meter.openWhileSuspended})`
     : sql`SELECT NULL::text AS owner WHERE false`;
-  const [row] = await queryRaw<ApiTokenRow[]>(prisma(), sql`
+  const [row] = await queryRaw<ApiTokenRow[]>(
+    prisma(),
+    sql`
     WITH token AS (
       SELECT t.id, t.org_id, t.user_id, t.name, t.role, t.expires_at, t.revoked_at, t.last_used_at,
              m.role AS membership_role, m.suspended_at AS membership_suspended_at
@@ -123,7 +124,8 @@ async function findApiToken(secret: string, meter: RequestMeter | undefined, now
            (SELECT count FROM counted) AS "requestCount"
     FROM token
     JOIN users AS u ON u.id = token.user_id
-    JOIN organizations AS o ON o.id = token.org_id`);
+    JOIN organizations AS o ON o.id = token.org_id`,
+  );
   return row;
 }
 
@@ -194,11 +196,7 @@ async function identifySession(sessionToken: string, now: number): Promise<Ident
  * (not suspended) membership. An organization the caller does not belong to is
  * indistinguishable from a missing one (404); a suspended membership answers 403.
  */
-export async function enterOrganization(
-  identity: Identity,
-  requestedOrgId?: string,
-  locale: Locale = 'en',
-): Promise<RequestContext> {
+export async function enterOrganization(identity: Identity, requestedOrgId?: string, locale: Locale = 'en'): Promise<RequestContext> {
   if (requestedOrgId !== undefined && !ULID_PATTERN.test(requestedOrgId)) throw notFound('Organization');
   if (identity.kind !== 'session') {
     if (requestedOrgId !== undefined && requestedOrgId !== identity.token.orgId) throw notFound('Organization');
@@ -225,7 +223,9 @@ export const clientName = (client: { id: string; metadata: unknown }) => {
   return typeof name === 'string' && name.trim() !== '' ? name : client.id;
 };
 
-export const organizationSnapshot = (org: { id: string; name: string; suspendedAt: Date | null } & OrganizationPlanRow): OrganizationSnapshot => ({
+export const organizationSnapshot = (
+  org: { id: string; name: string; suspendedAt: Date | null } & OrganizationPlanRow,
+): OrganizationSnapshot => ({
   id: org.id,
   name: org.name,
   plan: org.plan,

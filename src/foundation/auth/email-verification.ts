@@ -1,10 +1,10 @@
 import { settings } from '../../kernel/config.ts';
-import { prisma, type Db } from '../../kernel/database/client.ts';
+import { type Db, prisma } from '../../kernel/database/client.ts';
 import { inTransaction } from '../../kernel/database/transactions.ts';
 import { AppError, conflict, notFound } from '../../kernel/errors.ts';
-import { budgetSpent, consumeCall } from '../rate-limit/rate-limit.service.ts';
-import { queueMail } from '../mail/mail.service.ts';
 import { newSecret, sha256 } from '../../kernel/secrets.ts';
+import { queueMail } from '../mail/mail.service.ts';
+import { budgetSpent, consumeCall } from '../rate-limit/rate-limit.service.ts';
 
 /**
  * Email verification (decisions §18): one live token per user, stored hashed on the user row; a
@@ -82,6 +82,9 @@ export async function resendVerification(userId: string, db: Db = prisma()): Pro
 /** The gate of inviting, creating API tokens and accepting invitations when verification is required. */
 export function assertEmailVerified(user: { emailVerified: boolean }): void {
   if (settings().requireEmailVerification && !user.emailVerified) {
-    throw new AppError('email_not_verified', 'Verify your email address first: use the token of the verification mail, or have it sent again');
+    throw new AppError(
+      'email_not_verified',
+      'Verify your email address first: use the token of the verification mail, or have it sent again',
+    );
   }
 }

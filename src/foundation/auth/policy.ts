@@ -1,5 +1,5 @@
-import type { RequestContext, Role } from '../context.ts';
 import { forbidden } from '../../kernel/errors.ts';
+import type { RequestContext, Role } from '../context.ts';
 
 /** Which organization roles hold each capability ("Authentication" of api-v1.md). */
 const CAPABILITIES = {

@@ -1,8 +1,8 @@
-import type { Identity, RequestContext } from '../context.ts';
-import { prisma, type Db } from '../../kernel/database/client.ts';
+import { type Db, prisma } from '../../kernel/database/client.ts';
+import { queryRaw, sql } from '../../kernel/database/raw-sql.ts';
 import { inTransaction, withSavepoint } from '../../kernel/database/transactions.ts';
 import { AppError, conflict, unreadableRequest, validationFailed } from '../../kernel/errors.ts';
-import { queryRaw, sql } from '../../kernel/database/raw-sql.ts';
+import type { Identity, RequestContext } from '../context.ts';
 
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 const IN_FLIGHT_RETRY_AFTER_SECONDS = 1;
@@ -58,8 +58,11 @@ export async function executeOnce(
 ): Promise<{ response: StoredResponse; replayed: boolean }> {
   const { principal, key, requestHash } = request;
   return inTransaction(db ?? prisma(), async (tx) => {
-    const [lock] = await queryRaw<Array<{ locked: boolean }>>(tx, sql`
-      SELECT pg_try_advisory_xact_lock(hashtextextended(${`${principal}\n${key}`}, 0)) AS locked`);
+    const [lock] = await queryRaw<Array<{ locked: boolean }>>(
+      tx,
+      sql`
+      SELECT pg_try_advisory_xact_lock(hashtextextended(${`${principal}\n${key}`}, 0)) AS locked`,
+    );
     if (!lock?.locked) {
       throw conflict('A request with this Idempotency-Key is still in flight', {
         code: 'idempotency_key_in_flight',
@@ -73,7 +76,11 @@ export async function executeOnce(
       }
       return {
         replayed: true,
-        response: { status: earlier.responseStatus, headers: earlier.responseHeaders as Record<string, string>, body: earlier.responseBody },
+        response: {
+          status: earlier.responseStatus,
+          headers: earlier.responseHeaders as Record<string, string>,
+          body: earlier.responseBody,
+        },
       };
     }
     if (earlier) await tx.idempotencyKey.delete({ where: { principal_key: { principal, key } } });
@@ -83,7 +90,14 @@ export async function executeOnce(
       throw error;
     });
     await tx.idempotencyKey.create({
-      data: { principal, key, requestHash, responseStatus: response.status, responseHeaders: response.headers, responseBody: response.body },
+      data: {
+        principal,
+        key,
+        requestHash,
+        responseStatus: response.status,
+        responseHeaders: response.headers,
+        responseBody: response.body,
+      },
     });
     return { replayed: false, response };
   });

@@ -2,10 +2,10 @@ import { Prisma } from '../../../prisma/generated/client/client.ts';
 import { backoffDelayMs } from '../../kernel/backoff.ts';
 import type { Config } from '../../kernel/config.ts';
 import type { PrismaClient } from '../../kernel/database/client.ts';
+import { executeRaw, queryRaw, sql } from '../../kernel/database/raw-sql.ts';
 import { logger } from '../../kernel/logger.ts';
 import { startOutboxWorker } from '../outbox/outbox-worker.ts';
-import { classifyFailure, openMailTransport, SEND_DEADLINE_MS, type Envelope, type Failure } from './mail-transport.ts';
-import { queryRaw, executeRaw, sql } from '../../kernel/database/raw-sql.ts';
+import { classifyFailure, type Envelope, type Failure, openMailTransport, SEND_DEADLINE_MS } from './mail-transport.ts';
 
 /** Attempts of one mail in all: after the last temporary failure it is `failed`. */
 export const MAX_ATTEMPTS = 5;
@@ -168,7 +168,9 @@ const orphanedMail = (takeoverMs: number, limit: number) => sql`
  * becomes `sending`, one attempt more, leased to this worker.
  */
 async function claim(db: PrismaClient, candidates: Prisma.Sql): Promise<Claimed[]> {
-  return queryRaw<Claimed[]>(db, sql`
+  return queryRaw<Claimed[]>(
+    db,
+    sql`
     UPDATE mail_outbox AS mail
     SET status = CASE WHEN due.suppressed THEN 'suppressed' WHEN due.exhausted THEN 'failed' ELSE 'sending' END,
         attempts = CASE WHEN due.settled THEN mail.attempts ELSE mail.attempts + 1 END,
@@ -187,7 +189,8 @@ async function claim(db: PrismaClient, candidates: Prisma.Sql): Promise<Claimed[
     ) AS due
     WHERE mail.id = due.id
     RETURNING mail.id, mail.recipient AS "to", mail.subject, mail.text_body AS text, mail.html_body AS html,
-              mail.status, mail.attempts, mail.last_error AS "lastError"`);
+              mail.status, mail.attempts, mail.last_error AS "lastError"`,
+  );
 }
 
 const OUTCOME_MESSAGES = {
@@ -209,7 +212,9 @@ function outcomeOf(mail: Claimed, failure: Failure | undefined): MailOutcome {
  * stored only hashed everywhere else.
  */
 async function record(db: PrismaClient, mail: Claimed, outcome: MailOutcome, reason: string | null, delayMs: number): Promise<boolean> {
-  const changed = await executeRaw(db, sql`
+  const changed = await executeRaw(
+    db,
+    sql`
     WITH suppression AS (
       INSERT INTO mail_suppressions (email, reason)
       SELECT ${suppressionKey(mail.to)}, ${reason} WHERE ${outcome === 'suppressed'}
@@ -221,6 +226,7 @@ async function record(db: PrismaClient, mail: Claimed, outcome: MailOutcome, rea
         next_attempt_at = now() + ${delayMs}::double precision * interval '1 millisecond',
         text_body = CASE WHEN ${outcome === 'retry'} THEN text_body ELSE '' END,
         html_body = CASE WHEN ${outcome === 'retry'} THEN html_body END
-    WHERE id = ${mail.id} AND status = 'sending' AND attempts = ${mail.attempts}`);
+    WHERE id = ${mail.id} AND status = 'sending' AND attempts = ${mail.attempts}`,
+  );
   return changed === 1;
 }

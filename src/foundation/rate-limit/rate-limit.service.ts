@@ -1,9 +1,9 @@
-import type { RequestContext } from '../context.ts';
-import { sha256 } from '../../kernel/secrets.ts';
-import { prisma, type Db } from '../../kernel/database/client.ts';
-import { AppError } from '../../kernel/errors.ts';
 import { Prisma } from '../../../prisma/generated/client/client.ts';
+import { type Db, prisma } from '../../kernel/database/client.ts';
 import { queryRaw, sql } from '../../kernel/database/raw-sql.ts';
+import { AppError } from '../../kernel/errors.ts';
+import { sha256 } from '../../kernel/secrets.ts';
+import type { RequestContext } from '../context.ts';
 
 /**
  * The budgets calls are counted against, each in fixed windows of its own: an organization's
@@ -70,13 +70,7 @@ export function budgetState(bucket: Bucket, limit: number, count: number, now: n
  * their keys, so that two transactions counting overlapping owners lock them in the same order
  * and cannot deadlock.
  */
-export async function consumeCalls(
-  db: Db,
-  owners: string[],
-  bucket: Bucket,
-  limit: number,
-  now = Date.now(),
-): Promise<RateLimitState[]> {
+export async function consumeCalls(db: Db, owners: string[], bucket: Bucket, limit: number, now = Date.now()): Promise<RateLimitState[]> {
   const inKeyOrder = sql`SELECT owner FROM unnest(${owners}::text[]) AS owner ORDER BY owner`;
   const rows = await queryRaw<Array<{ owner: string; count: number }>>(db, countCallStatement(inKeyOrder, bucket, now));
   const countOf = new Map(rows.map((row) => [row.owner, Number(row.count)]));
@@ -88,10 +82,21 @@ export async function consumeCalls(
  * moment, so that a refund never reaches the next window), or with `forget` drops their windows'
  * counts altogether.
  */
-export async function refundCalls(db: Db, owners: string[], bucket: Bucket, now: number, options: { forget?: boolean } = {}): Promise<void> {
+export async function refundCalls(
+  db: Db,
+  owners: string[],
+  bucket: Bucket,
+  now: number,
+  options: { forget?: boolean } = {},
+): Promise<void> {
   const windowStart = new Date(windowStartOf(bucket, now));
   const where = sql`org_id = ANY(${owners}::text[]) AND bucket = ${bucket} AND window_start = ${windowStart}`;
-  await queryRaw(db, options.forget ? sql`DELETE FROM rate_limit_windows WHERE ${where}` : sql`UPDATE rate_limit_windows SET count = count - 1 WHERE ${where}`);
+  await queryRaw(
+    db,
+    options.forget
+      ? sql`DELETE FROM rate_limit_windows WHERE ${where}`
+      : sql`UPDATE rate_limit_windows SET count = count - 1 WHERE ${where}`,
+  );
 }
 
 /** Counts one call against the `limit` of `bucket` for `orgId` (any owner, as for `consumeCalls`). */

@@ -77,9 +77,7 @@ export class S3Storage implements FileStorage {
   async *list(prefix: string): AsyncIterable<StoredObject> {
     let token: string | undefined;
     do {
-      const page = await this.client.send(
-        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
-      );
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }));
       for (const object of page.Contents ?? []) {
         if (object.Key) yield { key: object.Key, lastModified: object.LastModified ?? new Date(0) };
       }

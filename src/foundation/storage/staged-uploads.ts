@@ -1,11 +1,11 @@
-import type { RequestContext } from '../context.ts';
 import type { Db } from '../../kernel/database/client.ts';
+import { queryRaw, sql } from '../../kernel/database/raw-sql.ts';
 import { afterCommit, afterRollback, inTransaction, isTransaction } from '../../kernel/database/transactions.ts';
 import { AppError, notFound } from '../../kernel/errors.ts';
 import { newId } from '../../kernel/ids.ts';
+import type { RequestContext } from '../context.ts';
 import { fileStorage } from './file-storage.ts';
 import { chargeStorage, releaseObjects, type UploadedFile } from './storage.service.ts';
-import { queryRaw, sql } from '../../kernel/database/raw-sql.ts';
 
 /**
  * Staged uploads: files stored under `staging/<orgUlid>/` with a row each, charged to the quota,
@@ -42,7 +42,11 @@ export async function stageUploads(
   await inTransaction(ctx.db, async (tx) => {
     await options.gate?.(tx);
     if (files.length > options.maxFiles) throw new AppError('too_many_attachments', `At most ${options.maxFiles} files per request`);
-    await chargeStorage(tx, ctx.org, staged.reduce((sum, upload) => sum + upload.sizeBytes, 0));
+    await chargeStorage(
+      tx,
+      ctx.org,
+      staged.reduce((sum, upload) => sum + upload.sizeBytes, 0),
+    );
     await tx.stagedUpload.createMany({ data: staged.map((upload) => ({ ...upload, orgId: ctx.org.id })) });
   });
   // A keyed request is one transaction, which may yet be undone: the objects go with it.
@@ -99,11 +103,18 @@ export async function copyStaged(tx: Db, staged: StagedUploadRow, storageKey: st
 export async function sweepStagedUploads(client: Db, now = Date.now()): Promise<void> {
   const cutoff = new Date(now - STAGING_TTL_MS);
   await inTransaction(client, async (tx) => {
-    const swept = await queryRaw<Array<{ orgId: string; storageKey: string; sizeBytes: number }>>(tx, sql`
+    const swept = await queryRaw<Array<{ orgId: string; storageKey: string; sizeBytes: number }>>(
+      tx,
+      sql`
       DELETE FROM staged_uploads WHERE created_at < ${cutoff}
-      RETURNING org_id AS "orgId", storage_key AS "storageKey", size_bytes AS "sizeBytes"`);
+      RETURNING org_id AS "orgId", storage_key AS "storageKey", size_bytes AS "sizeBytes"`,
+    );
     for (const orgId of [...new Set(swept.map((row) => row.orgId))].sort()) {
-      await releaseObjects(tx, orgId, swept.filter((row) => row.orgId === orgId));
+      await releaseObjects(
+        tx,
+        orgId,
+        swept.filter((row) => row.orgId === orgId),
+      );
     }
   });
   const storage = fileStorage();

@@ -2,15 +2,15 @@ import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import type { OrganizationLimits } from '../../kernel/billing-tiers.ts';
 import type { Config } from '../../kernel/config.ts';
 import { ensureDataDirectory, errorCode, notWritable } from '../../kernel/data-directory.ts';
 import type { Db } from '../../kernel/database/client.ts';
+import { queryRaw, sql } from '../../kernel/database/raw-sql.ts';
 import { afterCommit } from '../../kernel/database/transactions.ts';
 import { AppError, notFound } from '../../kernel/errors.ts';
-import type { OrganizationLimits } from '../../kernel/billing-tiers.ts';
 import { assertSafeKey, fileStorage, LocalDirectoryStorage, useFileStorage } from './file-storage.ts';
 import { S3Storage } from './s3-storage.ts';
-import { queryRaw, sql } from '../../kernel/database/raw-sql.ts';
 
 /**
  * Files go to the configured S3-compatible bucket, else to `files/` under the data directory,
@@ -50,12 +50,15 @@ export async function chargeStorage(tx: Db, org: { id: string; limits: Organizat
   const exceeded = () => new AppError('storage_quota_exceeded', 'The organization has used up its storage quota');
   if (limit !== null && bytes > limit) throw exceeded();
   // The tenant filter is written out: raw SQL does not pass through the confined client.
-  const rows = await queryRaw<unknown[]>(tx, sql`
+  const rows = await queryRaw<unknown[]>(
+    tx,
+    sql`
     INSERT INTO storage_usage AS usage (org_id, used_bytes)
     VALUES (${org.id}, ${bytes}::bigint)
     ON CONFLICT (org_id) DO UPDATE SET used_bytes = usage.used_bytes + EXCLUDED.used_bytes
     WHERE ${limit}::bigint IS NULL OR usage.used_bytes + EXCLUDED.used_bytes <= ${limit}::bigint
-    RETURNING 1`);
+    RETURNING 1`,
+  );
   if (rows.length === 0) throw exceeded();
 }
 
@@ -67,7 +70,11 @@ export async function releaseStorage(tx: Db, orgId: string, bytes: number): Prom
 
 /** Objects of one organization that `tx` stops keeping: their bytes go back in `tx`, their files once it committed. */
 export async function releaseObjects(tx: Db, orgId: string, objects: Array<{ storageKey: string; sizeBytes: number }>): Promise<void> {
-  await releaseStorage(tx, orgId, objects.reduce((sum, object) => sum + object.sizeBytes, 0));
+  await releaseStorage(
+    tx,
+    orgId,
+    objects.reduce((sum, object) => sum + object.sizeBytes, 0),
+  );
   afterCommit(tx, () => Promise.all(objects.map((object) => fileStorage().delete(object.storageKey))));
 }
 

@@ -23,7 +23,10 @@ export async function sweepTemporaryUploads(now = Date.now()): Promise<number> {
   let removed = 0;
   for (const name of names) {
     const file = path.join(directory, name);
-    const written = await stat(file).then((info) => info.mtimeMs, () => now);
+    const written = await stat(file).then(
+      (info) => info.mtimeMs,
+      () => now,
+    );
     if (written < now - TEMPORARY_UPLOAD_TTL_MS) {
       await rm(file, { force: true });
       removed++;

@@ -36,10 +36,17 @@ function parsePool(memoryMb: number): Piscina {
 function workerFailure(error: unknown, limits: { memoryMb: number; timeoutMs: number }): unknown {
   const outOfMemory = error instanceof Error && 'code' in error && error.code === 'ERR_WORKER_OUT_OF_MEMORY';
   if (outOfMemory) {
-    return new AppError('parse_failed', `The file needs more than ${limits.memoryMb} MiB of memory to read`, { limit: 'memory', memoryMb: limits.memoryMb });
+    return new AppError('parse_failed', `The file needs more than ${limits.memoryMb} MiB of memory to read`, {
+      limit: 'memory',
+      memoryMb: limits.memoryMb,
+    });
   }
   const timedOut = error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
-  if (timedOut) return new AppError('parse_failed', `The file takes longer than ${limits.timeoutMs} ms to read`, { limit: 'time', timeoutMs: limits.timeoutMs });
+  if (timedOut)
+    return new AppError('parse_failed', `The file takes longer than ${limits.timeoutMs} ms to read`, {
+      limit: 'time',
+      timeoutMs: limits.timeoutMs,
+    });
   return error;
 }
 

@@ -52,7 +52,9 @@ export async function* uploadedBytes(file: UploadedFile, budget: ReadBudget): As
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       inflated += chunk.length;
       if (gzip && inflated > inflationMax) {
-        throw new AppError('file_too_large', `A gzip file inflates to more than ${INFLATION_RATIO_MAX} times its size`, { inflationRatioMax: INFLATION_RATIO_MAX });
+        throw new AppError('file_too_large', `A gzip file inflates to more than ${INFLATION_RATIO_MAX} times its size`, {
+          inflationRatioMax: INFLATION_RATIO_MAX,
+        });
       }
       budget.take(chunk.length);
       yield chunk;
@@ -71,7 +73,9 @@ const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
  * The first byte of a file past a UTF-8 byte order mark and whitespace (null when there is none,
  * a blank file), read ahead of `chunks`; `bytes` are all of them again from the start.
  */
-export async function firstSignificantByte(chunks: AsyncGenerator<Buffer>): Promise<{ first: number | null; bytes: AsyncIterable<Buffer> }> {
+export async function firstSignificantByte(
+  chunks: AsyncGenerator<Buffer>,
+): Promise<{ first: number | null; bytes: AsyncIterable<Buffer> }> {
   const head: Buffer[] = [];
   let first: number | null = null;
   // Read by hand: leaving a for-await loop would end the generator.

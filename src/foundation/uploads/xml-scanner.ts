@@ -17,7 +17,10 @@ const CLOSERS = { comment: '-->', cdata: ']]>', instruction: '?>' } as const;
 /** The markup an opening names once it can tell; null while it cannot yet. */
 function markupOf(opening: string): Markup | null {
   if (opening === '?') return 'instruction';
-  for (const [prefix, kind] of [['!--', 'comment'], ['![CDATA[', 'cdata']] as const) {
+  for (const [prefix, kind] of [
+    ['!--', 'comment'],
+    ['![CDATA[', 'cdata'],
+  ] as const) {
     if (opening === prefix) return kind;
     if (prefix.startsWith(opening)) return null;
   }

@@ -1,6 +1,6 @@
 import { SaxesParser, type SaxesTag } from 'saxes';
 import { AppError } from '../../kernel/errors.ts';
-import { XmlScanner, type XmlExcess } from './xml-scanner.ts';
+import { type XmlExcess, XmlScanner } from './xml-scanner.ts';
 
 /** How deep elements of an uploaded XML file may nest. */
 export const XML_DEPTH_MAX = 64;

@@ -1,22 +1,21 @@
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../../../prisma/generated/client/client.ts';
 import type { Config } from '../config.ts';
-import pg from 'pg';
 import { logger } from '../logger.ts';
 import { pgdataOf, reachEmbeddedDatabase, serveEmbeddedDatabase } from './embedded.ts';
+import { takingTurns } from './embedded-turns.ts';
 import { migrate } from './migrator.ts';
-import { untilReachable } from './reachability.ts';
 import { emitQuery, isQueryHeard } from './query-events.ts';
 import { RawAccessFactory, statementName, TRANSACTION_TIMEOUT_MS, withRawAccess } from './raw-sql.ts';
+import { untilReachable } from './reachability.ts';
 import { openPgConnection, pgliteConnection, type SqlConnection } from './sql-connection.ts';
-import { takingTurns } from './embedded-turns.ts';
 
 export type { Prisma } from '../../../prisma/generated/client/client.ts';
-export { PrismaClient };
-export { onQuery, type QueryEvent } from './query-events.ts';
-
 export type { Db } from './db.ts';
+export { onQuery, type QueryEvent } from './query-events.ts';
+export { PrismaClient };
 
 let client: PrismaClient | undefined;
 

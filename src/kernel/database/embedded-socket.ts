@@ -1,7 +1,7 @@
 import { chmod } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
-import { protocol, type PGlite } from '@electric-sql/pglite';
+import { type PGlite, protocol } from '@electric-sql/pglite';
 import { PGLiteSocketHandler, type PGLiteSocketHandlerOptions } from '@electric-sql/pglite-socket';
 
 /** The PostgreSQL name for a server's socket, so that `psql -h <dataDir> -U postgres` finds it. */

@@ -5,7 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { ConfigurationError } from '../config.ts';
 import { ensureDataDirectory, isDataDirectory } from '../data-directory.ts';
 import { logger } from '../logger.ts';
-import { fitsSocketLimit, serveOnSocket, socketConnectionString, socketPathOf, type SocketService } from './embedded-socket.ts';
+import { fitsSocketLimit, type SocketService, serveOnSocket, socketConnectionString, socketPathOf } from './embedded-socket.ts';
 import { lockDataDirectory, type OwnerLock } from './owner-lock.ts';
 
 /**

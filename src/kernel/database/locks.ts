@@ -41,9 +41,12 @@ export async function lockRows(
   if (ids.length === 0) return [];
   if (LOCKABLE[table].tenant && options.orgId === undefined) throw new Error(`Locking ${table} needs the organization`);
   const tenant = options.orgId === undefined ? Prisma.empty : sql`AND org_id = ${options.orgId}`;
-  const rows = await queryRaw<Array<{ id: string }>>(tx, sql`
+  const rows = await queryRaw<Array<{ id: string }>>(
+    tx,
+    sql`
     SELECT id FROM ${Prisma.raw(table)} WHERE id = ANY(${ids}::char(26)[]) ${tenant}
-    ORDER BY id FOR ${Prisma.raw((options.strength ?? 'update').toUpperCase())}`);
+    ORDER BY id FOR ${Prisma.raw((options.strength ?? 'update').toUpperCase())}`,
+  );
   return rows.map((row) => row.id);
 }
 

@@ -14,7 +14,6 @@ export type OwnerLock = { release(): Promise<void> };
 /** The lock, or the PID of the live process that holds it. */
 export type LockAttempt = { lock: OwnerLock } | { ownerPid: number };
 
-
 /**
  * Takes the owner lock of `dataDir`. A lock whose process is gone (killed, crashed) is stale and
  * taken over at once. So is a lock whose PID now belongs to a process that started later: PIDs are

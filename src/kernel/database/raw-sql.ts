@@ -1,9 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import {
-  ColumnTypeEnum,
   type ArgType,
   type ColumnType,
+  ColumnTypeEnum,
   type IsolationLevel,
   type SqlDriverAdapter,
   type SqlDriverAdapterFactory,
@@ -12,8 +12,8 @@ import {
   type SqlResultSet,
   type Transaction,
 } from '@prisma/driver-adapter-utils';
-import { Prisma } from '../../../prisma/generated/client/client.ts';
 import type { PrismaClient } from '../../../prisma/generated/client/client.ts';
+import { Prisma } from '../../../prisma/generated/client/client.ts';
 import type { Db } from './db.ts';
 import { emitQuery, isQueryHeard } from './query-events.ts';
 
@@ -290,14 +290,23 @@ class LazyTransaction {
 /** `client`'s model delegates and `$` methods, each running in the Prisma transaction `opened` answers. */
 function deferredClient(client: PrismaClient, opened: () => Promise<Db>): Db {
   type Members = Record<string, (...args: unknown[]) => Promise<unknown>>;
-  const inOpened = (members: (tx: Db) => Members, name: string) => (...args: unknown[]) =>
-    opened().then((tx) => members(tx)[name]!(...args));
+  const inOpened =
+    (members: (tx: Db) => Members, name: string) =>
+    (...args: unknown[]) =>
+      opened().then((tx) => members(tx)[name]!(...args));
   const delegates = new Map<string, object>();
   const delegate = (model: string) =>
-    new Proxy({}, { get: (_, method) => (typeof method === 'string' ? inOpened((tx) => (tx as unknown as Record<string, Members>)[model]!, method) : undefined) });
+    new Proxy(
+      {},
+      {
+        get: (_, method) =>
+          typeof method === 'string' ? inOpened((tx) => (tx as unknown as Record<string, Members>)[model]!, method) : undefined,
+      },
+    );
   const isMember = (property: string | symbol): property is string =>
     typeof property === 'string' &&
-    (MODEL_DELEGATES.has(property) || (property.startsWith('$') && typeof (client as unknown as Record<string, unknown>)[property] === 'function'));
+    (MODEL_DELEGATES.has(property) ||
+      (property.startsWith('$') && typeof (client as unknown as Record<string, unknown>)[property] === 'function'));
   return new Proxy({} as Db, {
     // Pothos finds a model's delegate with `in`.
     has: (_, property) => isMember(property),

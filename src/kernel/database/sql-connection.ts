@@ -24,8 +24,7 @@ export async function openPgConnection(connectionString: string): Promise<SqlCon
 /** Wraps the process's PGlite instance; closing it is the owner's job, not the connection's. */
 export function pgliteConnection(database: PGlite): SqlConnection {
   return {
-    query: async <Row extends Record<string, unknown>>(sql: string, params?: unknown[]) =>
-      (await database.query<Row>(sql, params)).rows,
+    query: async <Row extends Record<string, unknown>>(sql: string, params?: unknown[]) => (await database.query<Row>(sql, params)).rows,
     execScript: async (sql) => {
       await database.exec(sql);
     },

@@ -1,4 +1,4 @@
-import { prisma, type PrismaClient } from './client.ts';
+import { type PrismaClient, prisma } from './client.ts';
 import { shareRoute } from './raw-sql.ts';
 
 /** Models that belong to one organization: every query on them is confined to the active one. */

@@ -1,5 +1,5 @@
-import { logger } from '../logger.ts';
 import { Prisma } from '../../../prisma/generated/client/client.ts';
+import { logger } from '../logger.ts';
 import type { Db, PrismaClient } from './client.ts';
 import { executeRaw, transaction } from './raw-sql.ts';
 

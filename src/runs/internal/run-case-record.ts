@@ -16,12 +16,15 @@ export type RunCaseRow = Prisma.TestRunCaseGetPayload<object>;
  */
 export async function findRunCasesByUlid(tx: Db, ctx: RequestContext, runId: string, ulids: string[]): Promise<Map<string, RunCaseRow>> {
   // Typed SQL: Prisma's query for two lists of up to thousands of ULIDs costs more to build than to run.
-  const rows = await queryRaw<RunCaseRow[]>(tx, sql`
+  const rows = await queryRaw<RunCaseRow[]>(
+    tx,
+    sql`
     SELECT id, org_id AS "orgId", run_id AS "runId", case_id AS "caseId", case_number AS "caseNumber", title, suite_name AS "suiteName",
            position, status, assignee_id AS "assigneeId", elapsed_ms AS "elapsedMs", last_result_at AS "lastResultAt",
            created_at AS "createdAt", updated_at AS "updatedAt"
     FROM test_run_cases
-    WHERE run_id = ${runId} AND org_id = ${ctx.org.id} AND (id = ANY(${ulids}::char(26)[]) OR case_id = ANY(${ulids}::char(26)[]))`);
+    WHERE run_id = ${runId} AND org_id = ${ctx.org.id} AND (id = ANY(${ulids}::char(26)[]) OR case_id = ANY(${ulids}::char(26)[]))`,
+  );
   const byUlid = new Map<string, RunCaseRow>();
   for (const row of rows) {
     byUlid.set(row.id, row);

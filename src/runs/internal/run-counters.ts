@@ -1,14 +1,14 @@
 import { Prisma } from '../../../prisma/generated/client/client.ts';
-import { auditWrites, emitAudit, type AuditEntry } from '../../foundation/audit/audit.service.ts';
+import { type AuditEntry, auditWrites, emitAudit } from '../../foundation/audit/audit.service.ts';
 import type { RequestContext } from '../../foundation/context.ts';
 import type { Db } from '../../kernel/database/client.ts';
+import { queryRaw, sql } from '../../kernel/database/raw-sql.ts';
+import type { CaseStatus } from '../../kernel/statuses.ts';
+import { resultCharge, resultLimitExceeded } from '../../usage/usage.service.ts';
+import { runClosed } from '../run-access.service.ts';
 import { runAggregates, runEvent } from '../run-events.service.ts';
 import { RUN_ROW_COLUMNS } from './run-record.ts';
 import type { StatusDelta } from './run-status.ts';
-import type { CaseStatus } from '../../kernel/statuses.ts';
-import { runClosed } from '../run-access.service.ts';
-import { queryRaw, sql } from '../../kernel/database/raw-sql.ts';
-import { resultCharge, resultLimitExceeded } from '../../usage/usage.service.ts';
 
 type TestRunRow = Awaited<ReturnType<Db['testRun']['findFirstOrThrow']>>;
 
@@ -73,10 +73,13 @@ export async function applyRunChange<R extends RunForChange>(
     ...(charge ? [sql`charged AS (${charge})`] : []),
     ...(audit ? [audit.ctes] : []),
   ];
-  const [row] = await queryRaw<Array<TestRunRow & { closedNow: boolean; charged: boolean; auditDeliveries: number }>>(tx, sql`
+  const [row] = await queryRaw<Array<TestRunRow & { closedNow: boolean; charged: boolean; auditDeliveries: number }>>(
+    tx,
+    sql`
     WITH ${Prisma.join(ctes, ', ')}
     SELECT *, ${charge ? sql`EXISTS (SELECT FROM charged)` : sql`true`} AS charged, ${audit?.deliveries ?? sql`0`} AS "auditDeliveries"
-    FROM updated`);
+    FROM updated`,
+  );
   if (!row) throw runClosed();
   const { closedNow, charged, auditDeliveries, ...columns } = row;
   if (!charged) throw resultLimitExceeded();

@@ -1,15 +1,15 @@
+import { Prisma } from '../../../prisma/generated/client/client.ts';
 import { authorColumns } from '../../foundation/actors.ts';
+import type { AuditEntry } from '../../foundation/audit/audit.service.ts';
 import type { RequestContext } from '../../foundation/context.ts';
 import type { Db } from '../../kernel/database/client.ts';
+import { executeRaw, sql } from '../../kernel/database/raw-sql.ts';
 import { newId } from '../../kernel/ids.ts';
-import type { RunCaseRecord } from './run-case-record.ts';
+import { type CaseStatus } from '../../kernel/statuses.ts';
 import type { RunSettings } from '../../run-settings/run-settings.service.ts';
-import { Prisma } from '../../../prisma/generated/client/client.ts';
+import type { RunCaseRecord } from './run-case-record.ts';
 import { applyRunChange } from './run-counters.ts';
 import { addTransition, type StatusDelta } from './run-status.ts';
-import { type CaseStatus } from '../../kernel/statuses.ts';
-import { executeRaw, sql } from '../../kernel/database/raw-sql.ts';
-import type { AuditEntry } from '../../foundation/audit/audit.service.ts';
 
 /** What marking needs of a run case. */
 export type MarkableCase = { id: string; caseId: string | null; status: string };
@@ -49,7 +49,11 @@ const stepStatusFor = (status: CaseStatus) => (status === 'untested' || status =
  * A run case as recordResults leaves it when marked with its steps following, from the record
  * read under the case lock: a single mark answers without reading the case again.
  */
-export function markedRunCase(runCase: RunCaseRecord, mark: { status: CaseStatus; elapsedMs?: number | null | undefined }, at: Date): RunCaseRecord {
+export function markedRunCase(
+  runCase: RunCaseRecord,
+  mark: { status: CaseStatus; elapsedMs?: number | null | undefined },
+  at: Date,
+): RunCaseRecord {
   const stepStatus = stepStatusFor(mark.status);
   return {
     ...runCase,
@@ -137,7 +141,9 @@ export async function recordResults<R extends { id: string; name: string }>(
             UPDATE test_run_case_steps AS s SET status = v.status, updated_at = ${at}
             FROM unnest(${ids}::char(26)[], ${touched.map(([, next]) => stepStatusFor(next.status))}::text[]) AS v(run_case_id, status)
             WHERE s.run_case_id = v.run_case_id AND s.org_id = ${ctx.org.id} AND s.status <> v.status)`;
-    await executeRaw(tx, sql`
+    await executeRaw(
+      tx,
+      sql`
       WITH cases AS (
         UPDATE test_run_cases AS c
         SET status = v.status, elapsed_ms = CASE WHEN v.set_elapsed THEN v.elapsed ELSE c.elapsed_ms END,
@@ -157,7 +163,8 @@ export async function recordResults<R extends { id: string; name: string }>(
                   ${results.map((row) => row.elapsedMs)}::int[], ${results.map((row) => row.comment)}::text[],
                   ${results.map((row) => row.flaky)}::boolean[], ${results.map((row) => row.attempts)}::text[],
                   ${results.map((row) => row.parameters)}::text[])
-        AS r(id, run_case_id, case_id, status, elapsed_ms, comment, flaky, attempts, parameters)`);
+        AS r(id, run_case_id, case_id, status, elapsed_ms, comment, flaky, attempts, parameters)`,
+    );
   }
 
   const statusDelta: StatusDelta = {};

@@ -1,9 +1,9 @@
 import { Prisma } from '../../../prisma/generated/client/client.ts';
 import type { RequestContext } from '../../foundation/context.ts';
 import type { Db } from '../../kernel/database/client.ts';
+import { queryRaw, sql } from '../../kernel/database/raw-sql.ts';
 import { notFound } from '../../kernel/errors.ts';
 import { applyRunChange } from './run-counters.ts';
-import { queryRaw, sql } from '../../kernel/database/raw-sql.ts';
 
 type RunForCases = { id: string; projectId: string; name: string; firstResultAt: Date | null; lastResultAt: Date | null };
 
@@ -31,7 +31,9 @@ async function insertSnapshot(tx: Db, ctx: RequestContext, runId: string, source
   const now = new Date();
   // MATERIALIZED keeps `live` out of the source's joins: without fresh statistics (the embedded
   // database never analyzes) the planner would otherwise look cases up by project, once per case.
-  const [{ count }] = await queryRaw<[{ count: number }]>(tx, sql`
+  const [{ count }] = await queryRaw<[{ count: number }]>(
+    tx,
+    sql`
     WITH source AS MATERIALIZED (SELECT tcms_ulid() AS id, listed.* FROM (${source}) AS listed),
     run_case AS (
       INSERT INTO test_run_cases (id, org_id, run_id, case_id, case_number, title, suite_name, position, status, assignee_id, created_at, updated_at)
@@ -46,7 +48,8 @@ async function insertSnapshot(tx: Db, ctx: RequestContext, runId: string, source
       WHERE source.live
       RETURNING 1
     )
-    SELECT count(*)::int AS count FROM run_case`);
+    SELECT count(*)::int AS count FROM run_case`,
+  );
   return count;
 }
 

@@ -43,7 +43,11 @@ const JSON_RPC_INTERNAL_ERROR = -32603;
 function isRefusedParams(message: unknown): boolean {
   try {
     const issues = JSON.parse(String(message)) as unknown;
-    return Array.isArray(issues) && issues.length > 0 && issues.every((issue) => Array.isArray(issue?.path) && typeof issue?.message === 'string');
+    return (
+      Array.isArray(issues) &&
+      issues.length > 0 &&
+      issues.every((issue) => Array.isArray(issue?.path) && typeof issue?.message === 'string')
+    );
   } catch {
     return false;
   }
@@ -82,7 +86,11 @@ export function answerProblem(answer: Answer, envelopes: readonly Envelope[] = [
   if (answer.status >= 500) return '5xx';
   const contentType = String(answer.headers['content-type'] ?? '');
   // A GraphQL request for an event stream is answered as one: its errors are its first event.
-  const json = ['application/json', 'application/graphql-response+json', ...(envelopes.includes('graphql') ? ['text/event-stream'] : [])].some((type) => contentType.startsWith(type));
+  const json = [
+    'application/json',
+    'application/graphql-response+json',
+    ...(envelopes.includes('graphql') ? ['text/event-stream'] : []),
+  ].some((type) => contentType.startsWith(type));
   const graphqlErrors = envelopes.includes('graphql') ? graphqlErrorsOf(answer.body) : undefined;
   if (answer.status < 400) {
     if (graphqlErrors) return graphqlProblem(graphqlErrors);

@@ -4,7 +4,7 @@ import type TestAgent from 'supertest/lib/agent';
 import { expect } from 'vitest';
 import { newId } from '../../../src/kernel/ids.ts';
 import { overrideOrganizationLimits } from '../../../src/orgs/orgs.service.ts';
-import { createMilestone, createProject, createSuite, joinAs, signUp, tokenFor, uniqueEmail, type Caller } from '../app.ts';
+import { type Caller, createMilestone, createProject, createSuite, joinAs, signUp, tokenFor, uniqueEmail } from '../app.ts';
 import { createCase, createPlan, createRun, patchRunCase, resultsOf } from '../runs.ts';
 import { PUBLIC_RECEIVER_URL } from './values.ts';
 
@@ -51,12 +51,22 @@ const ok = async <T>(pending: Promise<{ status: number; body: T }>, status = 200
 async function authorizeOAuthClient(http: TestAgent, owner: Caller, address: string): Promise<OAuthFixture> {
   const resource = `${PUBLIC_URL}/mcp`;
   const client = await ok<{ client_id: string }>(
-    http.post('/register').set('X-Forwarded-For', address).send({ client_name: 'Hostile walk', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' }),
+    http
+      .post('/register')
+      .set('X-Forwarded-For', address)
+      .send({ client_name: 'Hostile walk', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' }),
     201,
   );
   const verifier = randomBytes(32).toString('base64url');
   const challenge = createHash('sha256').update(verifier).digest('base64url');
-  const authorization = { client_id: client.client_id, redirect_uri: REDIRECT_URI, response_type: 'code', code_challenge: challenge, code_challenge_method: 'S256', resource };
+  const authorization = {
+    client_id: client.client_id,
+    redirect_uri: REDIRECT_URI,
+    response_type: 'code',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    resource,
+  };
   const consent = await http
     .post('/authorize')
     .set({ Cookie: owner.headers.Cookie!, Origin: PUBLIC_URL })
@@ -65,9 +75,19 @@ async function authorizeOAuthClient(http: TestAgent, owner: Caller, address: str
   expect(consent.status, consent.text).toBe(302);
   const code = new URL(consent.headers.location!).searchParams.get('code')!;
   const tokens = await ok<{ access_token: string; refresh_token: string }>(
-    http.post('/token').type('form').send({ grant_type: 'authorization_code', client_id: client.client_id, code, code_verifier: verifier, redirect_uri: REDIRECT_URI }),
+    http
+      .post('/token')
+      .type('form')
+      .send({ grant_type: 'authorization_code', client_id: client.client_id, code, code_verifier: verifier, redirect_uri: REDIRECT_URI }),
   );
-  return { clientId: client.client_id, redirectUri: REDIRECT_URI, challenge, resource, accessToken: tokens.access_token, refreshToken: tokens.refresh_token };
+  return {
+    clientId: client.client_id,
+    redirectUri: REDIRECT_URI,
+    challenge,
+    resource,
+    accessToken: tokens.access_token,
+    refreshToken: tokens.refresh_token,
+  };
 }
 
 /**
@@ -88,28 +108,52 @@ export async function createHostileFixture(http: TestAgent): Promise<HostileFixt
   const member = await joinAs(http, owner, 'member');
   const webhook = await as<{ ulid: string }>('post', `/orgs/${owner.orgId}/webhooks`, { url: PUBLIC_RECEIVER_URL, events: ['*'] });
   const project = await createProject(http, owner);
-  const avatar = await sharp({ create: { width: 8, height: 8, channels: 3, background: { r: 200, g: 0, b: 0 } } }).png().toBuffer();
-  const avatarKey = (await ok<{ avatarKey: string }>(http.post(`/api/v1/projects/${project.id}/avatar`).set(owner.headers).attach('file', avatar, 'avatar.png'))).avatarKey;
+  const avatar = await sharp({ create: { width: 8, height: 8, channels: 3, background: { r: 200, g: 0, b: 0 } } })
+    .png()
+    .toBuffer();
+  const avatarKey = (
+    await ok<{ avatarKey: string }>(
+      http.post(`/api/v1/projects/${project.id}/avatar`).set(owner.headers).attach('file', avatar, 'avatar.png'),
+    )
+  ).avatarKey;
   const suite = await createSuite(http, owner, project.id);
   const testCase = await createCase(http, owner, project.id, { suiteUlid: suite.ulid, steps: [{ action: 'Open' }, { action: 'Check' }] });
   const milestone = await createMilestone(http, owner, project.id);
   const environment = await as<{ ulid: string }>('post', `/projects/${project.id}/environments`, { name: 'Staging' });
   const group = await as<{ ulid: string }>('post', `/projects/${project.id}/configuration-groups`, { name: 'Browser' });
   const configuration = await as<{ ulid: string }>('post', `/configuration-groups/${group.ulid}/values`, { name: 'Chrome' });
-  const field = (await as<{ field: { ulid: string } }>('post', `/orgs/${owner.orgId}/custom-fields`, { entity: 'test_case', valueType: 'paragraph', title: 'Notes' })).field;
+  const field = (
+    await as<{ field: { ulid: string } }>('post', `/orgs/${owner.orgId}/custom-fields`, {
+      entity: 'test_case',
+      valueType: 'paragraph',
+      title: 'Notes',
+    })
+  ).field;
   const comment = await as<{ ulid: string }>('post', `/test-cases/${testCase.ulid}/comments`, { body: 'First' });
   const plan = await createPlan(http, owner, project.id);
   const planCases = await as<{ items: Array<{ ulid: string }> }>('put', `/plans/${plan.ulid}/cases`, { caseUlids: [testCase.ulid] });
   const run = await createRun(http, owner, project.id, { caseUlids: [testCase.ulid] });
-  const runCase = (await as<{ items: Array<{ ulid: string; steps: Array<{ ulid: string }> }> }>('get', `/runs/${run.ulid}/cases`)).items[0]!;
+  const runCase = (await as<{ items: Array<{ ulid: string; steps: Array<{ ulid: string }> }> }>('get', `/runs/${run.ulid}/cases`))
+    .items[0]!;
   expect((await patchRunCase(http, owner, run.ulid, runCase.ulid, { status: 'failed' })).status).toBe(200);
   const [result] = await resultsOf(http, owner, run.ulid);
-  const defect = await as<{ ulid: string }>('post', `/projects/${project.id}/defects`, { title: 'Hostile defect', resultUlids: [result!.ulid] });
+  const defect = await as<{ ulid: string }>('post', `/projects/${project.id}/defects`, {
+    title: 'Hostile defect',
+    resultUlids: [result!.ulid],
+  });
   const defectComment = await as<{ ulid: string }>('post', `/defects/${defect.ulid}/comments`, { body: 'Seen' });
   const shareLink = await as<{ ulid: string; token: string }>('post', `/runs/${run.ulid}/share-links`, {});
-  const userGroup = await as<{ ulid: string }>('post', '/groups', { name: 'Crew', memberUserUlids: [owner.userId], projectUlids: [project.ulid] });
-  const invitation = await as<{ ulid: string }>('post', `/orgs/${owner.orgId}/invitations`, { email: uniqueEmail('invited'), role: 'member' });
-  const delivery = (await as<{ items: Array<{ ulid: string }> }>('get', `/orgs/${owner.orgId}/webhooks/${webhook.ulid}/deliveries`)).items[0]!;
+  const userGroup = await as<{ ulid: string }>('post', '/groups', {
+    name: 'Crew',
+    memberUserUlids: [owner.userId],
+    projectUlids: [project.ulid],
+  });
+  const invitation = await as<{ ulid: string }>('post', `/orgs/${owner.orgId}/invitations`, {
+    email: uniqueEmail('invited'),
+    role: 'member',
+  });
+  const delivery = (await as<{ items: Array<{ ulid: string }> }>('get', `/orgs/${owner.orgId}/webhooks/${webhook.ulid}/deliveries`))
+    .items[0]!;
   const oauth = await authorizeOAuthClient(http, owner, address);
   const grant = (await as<{ items: Array<{ ulid: string }> }>('get', '/me/oauth-grants')).items[0]!;
 

@@ -1,14 +1,20 @@
-import { Lexer, Source, TokenKind, type GraphQLSchema } from 'graphql';
+import { type GraphQLSchema, Lexer, Source, TokenKind } from 'graphql';
 import { GRAPHQL_LIMITS } from '../../../schema/limits.ts';
 import type { Random } from './random.ts';
-import { sample, type JsonSchema, type SampleContext } from './values.ts';
+import { type JsonSchema, type SampleContext, sample } from './values.ts';
 
 /**
  * The GraphQL schema read structurally (under the test runner the schema and this module can hold
  * two copies of `graphql`, so no instanceof): its root fields as operations of the walk, each
  * with a well-formed document whose arguments name the fixture's things.
  */
-type SchemaType = { name?: string; ofType?: SchemaType; getFields?(): Record<string, SchemaField>; getValues?(): Array<{ name: string }>; toString(): string };
+type SchemaType = {
+  name?: string;
+  ofType?: SchemaType;
+  getFields?(): Record<string, SchemaField>;
+  getValues?(): Array<{ name: string }>;
+  toString(): string;
+};
 type SchemaArgument = { name: string; type: SchemaType; defaultValue?: unknown };
 type SchemaField = { name: string; type: SchemaType; args: SchemaArgument[] };
 
@@ -110,7 +116,11 @@ export const documentText = (operation: Pick<GraphQLOperation, 'kind' | 'variabl
  * of what it answers (two levels deep, as far as the token budget allows), then one per object
  * type that no root field's document covered whole, reached from a query by its shortest path.
  */
-export function graphqlOperations(schema: GraphQLSchema, values: Record<string, string[]>, random: Random): { operations: GraphQLOperation[]; allCoordinates: string[] } {
+export function graphqlOperations(
+  schema: GraphQLSchema,
+  values: Record<string, string[]>,
+  random: Random,
+): { operations: GraphQLOperation[]; allCoordinates: string[] } {
   const definitions: Record<string, JsonSchema> = {};
   // Strings that name things are the fixture's (an enum of them), so no ULID is drawn at random.
   const sampling: SampleContext = { random, ulids: [], resolve: (ref) => definitions[ref]! };
@@ -222,7 +232,9 @@ export function graphqlOperations(schema: GraphQLSchema, values: Record<string, 
       selection,
       sampleVariables: (random) =>
         Object.fromEntries(
-          variables.filter((variable) => !variable.optional || random.chance(0.5)).map((variable) => [variable.name, sample(variable.schema, { ...sampling, random })]),
+          variables
+            .filter((variable) => !variable.optional || random.chance(0.5))
+            .map((variable) => [variable.name, sample(variable.schema, { ...sampling, random })]),
         ),
       coordinates,
     };
@@ -248,7 +260,14 @@ export function graphqlOperations(schema: GraphQLSchema, values: Record<string, 
     for (const field of fieldsOf(rootType)) {
       const built = fitting(kind, rootType, [field]);
       built.coordinates.forEach((coordinate) => covered.add(coordinate));
-      operations.push({ name: `${rootType.name}.${field.name}`, kind, field: field.name, returnType: namedTypeOf(field.type).name!, coverageOnly: false, ...built });
+      operations.push({
+        name: `${rootType.name}.${field.name}`,
+        kind,
+        field: field.name,
+        returnType: namedTypeOf(field.type).name!,
+        coverageOnly: false,
+        ...built,
+      });
     }
   }
 
@@ -259,7 +278,14 @@ export function graphqlOperations(schema: GraphQLSchema, values: Record<string, 
     if (fieldsOf(type).every((field) => covered.has(`${typeName}.${field.name}`))) continue;
     const built = documentOf(queryType, path, 0);
     built.coordinates.forEach((coordinate) => covered.add(coordinate));
-    operations.push({ name: `Query.${path[0]!.name} → ${typeName}`, kind: 'query', field: path[0]!.name, returnType: namedTypeOf(path[0]!.type).name!, coverageOnly: true, ...built });
+    operations.push({
+      name: `Query.${path[0]!.name} → ${typeName}`,
+      kind: 'query',
+      field: path[0]!.name,
+      returnType: namedTypeOf(path[0]!.type).name!,
+      coverageOnly: true,
+      ...built,
+    });
   }
   return { operations, allCoordinates: [...allCoordinates] };
 }

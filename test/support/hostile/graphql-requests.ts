@@ -53,22 +53,50 @@ function hostileDocument(operation: GraphQLOperation, random: Random): { documen
     case 'self cycle':
       return { document: withSelection('...A', ` fragment A on ${root} { ...A }`), note: attack };
     case 'mutual cycle':
-      return { document: withSelection(`${operation.selection} ...A`, ` fragment A on ${root} { __typename ...B } fragment B on ${root} { ... on ${root} { ...A } }`), note: attack };
+      return {
+        document: withSelection(
+          `${operation.selection} ...A`,
+          ` fragment A on ${root} { __typename ...B } fragment B on ${root} { ... on ${root} { ...A } }`,
+        ),
+        note: attack,
+      };
     case 'cycle in the field':
       return {
-        document: withSelection(inField('...F'), ` fragment F on ${operation.returnType} { __typename ...G } fragment G on ${operation.returnType} { ... on ${operation.returnType} { __typename ...F } }`),
+        document: withSelection(
+          inField('...F'),
+          ` fragment F on ${operation.returnType} { __typename ...G } fragment G on ${operation.returnType} { ... on ${operation.returnType} { __typename ...F } }`,
+        ),
         note: attack,
       };
     case 'aliases':
-      return { document: withSelection(Array.from({ length: GRAPHQL_LIMITS.aliases + 1 }, (_, index) => `a${index}: ${inField('__typename')}`).join(' ')), note: attack };
+      return {
+        document: withSelection(
+          Array.from({ length: GRAPHQL_LIMITS.aliases + 1 }, (_, index) => `a${index}: ${inField('__typename')}`).join(' '),
+        ),
+        note: attack,
+      };
     case 'directives':
-      return { document: withSelection(inField(`__typename ${'@include(if: true) '.repeat(GRAPHQL_LIMITS.directives + 1)}`)), note: attack };
+      return {
+        document: withSelection(inField(`__typename ${'@include(if: true) '.repeat(GRAPHQL_LIMITS.directives + 1)}`)),
+        note: attack,
+      };
     case 'tokens':
       return { document: withSelection(inField('__typename '.repeat(GRAPHQL_LIMITS.tokens))), note: attack };
     case 'unknown field':
-      return { document: withSelection(inField(random.pick(['nonexistent', '__schema { types { name } }', 'constructor', '__proto__']))), note: attack };
+      return {
+        document: withSelection(inField(random.pick(['nonexistent', '__schema { types { name } }', 'constructor', '__proto__']))),
+        note: attack,
+      };
     case 'unknown argument':
-      return { document: withSelection(inField('__typename').replace(/^(\w+)(\(([^)]*)\))?/, (_match, name: string, _args, inner?: string) => `${name}(${inner ? `${inner}, ` : ''}bogus: 1)`)), note: attack };
+      return {
+        document: withSelection(
+          inField('__typename').replace(
+            /^(\w+)(\(([^)]*)\))?/,
+            (_match, name: string, _args, inner?: string) => `${name}(${inner ? `${inner}, ` : ''}bogus: 1)`,
+          ),
+        ),
+        note: attack,
+      };
     case 'syntax': {
       const document = documentText(operation);
       return { document: document.slice(0, 1 + random.int(document.length - 1)), note: attack };
@@ -83,7 +111,11 @@ function hostileDocument(operation: GraphQLOperation, random: Random): { documen
 /** The document with one variable replaced by a hostile literal (its definition dropped). */
 function withHostileLiteral(operation: GraphQLOperation, random: Random): { document: string; note: string } {
   const literal = random.pick(HOSTILE_LITERALS);
-  if (operation.variables.length === 0) return { document: documentText(operation).replace('{ ', `{ ${operation.field}(bogus: ${literal}) `), note: `literal ${literal.slice(0, 30)}` };
+  if (operation.variables.length === 0)
+    return {
+      document: documentText(operation).replace('{ ', `{ ${operation.field}(bogus: ${literal}) `),
+      note: `literal ${literal.slice(0, 30)}`,
+    };
   const replaced = random.pick(operation.variables);
   const document = documentText({
     ...operation,
@@ -93,18 +125,43 @@ function withHostileLiteral(operation: GraphQLOperation, random: Random): { docu
   return { document, note: `literal ${replaced.name}=${literal.slice(0, 30)}` };
 }
 
-const ACCEPTS = ['application/graphql-response+json', 'application/json', 'text/event-stream', 'multipart/mixed', 'text/html', '*/*', 'application/xml'];
-const CONTENT_TYPES = ['text/plain', 'application/graphql', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', 'multipart/form-data; boundary=x', ''];
+const ACCEPTS = [
+  'application/graphql-response+json',
+  'application/json',
+  'text/event-stream',
+  'multipart/mixed',
+  'text/html',
+  '*/*',
+  'application/xml',
+];
+const CONTENT_TYPES = [
+  'text/plain',
+  'application/graphql',
+  'application/x-www-form-urlencoded',
+  'application/json; charset=latin1',
+  'multipart/form-data; boundary=x',
+  '',
+];
 
 /**
  * One request to the operation: well-formed (the owner's session, its document and sampled
  * variables; a subscription as Server-Sent Events), or with hostile variables, literals, a
  * hostile document, caller, headers or transport.
  */
-export function buildGraphQLRequest(operation: GraphQLOperation, random: Random, callers: Record<string, Caller>, address: string, hostile: boolean): WalkRequest {
+export function buildGraphQLRequest(
+  operation: GraphQLOperation,
+  random: Random,
+  callers: Record<string, Caller>,
+  address: string,
+  hostile: boolean,
+): WalkRequest {
   const notes: string[] = hostile ? [] : ['well-formed'];
   const callerName = hostile ? random.pick(['session', 'session', 'token', 'oauth', 'none']) : 'session';
-  const headers: Record<string, string> = { 'X-Forwarded-For': address, 'Content-Type': 'application/json', ...callers[callerName]?.headers };
+  const headers: Record<string, string> = {
+    'X-Forwarded-For': address,
+    'Content-Type': 'application/json',
+    ...callers[callerName]?.headers,
+  };
   if (operation.kind === 'subscription') headers.Accept = 'text/event-stream';
   let document = documentText(operation);
   let operationName: string | undefined;
@@ -154,11 +211,28 @@ export function buildGraphQLRequest(operation: GraphQLOperation, random: Random,
             notes.push('batch');
             break;
           case 'not json':
-            bodyText = random.pick(['{"query":', '', 'null', '[]', '"query"', '{"query": "{ __typename }",}', `{"query":"${'\\'.repeat(10)}`]);
+            bodyText = random.pick([
+              '{"query":',
+              '',
+              'null',
+              '[]',
+              '"query"',
+              '{"query": "{ __typename }",}',
+              `{"query":"${'\\'.repeat(10)}`,
+            ]);
             notes.push('not JSON');
             break;
           case 'wrong shapes':
-            bodyText = JSON.stringify(random.pick([{ query: 5 }, { query: document, variables: 'x' }, { query: document, variables: [] }, { query: [document] }, { query: document, extensions: { persistedQuery: { version: 1, sha256Hash: 'x' } } }, { query: document, operationName: 7 }]));
+            bodyText = JSON.stringify(
+              random.pick([
+                { query: 5 },
+                { query: document, variables: 'x' },
+                { query: document, variables: [] },
+                { query: [document] },
+                { query: document, extensions: { persistedQuery: { version: 1, sha256Hash: 'x' } } },
+                { query: document, operationName: 7 },
+              ]),
+            );
             notes.push('wrong shapes');
             break;
           case 'over the limit':
@@ -176,7 +250,16 @@ export function buildGraphQLRequest(operation: GraphQLOperation, random: Random,
   return request(operation, 'post', '/graphql', headers, body, hostile, notes, callerName);
 }
 
-function request(operation: GraphQLOperation, method: string, url: string, headers: Record<string, string>, body: string | undefined, hostile: boolean, notes: string[], callerName: string): WalkRequest {
+function request(
+  operation: GraphQLOperation,
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  hostile: boolean,
+  notes: string[],
+  callerName: string,
+): WalkRequest {
   return {
     operation: operation.name,
     method,

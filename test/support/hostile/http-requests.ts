@@ -1,11 +1,43 @@
 import { newId } from '../../../src/kernel/ids.ts';
 import type { Operation } from './operations.ts';
 import type { Random } from './random.ts';
-import { attackedBody, hostileScalar, nested, sample, type SampleContext } from './values.ts';
+import { attackedBody, hostileScalar, nested, type SampleContext, sample } from './values.ts';
 import type { WalkRequest } from './walk.ts';
 
-const MALFORMED_PATH_VALUES = ['%FF', '%E0%A4%A', '%ED%A0%80', '%00', 'AB%00', '%2e%2e', '..', '%2F', 'x'.repeat(3000), '%C0%AF', 'null', '-1', '1e999', '%20', '%F0%9F%9A%80'];
-const MALFORMED_QUERY_VALUES = ['%FF', '%00', '', '-1', '0', '2.5', '1e999', 'NaN', 'x'.repeat(3000), '%ED%A0%80', 'a%2Cb%2Cc', ',,,,', 'true', '[]', '%7B%7D'];
+const MALFORMED_PATH_VALUES = [
+  '%FF',
+  '%E0%A4%A',
+  '%ED%A0%80',
+  '%00',
+  'AB%00',
+  '%2e%2e',
+  '..',
+  '%2F',
+  'x'.repeat(3000),
+  '%C0%AF',
+  'null',
+  '-1',
+  '1e999',
+  '%20',
+  '%F0%9F%9A%80',
+];
+const MALFORMED_QUERY_VALUES = [
+  '%FF',
+  '%00',
+  '',
+  '-1',
+  '0',
+  '2.5',
+  '1e999',
+  'NaN',
+  'x'.repeat(3000),
+  '%ED%A0%80',
+  'a%2Cb%2Cc',
+  ',,,,',
+  'true',
+  '[]',
+  '%7B%7D',
+];
 
 /** The first is well-formed: one file part. */
 const MULTIPART_BODIES = [
@@ -22,7 +54,9 @@ const RAW_SAMPLES: Record<string, string[]> = {
     '<?xml version="1.0"?><testsuite name="walk" tests="1"><testcase classname="walk" name="reaches the import"/></testsuite>',
     '<suite><name>Walk</name><sections><section><name>A</name><cases><case><title>T</title></case></cases></section></sections></suite>',
   ],
-  'application/json': ['{"results":{"tool":{"name":"walk"},"summary":{"tests":1,"passed":1,"failed":0,"pending":0,"skipped":0,"other":0,"start":0,"stop":1},"tests":[{"name":"reaches the import","status":"passed","duration":1}]}}'],
+  'application/json': [
+    '{"results":{"tool":{"name":"walk"},"summary":{"tests":1,"passed":1,"failed":0,"pending":0,"skipped":0,"other":0,"start":0,"stop":1},"tests":[{"name":"reaches the import","status":"passed","duration":1}]}}',
+  ],
 };
 RAW_SAMPLES['text/xml'] = RAW_SAMPLES['application/xml']!;
 
@@ -65,8 +99,13 @@ const encode = (value: unknown) => encodeURIComponent(typeof value === 'string' 
 
 /** A form body of `value`'s entries, with one attack when hostile: form fields are all text, so the attacks are on text and keys. */
 function formBody(value: unknown, random: Random, hostile: boolean): { text: string; attack: string } {
-  const entries = Object.entries((value ?? {}) as Record<string, unknown>).map(([key, inner]): [string, string] => [key, typeof inner === 'string' ? inner : JSON.stringify(inner)]);
-  const attack = hostile ? random.pick(['missing field', 'repeated field', 'oversize value', 'bad percent-encoding', 'nested keys', 'none'] as const) : 'none';
+  const entries = Object.entries((value ?? {}) as Record<string, unknown>).map(([key, inner]): [string, string] => [
+    key,
+    typeof inner === 'string' ? inner : JSON.stringify(inner),
+  ]);
+  const attack = hostile
+    ? random.pick(['missing field', 'repeated field', 'oversize value', 'bad percent-encoding', 'nested keys', 'none'] as const)
+    : 'none';
   const text = () => entries.map(([key, inner]) => `${encodeURIComponent(key)}=${encodeURIComponent(inner)}`).join('&');
   const someKey = () => encodeURIComponent(entries.length > 0 ? random.pick(entries)[0] : 'token');
   switch (attack) {
@@ -102,7 +141,12 @@ export function buildRequest(
   const { random } = context;
   const notes: string[] = hostile ? [] : ['well-formed'];
   const callers = operation.callers;
-  const [callerName, caller] = callers.length === 0 ? ['none', undefined] : hostile ? random.pick([...callers, ...callers, ['none', undefined] as const]) : callers[0]!;
+  const [callerName, caller] =
+    callers.length === 0
+      ? ['none', undefined]
+      : hostile
+        ? random.pick([...callers, ...callers, ['none', undefined] as const])
+        : callers[0]!;
   const headers: Record<string, string> = { 'X-Forwarded-For': address, ...operation.headers, ...caller?.headers };
 
   let path = operation.path.replace(/\{(\w+)\}/g, (_match, name: string) => {
@@ -159,7 +203,20 @@ export function buildRequest(
       notes.push(`body attack: ${attacked.attack}`);
     }
     if (hostile && random.chance(0.25)) {
-      const encoding = random.pick(['gzip', 'br', 'deflate', 'compress', 'identity', 'invalid utf-8', 'charset', 'content type', 'truncated', 'empty', 'bom', 'over the limit']);
+      const encoding = random.pick([
+        'gzip',
+        'br',
+        'deflate',
+        'compress',
+        'identity',
+        'invalid utf-8',
+        'charset',
+        'content type',
+        'truncated',
+        'empty',
+        'bom',
+        'over the limit',
+      ]);
       notes.push(`encoding: ${encoding}`);
       switch (encoding) {
         case 'gzip':
@@ -173,10 +230,20 @@ export function buildRequest(
           body = Buffer.concat([Buffer.from(body.slice(0, -1)), INVALID_UTF8, Buffer.from(body.slice(-1))]);
           break;
         case 'charset':
-          headers['Content-Type'] = `${headers['Content-Type']}; charset=${random.pick(['utf-16le', 'utf-16', 'latin1', 'utf-32', 'ascii', 'nonsense', '"utf-8"'])}`;
+          headers['Content-Type'] =
+            `${headers['Content-Type']}; charset=${random.pick(['utf-16le', 'utf-16', 'latin1', 'utf-32', 'ascii', 'nonsense', '"utf-8"'])}`;
           break;
         case 'content type':
-          headers['Content-Type'] = random.pick(['text/plain', 'application/x-www-form-urlencoded', 'application/json', 'multipart/form-data; boundary=x', 'multipart/form-data', 'application/json-patch+json', 'application/*', '']);
+          headers['Content-Type'] = random.pick([
+            'text/plain',
+            'application/x-www-form-urlencoded',
+            'application/json',
+            'multipart/form-data; boundary=x',
+            'multipart/form-data',
+            'application/json-patch+json',
+            'application/*',
+            '',
+          ]);
           break;
         case 'truncated':
           body = body.slice(0, Math.max(1, random.int(body.length)));
@@ -229,7 +296,9 @@ export function buildRequest(
 
 const multipartFile = (content: string | Buffer, type: string) =>
   Buffer.concat([
-    Buffer.from(`--hostile\r\nContent-Disposition: form-data; name="file"; filename="walk.${type.split('/')[1]}"\r\nContent-Type: ${type}\r\n\r\n`),
+    Buffer.from(
+      `--hostile\r\nContent-Disposition: form-data; name="file"; filename="walk.${type.split('/')[1]}"\r\nContent-Type: ${type}\r\n\r\n`,
+    ),
     Buffer.from(content),
     Buffer.from('\r\n--hostile--\r\n'),
   ]);

@@ -1,6 +1,6 @@
 import type { Caller } from '../app.ts';
 import type { Envelope } from './answers.ts';
-import { PUBLIC_URL, type HostileFixture } from './fixture.ts';
+import { type HostileFixture, PUBLIC_URL } from './fixture.ts';
 import type { JsonSchema } from './values.ts';
 
 export type Parameter = { in: 'path' | 'query' | 'header'; name: string; required?: boolean; schema: JsonSchema };
@@ -24,10 +24,17 @@ export type Operation = {
   envelopes: Envelope[];
 };
 
-type OpenApiOperation = { parameters?: Parameter[]; requestBody?: { content?: Record<string, { schema: JsonSchema }> }; security?: object[] };
+type OpenApiOperation = {
+  parameters?: Parameter[];
+  requestBody?: { content?: Record<string, { schema: JsonSchema }> };
+  security?: object[];
+};
 
 /** Every operation of the OpenAPI document, each taking the owner's session (and token, where bearer tokens are allowed). */
-export function openApiOperations(document: { paths: Record<string, Record<string, OpenApiOperation>> }, fixture: HostileFixture): Operation[] {
+export function openApiOperations(
+  document: { paths: Record<string, Record<string, OpenApiOperation>> },
+  fixture: HostileFixture,
+): Operation[] {
   const { session, token } = fixture.callers;
   return Object.entries(document.paths).flatMap(([path, operations]) =>
     Object.entries(operations).map(([method, operation]): Operation => {
@@ -43,7 +50,9 @@ export function openApiOperations(document: { paths: Record<string, Record<strin
         path,
         parameters: operation.parameters ?? [],
         ...(json ? { body: { schema: json, encoding: 'json' } } : {}),
-        ...('multipart/form-data' in content ? { upload: { rawTypes: Object.keys(content).filter((type) => type !== 'multipart/form-data') } } : {}),
+        ...('multipart/form-data' in content
+          ? { upload: { rawTypes: Object.keys(content).filter((type) => type !== 'multipart/form-data') } }
+          : {}),
         callers,
         headers: {},
         envelopes: [],
@@ -52,11 +61,20 @@ export function openApiOperations(document: { paths: Record<string, Record<strin
   );
 }
 
-const object = (properties: Record<string, JsonSchema>, required = Object.keys(properties)): JsonSchema => ({ type: 'object', properties, required });
+const object = (properties: Record<string, JsonSchema>, required = Object.keys(properties)): JsonSchema => ({
+  type: 'object',
+  properties,
+  required,
+});
 const constant = (value: unknown): JsonSchema => ({ const: value });
 const text: JsonSchema = { type: 'string', maxLength: 40 };
 const queryOf = (schema: JsonSchema): Parameter[] =>
-  Object.entries(schema.properties ?? {}).map(([name, property]) => ({ in: 'query', name, required: schema.required?.includes(name), schema: property }));
+  Object.entries(schema.properties ?? {}).map(([name, property]) => ({
+    in: 'query',
+    name,
+    required: schema.required?.includes(name),
+    schema: property,
+  }));
 
 const plain = (method: string, path: string, envelopes: Envelope[] = []): Operation => ({
   name: `${method.toUpperCase()} ${path}`,
@@ -91,7 +109,11 @@ export function otherRouteOperations(fixture: HostileFixture): Operation[] {
     plain('get', '/docs/', ['page']),
     plain('get', '/share/runs/{token}', ['page']),
     { ...plain('get', '/__assets/{key}'), parameters: queryOf(object({ v: { type: 'integer', minimum: 0 } }, [])) },
-    ...['/.well-known/oauth-authorization-server', '/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp'].map((path) => plain('get', path, ['oauth'])),
+    ...[
+      '/.well-known/oauth-authorization-server',
+      '/.well-known/oauth-protected-resource',
+      '/.well-known/oauth-protected-resource/mcp',
+    ].map((path) => plain('get', path, ['oauth'])),
     { ...plain('get', '/authorize', ['page', 'oauth']), parameters: queryOf(authorization), callers: [['session', callers.session]] },
     {
       ...plain('post', '/authorize', ['page', 'oauth']),
@@ -101,13 +123,25 @@ export function otherRouteOperations(fixture: HostileFixture): Operation[] {
     },
     {
       ...plain('post', '/token', ['oauth']),
-      body: form(object({ grant_type: constant('refresh_token'), client_id: constant(oauth.clientId), refresh_token: constant(oauth.refreshToken) })),
+      body: form(
+        object({ grant_type: constant('refresh_token'), client_id: constant(oauth.clientId), refresh_token: constant(oauth.refreshToken) }),
+      ),
     },
     {
       ...plain('post', '/register', ['oauth']),
-      body: { schema: object({ client_name: text, redirect_uris: { type: 'array', items: constant(oauth.redirectUri), minItems: 1 }, token_endpoint_auth_method: constant('none') }), encoding: 'json' },
+      body: {
+        schema: object({
+          client_name: text,
+          redirect_uris: { type: 'array', items: constant(oauth.redirectUri), minItems: 1 },
+          token_endpoint_auth_method: constant('none'),
+        }),
+        encoding: 'json',
+      },
     },
-    { ...plain('post', '/revoke', ['oauth']), body: form(object({ client_id: constant(oauth.clientId), token: constant(oauth.refreshToken) })) },
+    {
+      ...plain('post', '/revoke', ['oauth']),
+      body: form(object({ client_id: constant(oauth.clientId), token: constant(oauth.refreshToken) })),
+    },
   ];
 }
 
@@ -134,12 +168,24 @@ const JSON_RPC_ACCEPT = { Accept: 'application/json, text/event-stream' };
  */
 export async function mcpOperations(fixture: HostileFixture, tools: McpTool[]): Promise<Operation[]> {
   const message = (method: string, params?: JsonSchema) =>
-    object({ jsonrpc: constant('2.0'), id: { type: 'integer', minimum: 1, maximum: 1000 }, method: constant(method), ...(params ? { params } : {}) });
-  const initialize = object({ protocolVersion: constant('2025-06-18'), capabilities: object({}), clientInfo: object({ name: text, version: constant('1.0.0') }) });
+    object({
+      jsonrpc: constant('2.0'),
+      id: { type: 'integer', minimum: 1, maximum: 1000 },
+      method: constant(method),
+      ...(params ? { params } : {}),
+    });
+  const initialize = object({
+    protocolVersion: constant('2025-06-18'),
+    capabilities: object({}),
+    clientInfo: object({ name: text, version: constant('1.0.0') }),
+  });
   const messages: Array<[name: string, schema: JsonSchema]> = [
     ['initialize', message('initialize', initialize)],
     ['tools/list', message('tools/list')],
-    ...tools.map((tool): [string, JsonSchema] => [`tools/call ${tool.name}`, message('tools/call', object({ name: constant(tool.name), arguments: definitionsInlined(tool.inputSchema) }))]),
+    ...tools.map((tool): [string, JsonSchema] => [
+      `tools/call ${tool.name}`,
+      message('tools/call', object({ name: constant(tool.name), arguments: definitionsInlined(tool.inputSchema) })),
+    ]),
   ];
   const operations: Operation[] = [];
   for (const [name, schema] of messages) {
@@ -147,7 +193,10 @@ export async function mcpOperations(fixture: HostileFixture, tools: McpTool[]): 
       ...plain('post', '/mcp', ['jsonrpc']),
       name: `POST /mcp ${name}`,
       body: { schema, encoding: 'json' },
-      callers: [['token', await fixture.freshToken()], ['oauth', fixture.callers.oauth]],
+      callers: [
+        ['token', await fixture.freshToken()],
+        ['oauth', fixture.callers.oauth],
+      ],
       headers: JSON_RPC_ACCEPT,
     });
   }

@@ -93,11 +93,48 @@ function sampleString(schema: JsonSchema, { random, ulids }: SampleContext): str
 
 export const hostileScalar = (random: Random): unknown =>
   random.pick([
-    0, -1, 1.5, 1e308, -1e308, 2 ** 31, -(2 ** 31) - 1, 8.64e15 + 1, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 2 ** 53 + 1,
-    true, false, null, '', ' ', 'null', '0', '[]', '{}', 'true', [], {}, [null], { '': '' },
+    0,
+    -1,
+    1.5,
+    1e308,
+    -1e308,
+    2 ** 31,
+    -(2 ** 31) - 1,
+    8.64e15 + 1,
+    Number.MAX_SAFE_INTEGER,
+    -Number.MAX_SAFE_INTEGER,
+    2 ** 53 + 1,
+    true,
+    false,
+    null,
+    '',
+    ' ',
+    'null',
+    '0',
+    '[]',
+    '{}',
+    'true',
+    [],
+    {},
+    [null],
+    { '': '' },
   ]);
 
-export const BAD_TEXT = ['\u0000', 'a\u0000b', '\ud800', 'x\udfff', '\udc00\ud800', '\u{1F680}', '\u202e', '\uffff', '%00', '\\', '"', "'; DROP TABLE users; --", '<script>'];
+export const BAD_TEXT = [
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  'x\udfff',
+  '\udc00\ud800',
+  '\u{1F680}',
+  '\u202e',
+  '\uffff',
+  '%00',
+  '\\',
+  '"',
+  "'; DROP TABLE users; --",
+  '<script>',
+];
 
 /** A JSON text spliced into a body where its marker string stands (deep nesting, raw escapes). */
 type Fragments = Map<string, string>;
@@ -168,18 +205,29 @@ export function attackedBody(value: unknown, random: Random, within: Array<strin
     case 'deep nesting': {
       const depth = random.pick([MAX_NESTING_DEPTH - 2, MAX_NESTING_DEPTH + 1, 1000, 100_000]);
       const inner = random.pick(['', '"x"', '{}', '{"a":1}']);
-      value = replaceAt(value, position, spliced(fragments, random.chance(0.5) ? nested(depth, inner) : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`));
+      value = replaceAt(
+        value,
+        position,
+        spliced(fragments, random.chance(0.5) ? nested(depth, inner) : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`),
+      );
       break;
     }
     case 'unknown keys': {
       const target = targetObject();
-      if (target) target[random.pick(['unknownKey', 'constructor', 'prototype', 'ulid', 'orgId', 'createdAt', '$where', ''])] = hostileScalar(random);
+      if (target)
+        target[random.pick(['unknownKey', 'constructor', 'prototype', 'ulid', 'orgId', 'createdAt', '$where', ''])] = hostileScalar(random);
       const text = JSON.stringify(value ?? null);
       // Prototype pollution attempts, spliced as text (an object literal would set the prototype).
       return { text: text.startsWith('{') && text !== '{}' ? `{"__proto__":{"polluted":true},${text.slice(1)}` : text, attack };
     }
     case 'bad text':
-      value = replaceAt(value, position, random.chance(0.5) ? random.pick(BAD_TEXT) : spliced(fragments, random.pick(['"\\ud800"', '"a\\u0000"', '"\\udfff\\ud800"', '"\\uDBFF"'])));
+      value = replaceAt(
+        value,
+        position,
+        random.chance(0.5)
+          ? random.pick(BAD_TEXT)
+          : spliced(fragments, random.pick(['"\\ud800"', '"a\\u0000"', '"\\udfff\\ud800"', '"\\uDBFF"'])),
+      );
       break;
     case 'bad key': {
       const target = targetObject();

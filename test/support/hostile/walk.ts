@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import request from 'supertest';
-import { answerProblem, untilFirstEvent, type Answer, type Envelope } from './answers.ts';
+import { type Answer, answerProblem, type Envelope, untilFirstEvent } from './answers.ts';
 
 /** One request of a walk, built whole before it is sent (so that a seed replays it). */
 export type WalkRequest = {
@@ -43,7 +43,15 @@ export type WalkRules = {
  * `concurrency` at a time, and collects what the assertions need.
  */
 export async function walk(server: Server, phases: WalkRequest[][], rules: WalkRules): Promise<WalkReport> {
-  const report: WalkReport = { sent: 0, statuses: new Map(), failures: [], reached: new Set(), slowest: { ms: 0, description: '' }, largestError: 0, seconds: 0 };
+  const report: WalkReport = {
+    sent: 0,
+    statuses: new Map(),
+    failures: [],
+    reached: new Set(),
+    slowest: { ms: 0, description: '' },
+    largestError: 0,
+    seconds: 0,
+  };
   const started = performance.now();
   const send = async (hostile: WalkRequest) => {
     const begun = performance.now();

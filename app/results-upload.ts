@@ -107,7 +107,7 @@ function progressReporter(output: UploadOutput, total: number) {
 type Parsed = { files: string[]; project: string; query: URLSearchParams; failOnFailed: boolean };
 
 async function parse(argv: string[]): Promise<Parsed> {
-  let parsed;
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>>;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {

@@ -299,15 +299,13 @@ async function bulkMarkRun(sql: Sql, actor: RunsActor, run: BenchRun, status: st
     const row = ((await query(READ_RUN, [1, 1, 1, 1, run.ulid, actor.orgId, 1])) as Rows).rows[0]!;
     const ulids = run.runCaseUlids;
     const cases = ((await query(CASES_BY_ULID, [run.ulid, actor.orgId, ulids, ulids])) as Rows<CaseRow>).rows;
-    const entries = cases
-      .slice(0, 20)
-      .map((runCase) => ({
-        ulid: runCase.id,
-        caseDisplayId: `C-${runCase.caseNumber}`,
-        titleSnapshot: runCase.title,
-        fromStatus: runCase.status,
-        toStatus: status,
-      }));
+    const entries = cases.slice(0, 20).map((runCase) => ({
+      ulid: runCase.id,
+      caseDisplayId: `C-${runCase.caseNumber}`,
+      titleSnapshot: runCase.title,
+      fromStatus: runCase.status,
+      toStatus: status,
+    }));
     await writeEvent(
       query,
       auditRow(actor, 'run.cases_bulk_marked', 'test_run', run.ulid, String(row.name), run.ulid, {

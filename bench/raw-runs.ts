@@ -284,15 +284,13 @@ export async function bulkMarkRun(
     const row = await lockAndReadRun(query, actor, run.ulid);
     const ulids = run.runCaseUlids;
     const cases = ((await query(readCasesByUlid(ulids.length), [run.ulid, ...ulids, ...ulids, actor.orgId])) as Rows<CaseRow>).rows;
-    const entries = cases
-      .slice(0, 20)
-      .map((runCase) => ({
-        ulid: runCase.id,
-        caseDisplayId: `C-${runCase.caseNumber}`,
-        titleSnapshot: runCase.title,
-        fromStatus: runCase.status,
-        toStatus: status,
-      }));
+    const entries = cases.slice(0, 20).map((runCase) => ({
+      ulid: runCase.id,
+      caseDisplayId: `C-${runCase.caseNumber}`,
+      titleSnapshot: runCase.title,
+      fromStatus: runCase.status,
+      toStatus: status,
+    }));
     await writeEvent(
       query,
       auditRow(actor, 'run.cases_bulk_marked', 'test_run', run.ulid, String(row.name), run.ulid, {

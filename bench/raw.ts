@@ -46,7 +46,10 @@ const statementNames = new Map<string, string>();
 function statementName(text: string, values: unknown[]): string | undefined {
   if (!worthNaming(values)) return undefined;
   let name = statementNames.get(text);
-  if (name === undefined) statementNames.set(text, (name = `raw_${statementNames.size}`));
+  if (name === undefined) {
+    name = `raw_${statementNames.size}`;
+    statementNames.set(text, name);
+  }
   return name;
 }
 
@@ -124,7 +127,7 @@ export async function createProject(sql: Sql, actor: Actor, code: string, name: 
   await sql.transaction(async (query) => {
     await query(LOCK_ORG, [actor.orgId]);
     const counted = (await query(COUNT, [actor.orgId, 0])) as { rows: Array<Record<string, unknown>> };
-    if (Number(counted.rows[0]?.['_count$_all']) >= actor.maxProjects) throw new Error('project ceiling reached');
+    if (Number(counted.rows[0]?._count$_all) >= actor.maxProjects) throw new Error('project ceiling reached');
     const existing = (await query(EXISTS, [code, actor.orgId, 1, 0])) as { rows: unknown[] };
     if (existing.rows.length > 0) throw new Error(`project ${code} exists`);
     const now = new Date();

@@ -132,9 +132,8 @@ export function buildOpenApiDocument(routes: RouteDefinition[]) {
     const statuses = new Set(route.errors ?? []);
     if (route.auth !== 'none') statuses.add(401);
     if (route.params || route.query || route.body || route.upload || keyed) statuses.add(422);
-    if (route.body) [400, 413].forEach((status) => statuses.add(status));
-    if (route.upload) [413, 415].forEach((status) => statuses.add(status));
-    if (keyed) [400, 409].forEach((status) => statuses.add(status));
+    const more = [...(route.body ? [400, 413] : []), ...(route.upload ? [413, 415] : []), ...(keyed ? [400, 409] : [])];
+    for (const status of more) statuses.add(status);
     if (metered) statuses.add(429);
 
     const requestHeaders = { ...(metered ? ORGANIZATION_HEADER : {}), ...(keyed ? IDEMPOTENCY_KEY : {}) };

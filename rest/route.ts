@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Request, RequestHandler, Response } from 'express';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Identity, RequestContext } from '../src/foundation/context.ts';
 import { executeOnce, parseIdempotencyKey, principalOf, type StoredResponse } from '../src/foundation/idempotency/idempotency.service.ts';
 import type { RateLimitState } from '../src/foundation/rate-limit/rate-limit.service.ts';
@@ -206,8 +206,14 @@ export function routeHandler(route: RouteDefinition, settings: HttpSettings): Re
         const { response, replayed } = await executeOnce(
           { principal: principalOf(outcome.identity, outcome.ctx), key, requestHash: fingerprint(req, files) },
           outcome.ctx?.db,
-          async (tx) => toStored((executed = await execute(route, rawInputOf(req), outcome, files, tx))),
-          (error) => toStored((executed = toReply(error, req))),
+          async (tx) => {
+            executed = await execute(route, rawInputOf(req), outcome, files, tx);
+            return toStored(executed);
+          },
+          (error) => {
+            executed = toReply(error, req);
+            return toStored(executed);
+          },
         );
         return replayed || !executed ? response : executed;
       };

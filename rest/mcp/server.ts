@@ -13,7 +13,7 @@ import { z } from 'zod';
 import type { Identity } from '../../src/foundation/context.ts';
 import { budgetSpent, consumeToolCall } from '../../src/foundation/rate-limit/rate-limit.service.ts';
 import { meterRequest, openRequest, type RequestOutcome } from '../../src/foundation/request.ts';
-import { AppError } from '../../src/kernel/errors.ts';
+import type { AppError } from '../../src/kernel/errors.ts';
 import { errorReply } from '../errors.ts';
 import { execute, type RouteDefinition } from '../route.ts';
 import { jsonBody } from '../router.ts';

@@ -13,7 +13,15 @@ import {
   updateProjectRunSettings,
 } from '../../src/run-settings/run-settings.service.ts';
 import { cloneRun } from '../../src/runs/run-clone.service.ts';
-import { cloneRunBodySchema, createRunBodySchema, projectedStatus, runCounts, runFilterSchema, runProgress, updateRunBodySchema } from '../../src/runs/runs.schemas.ts';
+import {
+  cloneRunBodySchema,
+  createRunBodySchema,
+  projectedStatus,
+  runCounts,
+  runFilterSchema,
+  runProgress,
+  updateRunBodySchema,
+} from '../../src/runs/runs.schemas.ts';
 import {
   abortRun,
   closeRun,

@@ -11,24 +11,14 @@ export const signupBodySchema = z
     firstName: z.string().trim().min(1).max(100),
     lastName: z.string().trim().min(1).max(100),
     organizationName: z.string().trim().min(1).max(200).optional(),
-    invitationToken: z
-      .string()
-      .min(1)
-      .max(200)
-      .optional()
-      .meta({
-        description:
-          'The token of an invitation to this email: the new user joins the inviting organization instead of getting one of their own',
-      }),
-    challengeToken: z
-      .string()
-      .min(1)
-      .max(4096)
-      .optional()
-      .meta({
-        description:
-          "The bot check's answer (a siteverify-compatible widget's token); required when the service is configured with a verifier",
-      }),
+    invitationToken: z.string().min(1).max(200).optional().meta({
+      description:
+        'The token of an invitation to this email: the new user joins the inviting organization instead of getting one of their own',
+    }),
+    challengeToken: z.string().min(1).max(4096).optional().meta({
+      description:
+        "The bot check's answer (a siteverify-compatible widget's token); required when the service is configured with a verifier",
+    }),
   })
   .meta({
     id: 'SignupRequest',

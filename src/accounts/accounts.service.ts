@@ -76,7 +76,7 @@ export async function signup(input: SignupInput, client: { ip: string }) {
       ? undefined
       : await tx.user.create({ data: { id: newId(), email, passwordHash, firstName: input.firstName, lastName: input.lastName } });
     const user = userSnapshot((existing ?? created)!);
-    let organization;
+    let organization: { id: string; name: string; plan: string; createdAt: Date };
     if (input.invitationToken) {
       organization = (await joinByInvitation(tx, user, input.invitationToken)).organization;
       await markEmailVerified(tx, user.id);

@@ -61,7 +61,7 @@ export async function resolveConfigurationGroup(ctx: RequestContext, groupUlid: 
 }
 
 /** A configuration value by ULID with its group and project; `anyState` also finds a soft-deleted one. */
-async function resolveConfiguration(ctx: RequestContext, db: Db, configurationUlid: string, anyState = false) {
+async function resolveConfiguration(_ctx: RequestContext, db: Db, configurationUlid: string, anyState = false) {
   const value = await db.configuration.findFirst({
     where: anyState ? { id: configurationUlid } : { id: configurationUlid, ...LIVE, group: LIVE },
     include: { group: true, project: true },

@@ -10,12 +10,12 @@ import { inTransaction } from '../kernel/database/transactions.ts';
 import { notFound } from '../kernel/errors.ts';
 import { newId, ULID_PATTERN } from '../kernel/ids.ts';
 import { type PageQuery, pageOf, pageWindow } from '../kernel/pagination.ts';
-import { type DefectStatus } from '../kernel/statuses.ts';
+import type { DefectStatus } from '../kernel/statuses.ts';
 import { likeLiteral } from '../kernel/validation.ts';
 import { allocateNumber } from '../projects/numbering.service.ts';
 import { caseDisplayId } from '../projects/projects.schemas.ts';
 import { assertProjectUnlocked, type ProjectRow, resolveProject } from '../projects/projects.service.ts';
-import { type CreateDefectInput, type DefectFilter, type DefectListQuery, type UpdateDefectInput } from './defects.schemas.ts';
+import type { CreateDefectInput, DefectFilter, DefectListQuery, UpdateDefectInput } from './defects.schemas.ts';
 
 type DefectRow = Awaited<ReturnType<Db['defect']['findFirstOrThrow']>>;
 

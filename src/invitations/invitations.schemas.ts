@@ -75,12 +75,9 @@ export const invitationSchema = z
     invitedBy: z.object({ ulid: z.string().nullable(), displayName: z.string() }),
     expiresAt: z.number().int(),
     createdAt: z.number().int(),
-    emailDeliveryStatus: z
-      .enum(['failed', 'suppressed'])
-      .nullable()
-      .meta({
-        description: 'null while queued, retried or once delivered; failed after the last retry; suppressed when the address refuses mail',
-      }),
+    emailDeliveryStatus: z.enum(['failed', 'suppressed']).nullable().meta({
+      description: 'null while queued, retried or once delivered; failed after the last retry; suppressed when the address refuses mail',
+    }),
   })
   .meta({ id: 'Invitation' });
 

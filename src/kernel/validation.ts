@@ -126,6 +126,7 @@ export function unstorableIn(root: unknown): { path: PropertyKey[]; message: str
   return null;
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: U+0000 is one of the characters it looks for.
 const UNSTORABLE_CHARACTERS = /\u0000|\p{Surrogate}/gu;
 
 /**

@@ -1,4 +1,4 @@
-import { Prisma } from '../../prisma/generated/client/client.ts';
+import type { Prisma } from '../../prisma/generated/client/client.ts';
 import { authorColumns, toAuthor } from '../foundation/actors.ts';
 import { emitAudit } from '../foundation/audit/audit.service.ts';
 import { type Change, change, changesBetween } from '../foundation/audit/clip.ts';

@@ -1,4 +1,4 @@
-import { Prisma } from '../../prisma/generated/client/client.ts';
+import type { Prisma } from '../../prisma/generated/client/client.ts';
 import type { RequestContext } from '../foundation/context.ts';
 import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
 

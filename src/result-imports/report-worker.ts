@@ -10,7 +10,7 @@ import { REPORT_READ_MAX_BYTES } from './result-imports.schemas.ts';
 /** What reading an import's reports tells besides their tests: the format of the last one that was not blank. */
 export type ReportsRead = { format: ReportFormat | null };
 
-const FORMAT_OF_FIRST_BYTE: Record<number, ReportFormat> = { 0x3c: 'junit', 0x7b: 'ctrf' };
+const FORMAT_OF_FIRST_BYTE: Record<number, ReportFormat> = { 60: 'junit', 123: 'ctrf' };
 
 /** Streams one report into `sink`: JUnit XML when its first significant byte is `<`, CTRF JSON for `{`; answers its format (null for a blank file). */
 async function parseReport(

@@ -1,4 +1,4 @@
-import { Prisma } from '../../prisma/generated/client/client.ts';
+import type { Prisma } from '../../prisma/generated/client/client.ts';
 import { authorize, type Capability } from '../foundation/auth/policy.ts';
 import type { RequestContext } from '../foundation/context.ts';
 import type { Db } from '../kernel/database/client.ts';

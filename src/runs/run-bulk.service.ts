@@ -4,7 +4,7 @@ import type { RequestContext } from '../foundation/context.ts';
 import type { Db } from '../kernel/database/client.ts';
 import { inTransaction } from '../kernel/database/transactions.ts';
 import { AppError } from '../kernel/errors.ts';
-import { type CaseStatus } from '../kernel/statuses.ts';
+import type { CaseStatus } from '../kernel/statuses.ts';
 import { findRunCasesByUlid, type RunCaseRow } from './internal/run-case-record.ts';
 import { applyRunChange } from './internal/run-counters.ts';
 import { isAssigneeLocked, type MarkEntry, type ResultSource, recordResults } from './internal/run-marking.ts';

@@ -12,12 +12,10 @@ export const PUBLIC_SHARE_REQUESTS_PER_MINUTE = 120;
 
 export const createShareLinkBodySchema = z
   .strictObject({
-    expiresAt: epochMsSchema
-      .optional()
-      .meta({
-        description: 'Epoch ms, in the future and at most 366 days ahead; omitted: the link never expires',
-        example: 1_798_761_600_000,
-      }),
+    expiresAt: epochMsSchema.optional().meta({
+      description: 'Epoch ms, in the future and at most 366 days ahead; omitted: the link never expires',
+      example: 1_798_761_600_000,
+    }),
   })
   .meta({ id: 'CreateShareLinkRequest' });
 export type CreateShareLinkInput = z.output<typeof createShareLinkBodySchema>;

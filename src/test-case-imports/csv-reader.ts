@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import { CsvScanner } from '../foundation/uploads/csv-scanner.ts';
 import { AppError } from '../kernel/errors.ts';
-import { CaseSink, type ImportedCase, lineFailed, rowFailed } from './imported-case.ts';
+import { type CaseSink, type ImportedCase, lineFailed, rowFailed } from './imported-case.ts';
 
 /** The columns of the project export (decisions §11) that are not custom fields. */
 const CASE_COLUMNS = ['display_id', 'title', 'suite_path', 'description', 'tags', 'steps', 'expected_results'] as const;

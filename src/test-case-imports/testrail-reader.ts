@@ -1,6 +1,6 @@
 import type { SaxesTag } from 'saxes';
 import { uploadedXmlParser } from '../foundation/uploads/xml.ts';
-import { CaseSink, lineFailed, rowFailed } from './imported-case.ts';
+import { type CaseSink, lineFailed, rowFailed } from './imported-case.ts';
 
 type OpenCase = {
   line: number;

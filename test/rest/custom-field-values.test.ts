@@ -51,7 +51,7 @@ async function caseValues(caller: Caller, caseUlid: string, headers: Record<stri
   return response.body.customFieldValues as Value[];
 }
 
-const valueOf = (values: Value[], fieldUlid: string) => values.find((entry) => entry.fieldUlid === fieldUlid);
+const valueIn = (values: Value[], fieldUlid: string) => values.find((entry) => entry.fieldUlid === fieldUlid);
 
 /** An owner with a project, a case in it and the seeded system fields. */
 async function scenario() {
@@ -93,24 +93,24 @@ describe('PUT /api/v1/test-cases/{caseUlid}/custom-field-values', () => {
       platforms.ulid,
       reviewer.ulid,
     ]);
-    expect(valueOf(values, system.priority!.ulid)).toEqual({
+    expect(valueIn(values, system.priority!.ulid)).toEqual({
       fieldUlid: system.priority!.ulid,
       value: high.ulid,
       systemKey: 'priority',
       optionName: 'Alta',
     });
-    expect(valueOf(values, system.is_flaky!.ulid)).toMatchObject({ value: true, optionName: null });
-    expect(valueOf(values, system.preconditions!.ulid)).toMatchObject({ value: 'Logged out', systemKey: 'preconditions' });
-    expect(valueOf(values, platforms.ulid)).toEqual({
+    expect(valueIn(values, system.is_flaky!.ulid)).toMatchObject({ value: true, optionName: null });
+    expect(valueIn(values, system.preconditions!.ulid)).toMatchObject({ value: 'Logged out', systemKey: 'preconditions' });
+    expect(valueIn(values, platforms.ulid)).toEqual({
       fieldUlid: platforms.ulid,
       value: [platforms.options[2]!.ulid, platforms.options[0]!.ulid],
       systemKey: null,
       optionName: null,
     });
-    expect(valueOf(values, reviewer.ulid)).toMatchObject({ value: owner.userId });
+    expect(valueIn(values, reviewer.ulid)).toMatchObject({ value: owner.userId });
     // Fields without a stored value materialize their default (or null).
-    expect(valueOf(values, system.severity!.ulid)).toMatchObject({ value: system.severity!.defaultValue, optionName: 'Normal' });
-    expect(valueOf(values, system.layer!.ulid)).toMatchObject({ value: null, optionName: null });
+    expect(valueIn(values, system.severity!.ulid)).toMatchObject({ value: system.severity!.defaultValue, optionName: 'Normal' });
+    expect(valueIn(values, system.layer!.ulid)).toMatchObject({ value: null, optionName: null });
     expect(await caseValues(owner, testCase.ulid, { 'Accept-Language': 'es' })).toEqual(values);
     expect(await auditEvents(t.http, owner)).toHaveLength(before);
 
@@ -118,10 +118,10 @@ describe('PUT /api/v1/test-cases/{caseUlid}/custom-field-values', () => {
     const replaced = await putValues(owner, testCase.ulid, [{ fieldUlid: system.is_flaky!.ulid, value: false }]);
     expect(replaced.status).toBe(200);
     const after = replaced.body.customFieldValues as Value[];
-    expect(valueOf(after, system.is_flaky!.ulid)!.value).toBe(false);
-    expect(valueOf(after, system.priority!.ulid)).toMatchObject({ value: system.priority!.defaultValue, optionName: 'Medium' });
-    expect(valueOf(after, system.preconditions!.ulid)!.value).toBeNull();
-    expect(valueOf(after, platforms.ulid)!.value).toBeNull();
+    expect(valueIn(after, system.is_flaky!.ulid)!.value).toBe(false);
+    expect(valueIn(after, system.priority!.ulid)).toMatchObject({ value: system.priority!.defaultValue, optionName: 'Medium' });
+    expect(valueIn(after, system.preconditions!.ulid)!.value).toBeNull();
+    expect(valueIn(after, platforms.ulid)!.value).toBeNull();
     // Empty and null values delete the row.
     const cleared = await putValues(owner, testCase.ulid, [
       { fieldUlid: system.preconditions!.ulid, value: '' },
@@ -129,7 +129,7 @@ describe('PUT /api/v1/test-cases/{caseUlid}/custom-field-values', () => {
       { fieldUlid: system.layer!.ulid, value: null },
     ]);
     expect(cleared.status).toBe(200);
-    expect(valueOf(cleared.body.customFieldValues, system.is_flaky!.ulid)!.value).toBe(false);
+    expect(valueIn(cleared.body.customFieldValues, system.is_flaky!.ulid)!.value).toBe(false);
   });
 
   it('validates each value against its definition (422 at values.i.value) and changes nothing', async () => {
@@ -219,9 +219,9 @@ describe('PUT /api/v1/test-cases/{caseUlid}/custom-field-values', () => {
     );
     expect(responses.map((response) => response.status)).toEqual([200, 200, 200, 200, 200]);
     const values = await caseValues(owner, testCase.ulid);
-    const pre = valueOf(values, system.preconditions!.ulid)!.value;
+    const pre = valueIn(values, system.preconditions!.ulid)!.value;
     expect(texts).toContain(pre);
-    expect(valueOf(values, system.postconditions!.ulid)!.value).toBe(pre);
+    expect(valueIn(values, system.postconditions!.ulid)!.value).toBe(pre);
   });
 
   it('requires every visible required field in the resulting state (a default satisfies it)', async () => {
@@ -246,7 +246,7 @@ describe('PUT /api/v1/test-cases/{caseUlid}/custom-field-values', () => {
     const viewer = await joinAs(t.http, owner, 'viewer');
     expectError(await putValues(viewer, testCase.ulid, [{ fieldUlid: system.is_flaky!.ulid, value: true }]), 403, 'forbidden');
     expectError(await patchValue(viewer, testCase.ulid, system.is_flaky!.ulid, { value: true }), 403, 'forbidden');
-    expect(valueOf(await caseValues(owner, testCase.ulid), system.is_flaky!.ulid)!.value).toBe(false);
+    expect(valueIn(await caseValues(owner, testCase.ulid), system.is_flaky!.ulid)!.value).toBe(false);
     // A case of a locked project (the older one beyond the plan's allowance) is gated too.
     await createProject(t.http, owner);
     await overrideOrganizationLimits(owner.orgId, { maxProjects: 1 });
@@ -264,10 +264,10 @@ describe('PATCH /api/v1/test-cases/{caseUlid}/custom-field-values/{fieldUlid}', 
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     const values = response.body.customFieldValues as Value[];
     expect(values).toHaveLength(10);
-    expect(valueOf(values, system.is_flaky!.ulid)!.value).toBe(true);
-    expect(valueOf(values, system.preconditions!.ulid)!.value).toBe('Seeded data');
+    expect(valueIn(values, system.is_flaky!.ulid)!.value).toBe(true);
+    expect(valueIn(values, system.preconditions!.ulid)!.value).toBe('Seeded data');
     const cleared = await patchValue(owner, testCase.ulid, system.preconditions!.ulid, { value: null });
-    expect(valueOf(cleared.body.customFieldValues, system.preconditions!.ulid)!.value).toBeNull();
+    expect(valueIn(cleared.body.customFieldValues, system.preconditions!.ulid)!.value).toBeNull();
     expect(await auditEvents(t.http, owner)).toHaveLength(before);
     const invalid = await patchValue(owner, testCase.ulid, system.priority!.ulid, { value: 'nope' });
     expectError(invalid, 422, 'validation_failed');
@@ -285,15 +285,15 @@ describe('PATCH /api/v1/test-cases/{caseUlid}/custom-field-values/{fieldUlid}', 
     // The case has no value for the required field; writing another field is still fine.
     const other = await patchValue(owner, testCase.ulid, optional.ulid, { value: 'Hello' });
     expect(other.status, JSON.stringify(other.body)).toBe(200);
-    expect(valueOf(other.body.customFieldValues, required.ulid)!.value).toBeNull();
+    expect(valueIn(other.body.customFieldValues, required.ulid)!.value).toBeNull();
     await patchValue(owner, testCase.ulid, required.ulid, { value: 'Smoke' }).expect(200);
     for (const value of [null, '']) {
       const response = await patchValue(owner, testCase.ulid, required.ulid, { value });
       expectError(response, 422, 'validation_failed');
       expect(response.body.error.details.path).toEqual(['value']);
     }
-    expect(valueOf(await caseValues(owner, testCase.ulid), required.ulid)!.value).toBe('Smoke');
-    expect(valueOf(await caseValues(owner, testCase.ulid), system.priority!.ulid)!.value).toBe(system.priority!.defaultValue);
+    expect(valueIn(await caseValues(owner, testCase.ulid), required.ulid)!.value).toBe('Smoke');
+    expect(valueIn(await caseValues(owner, testCase.ulid), system.priority!.ulid)!.value).toBe(system.priority!.defaultValue);
   });
 });
 
@@ -328,13 +328,13 @@ describe('value cascade when options are removed', () => {
     await patchField(owner, noDefault.ulid, { options: [{ ulid: noDefault.options[0]!.ulid }] }).expect(200);
 
     const firstValues = await caseValues(owner, first.ulid);
-    expect(valueOf(firstValues, withDefault.ulid)).toMatchObject({ value: chrome!.ulid, optionName: 'Chrome' });
-    expect(valueOf(firstValues, noDefault.ulid)).toMatchObject({ value: null, optionName: null });
-    expect(valueOf(firstValues, system.is_flaky!.ulid)!.value).toBe(true);
-    expect(valueOf(await caseValues(owner, second.ulid), withDefault.ulid)).toMatchObject({ value: safari!.ulid, optionName: 'Safari' });
+    expect(valueIn(firstValues, withDefault.ulid)).toMatchObject({ value: chrome!.ulid, optionName: 'Chrome' });
+    expect(valueIn(firstValues, noDefault.ulid)).toMatchObject({ value: null, optionName: null });
+    expect(valueIn(firstValues, system.is_flaky!.ulid)!.value).toBe(true);
+    expect(valueIn(await caseValues(owner, second.ulid), withDefault.ulid)).toMatchObject({ value: safari!.ulid, optionName: 'Safari' });
     // The fallback is stored: it stays when the default changes later.
     await patchField(owner, withDefault.ulid, { defaultValue: safari!.ulid }).expect(200);
-    expect(valueOf(await caseValues(owner, first.ulid), withDefault.ulid)!.value).toBe(chrome!.ulid);
+    expect(valueIn(await caseValues(owner, first.ulid), withDefault.ulid)!.value).toBe(chrome!.ulid);
   });
 
   it('select_multi arrays drop removed options and take the default array when nothing remains', async () => {
@@ -364,10 +364,10 @@ describe('value cascade when options are removed', () => {
     await patchField(owner, field.ulid, { options: [{ ulid: linux!.ulid }, { ulid: windows!.ulid }] }).expect(200);
     await patchField(owner, bare.ulid, { options: [{ ulid: bare.options[0]!.ulid }] }).expect(200);
 
-    expect(valueOf(await caseValues(owner, cases[0]!.ulid), field.ulid)!.value).toEqual([windows!.ulid]);
-    expect(valueOf(await caseValues(owner, cases[1]!.ulid), field.ulid)!.value).toEqual([linux!.ulid]);
-    expect(valueOf(await caseValues(owner, cases[2]!.ulid), field.ulid)!.value).toEqual([windows!.ulid, linux!.ulid]);
-    expect(valueOf(await caseValues(owner, cases[0]!.ulid), bare.ulid)!.value).toBeNull();
+    expect(valueIn(await caseValues(owner, cases[0]!.ulid), field.ulid)!.value).toEqual([windows!.ulid]);
+    expect(valueIn(await caseValues(owner, cases[1]!.ulid), field.ulid)!.value).toEqual([linux!.ulid]);
+    expect(valueIn(await caseValues(owner, cases[2]!.ulid), field.ulid)!.value).toEqual([windows!.ulid, linux!.ulid]);
+    expect(valueIn(await caseValues(owner, cases[0]!.ulid), bare.ulid)!.value).toBeNull();
     // The default array is stored (not merely materialized); without a default the row is gone.
     const stored = (caseId: string, fieldId: string) =>
       prisma().testCaseFieldValue.findFirst({ where: { caseId, fieldId }, select: { value: true } });
@@ -387,12 +387,12 @@ describe('value cascade when options are removed', () => {
     const second = await createCase(owner, (await t.http.get('/api/v1/projects').set(owner.headers)).body.items[0].id);
     await putValues(owner, testCase.ulid, [{ fieldUlid: priority.ulid, value: urgent.ulid }]).expect(200);
     await putValues(owner, second.ulid, [{ fieldUlid: priority.ulid, value: someday.ulid }]).expect(200);
-    expect(valueOf(await caseValues(owner, testCase.ulid), priority.ulid)!.optionName).toBe('Urgent');
+    expect(valueIn(await caseValues(owner, testCase.ulid), priority.ulid)!.optionName).toBe('Urgent');
 
     await patchField(owner, priority.ulid, {
       options: [...priority.options.map((option) => ({ ulid: option.ulid })), { ulid: urgent.ulid }],
     }).expect(200);
-    expect(valueOf(await caseValues(owner, second.ulid), priority.ulid)).toMatchObject({
+    expect(valueIn(await caseValues(owner, second.ulid), priority.ulid)).toMatchObject({
       value: priority.defaultValue,
       optionName: 'Medium',
     });
@@ -403,7 +403,7 @@ describe('value cascade when options are removed', () => {
       .send({});
     expect(reset.status).toBe(200);
     const values = await caseValues(owner, testCase.ulid, { 'Accept-Language': 'es' });
-    expect(valueOf(values, priority.ulid)).toMatchObject({ value: priority.defaultValue, optionName: 'Media' });
+    expect(valueIn(values, priority.ulid)).toMatchObject({ value: priority.defaultValue, optionName: 'Media' });
   });
 });
 
@@ -413,9 +413,9 @@ describe('DELETE of a field that holds values', () => {
     const field = await createField(owner, { entity: 'test_case', valueType: 'paragraph', title: 'Notes' });
     await patchValue(owner, testCase.ulid, field.ulid, { value: 'Keep me' }).expect(200);
     expectError(await t.http.delete(fieldsPath(owner, `/${field.ulid}`)).set(owner.headers), 409, 'field_has_values');
-    expect(valueOf(await caseValues(owner, testCase.ulid), field.ulid)!.value).toBe('Keep me');
+    expect(valueIn(await caseValues(owner, testCase.ulid), field.ulid)!.value).toBe('Keep me');
     await patchValue(owner, testCase.ulid, field.ulid, { value: null }).expect(200);
     expect((await t.http.delete(fieldsPath(owner, `/${field.ulid}`)).set(owner.headers)).status).toBe(204);
-    expect(valueOf(await caseValues(owner, testCase.ulid), field.ulid)).toBeUndefined();
+    expect(valueIn(await caseValues(owner, testCase.ulid), field.ulid)).toBeUndefined();
   });
 });

@@ -87,8 +87,9 @@ const resetField = (caller: Caller, ulid: string, query = '?locales=all') =>
 
 /** Every key anywhere in a JSON value. */
 function keysDeep(value: unknown, keys = new Set<string>()): Set<string> {
-  if (Array.isArray(value)) value.forEach((each) => keysDeep(each, keys));
-  else if (value && typeof value === 'object') {
+  if (Array.isArray(value)) {
+    for (const each of value) keysDeep(each, keys);
+  } else if (value && typeof value === 'object') {
     for (const [key, inner] of Object.entries(value)) {
       keys.add(key);
       keysDeep(inner, keys);

@@ -74,15 +74,12 @@ describe('POST /api/v1/projects/{projectId}/defects', () => {
   it('creates a defect with the record fields, the next number and the author snapshot; records defect.created', async () => {
     const owner = await signUp(t.http, { firstName: 'Ada', lastName: 'Lovelace' });
     const project = await createProject(t.http, owner);
-    const response = await t.http
-      .post(`/api/v1/projects/${project.id}/defects`)
-      .set(owner.headers)
-      .send({
-        title: 'Checkout fails',
-        description: 'On Safari',
-        externalUrl: 'https://tracker.example.com/BUG-1',
-        assigneeUlid: owner.userId,
-      });
+    const response = await t.http.post(`/api/v1/projects/${project.id}/defects`).set(owner.headers).send({
+      title: 'Checkout fails',
+      description: 'On Safari',
+      externalUrl: 'https://tracker.example.com/BUG-1',
+      assigneeUlid: owner.userId,
+    });
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     expect(Object.keys(response.body).sort()).toEqual([...DEFECT_FIELDS].sort());
     expect(response.body).toMatchObject({

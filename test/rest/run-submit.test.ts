@@ -27,7 +27,7 @@ describe('POST /api/v1/runs/{runUlid}/results/bulk', () => {
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     expect(response.body).toMatchObject({ affected: 3, unchanged: 0 });
     expect(response.body.resultUlids).toHaveLength(3);
-    response.body.resultUlids.forEach((ulid: string) => expect(ulid).toMatch(ULID_PATTERN));
+    for (const ulid of response.body.resultUlids as string[]) expect(ulid).toMatch(ULID_PATTERN);
 
     const results = await resultsOf(t.http, owner, run.ulid);
     const byUlid = new Map(results.map((result) => [result.ulid, result]));

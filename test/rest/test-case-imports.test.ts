@@ -115,13 +115,13 @@ describe('POST /api/v1/projects/{projectId}/test-case-imports (CSV)', () => {
       ['Open the cart', 'The cart shows'],
       ['Pay\nwith a card', null],
     ]);
-    const valueOf = (testCase: CaseBody, field: Field) => testCase.customFieldValues.find((value) => value.fieldUlid === field.ulid)?.value;
+    const valueIn = (testCase: CaseBody, field: Field) => testCase.customFieldValues.find((value) => value.fieldUlid === field.ulid)?.value;
     const option = (field: Field, name: string) => field.options.find((each) => each.name === name)!.ulid;
-    expect(valueOf(card, fields.priority!)).toBe(option(fields.priority!, 'High'));
-    expect(valueOf(card, platforms)).toEqual([option(platforms, 'Windows'), option(platforms, 'Linux')]);
-    expect(valueOf(card, fields.is_flaky!)).toBe(true);
+    expect(valueIn(card, fields.priority!)).toBe(option(fields.priority!, 'High'));
+    expect(valueIn(card, platforms)).toEqual([option(platforms, 'Windows'), option(platforms, 'Linux')]);
+    expect(valueIn(card, fields.is_flaky!)).toBe(true);
     const refund = cases.find((each) => each.title === 'Refund')!;
-    expect(valueOf(refund, fields.priority!)).toBe(option(fields.priority!, 'Low'));
+    expect(valueIn(refund, fields.priority!)).toBe(option(fields.priority!, 'Low'));
     expect(paths.get(refund.suiteUlid!)).toBe('Checkout / Refunds');
     const bare = cases.find((each) => each.title === 'No suite')!;
     expect(bare.suiteUlid).toBeNull();
@@ -304,7 +304,7 @@ describe('POST /api/v1/projects/{projectId}/test-case-imports (TestRail XML)', (
     const content = await projectContent(owner, code);
     expect(content.suites).toEqual(['Checkout', 'Checkout / Refunds', 'Search']);
     const option = (field: Field, name: string) => field.options.find((each) => each.name === name)!.ulid;
-    const valueOf = (testCase: (typeof content.cases)[number], field: Field) =>
+    const valueIn = (testCase: (typeof content.cases)[number], field: Field) =>
       testCase.values.find((value) => value.fieldUlid === field.ulid)!.value;
     const [card, refund, search] = content.cases as [
       (typeof content.cases)[number],
@@ -321,14 +321,14 @@ describe('POST /api/v1/projects/{projectId}/test-case-imports (TestRail XML)', (
         { action: 'Pay with card <4242>', expectedResult: 'The order is confirmed' },
       ],
     });
-    expect(valueOf(card, fields.priority!)).toBe(option(fields.priority!, 'High'));
-    expect(valueOf(card, fields.type!)).toBe(option(fields.type!, 'Functional'));
+    expect(valueIn(card, fields.priority!)).toBe(option(fields.priority!, 'High'));
+    expect(valueIn(card, fields.type!)).toBe(option(fields.type!, 'Functional'));
     expect(refund).toMatchObject({
       title: 'Refund a paid order',
       suite: 'Checkout / Refunds',
       steps: [{ action: 'Open the order and press Refund', expectedResult: 'The refund is listed' }],
     });
-    expect(valueOf(refund, fields.type!)).toBe(option(fields.type!, 'Regression'));
+    expect(valueIn(refund, fields.type!)).toBe(option(fields.type!, 'Regression'));
     expect(search).toMatchObject({ title: 'Search by name', suite: 'Search', steps: [], tags: [] });
   });
 

@@ -58,7 +58,7 @@ async function field(caller: Caller, valueType: 'paragraph' | 'checkbox', titleE
   });
 }
 
-const valueOf = (testCase: TestCase, fieldUlid: string) => testCase.customFieldValues.find((entry) => entry.fieldUlid === fieldUlid)?.value;
+const valueIn = (testCase: TestCase, fieldUlid: string) => testCase.customFieldValues.find((entry) => entry.fieldUlid === fieldUlid)?.value;
 
 describe('PATCH /api/v1/test-cases/{caseUlid}: scalars', () => {
   it('updates scalars with one test_case.updated event listing only the changed fields', async () => {
@@ -268,8 +268,8 @@ describe('PATCH /api/v1/test-cases/{caseUlid}: steps and custom fields', () => {
     const testCase = await createCase(owner, code, { customFieldValues: [{ fieldUlid: notes.id, value: 'before' }] });
     const response = await patch(owner, testCase.ulid, { customFieldValues: [{ fieldUlid: flaky.id, value: 'true' }] });
     expect(response.status, JSON.stringify(response.body)).toBe(200);
-    expect(valueOf(response.body, flaky.id)).toBe(true);
-    expect(valueOf(response.body, notes.id)).toBe('before');
+    expect(valueIn(response.body, flaky.id)).toBe(true);
+    expect(valueIn(response.body, notes.id)).toBe('before');
     const [event] = await updatesOf(owner, testCase.ulid);
     expect(event).toMatchObject({ action: 'test_case.updated' });
     expect(event!.metadata).toEqual({ customFieldChanges: [{ fieldUlid: flaky.id, fieldLabel: 'Flaky', from: null, to: true }] });

@@ -96,8 +96,7 @@ export async function openEventStream(url: string, init: RequestInit = {}): Prom
       const reader = response.body!.getReader();
       for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
         buffered += decoder.decode(chunk.value, { stream: true });
-        let boundary: number;
-        while ((boundary = buffered.indexOf('\n\n')) >= 0) {
+        for (let boundary = buffered.indexOf('\n\n'); boundary >= 0; boundary = buffered.indexOf('\n\n')) {
           received.push(parseMessage(buffered.slice(0, boundary)));
           buffered = buffered.slice(boundary + 2);
         }

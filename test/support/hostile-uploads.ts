@@ -60,7 +60,7 @@ export const nestedCtrf = (bytes: number): HostileUpload => ({
   name: `CTRF, arrays nested ${Math.round(bytes / MIB)} MB deep`,
   route: 'result-imports',
   contentType: 'application/json',
-  body: Buffer.from('{"results":{"tests":[' + '['.repeat(bytes)),
+  body: Buffer.from(`{"results":{"tests":[${'['.repeat(bytes)}`),
   inflatedBytes: bytes,
 });
 

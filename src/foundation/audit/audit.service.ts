@@ -1,4 +1,4 @@
-import { Prisma } from '../../../prisma/generated/client/client.ts';
+import type { Prisma } from '../../../prisma/generated/client/client.ts';
 import type { Db } from '../../kernel/database/client.ts';
 import { queryRaw, sql } from '../../kernel/database/raw-sql.ts';
 import { afterCommit } from '../../kernel/database/transactions.ts';

@@ -1,4 +1,4 @@
-import { Prisma } from '../../../prisma/generated/client/client.ts';
+import type { Prisma } from '../../../prisma/generated/client/client.ts';
 import { backoffDelayMs } from '../../kernel/backoff.ts';
 import type { Config } from '../../kernel/config.ts';
 import type { PrismaClient } from '../../kernel/database/client.ts';

@@ -1,4 +1,4 @@
-import { Prisma } from '../../../prisma/generated/client/client.ts';
+import type { Prisma } from '../../../prisma/generated/client/client.ts';
 import { type Db, prisma } from '../../kernel/database/client.ts';
 import { queryRaw, sql } from '../../kernel/database/raw-sql.ts';
 import { AppError } from '../../kernel/errors.ts';

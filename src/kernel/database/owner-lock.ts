@@ -52,7 +52,7 @@ type Holder = { pid: number; started: string };
 
 /** Who the lock file names (a NaN PID if it is unreadable); undefined if the file is gone. */
 async function readHolder(lockPath: string): Promise<Holder | undefined> {
-  let content;
+  let content: string;
   try {
     content = await readFile(lockPath, 'utf8');
   } catch (error) {

@@ -89,7 +89,7 @@ function rowsOf({ columnNames, columnTypes, rows }: SqlResultSet): Record<string
   return rows.map((row) => {
     const record: Record<string, unknown> = {};
     for (let column = 0; column < columnNames.length; column++) {
-      record[columnNames[column]!] = valueOf(row[column], columnTypes[column]!);
+      record[columnNames[column]!] = decoded(row[column], columnTypes[column]!);
     }
     return record;
   });
@@ -108,10 +108,10 @@ const ELEMENT_TYPE: Partial<Record<ColumnType, ColumnType>> = {
 };
 
 /** A column's value as `$queryRaw` answers it: bigint as BigInt, numeric as Decimal, JSON parsed. */
-function valueOf(value: unknown, type: ColumnType): unknown {
+function decoded(value: unknown, type: ColumnType): unknown {
   if (value === null || value === undefined) return null;
   const element = ELEMENT_TYPE[type];
-  if (element !== undefined) return (value as unknown[]).map((item) => valueOf(item, element));
+  if (element !== undefined) return (value as unknown[]).map((item) => decoded(item, element));
   switch (type) {
     case ColumnTypeEnum.Int32:
       return Math.trunc(Number(value));

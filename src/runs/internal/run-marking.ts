@@ -5,7 +5,7 @@ import type { RequestContext } from '../../foundation/context.ts';
 import type { Db } from '../../kernel/database/client.ts';
 import { executeRaw, sql } from '../../kernel/database/raw-sql.ts';
 import { newId } from '../../kernel/ids.ts';
-import { type CaseStatus } from '../../kernel/statuses.ts';
+import type { CaseStatus } from '../../kernel/statuses.ts';
 import type { RunSettings } from '../../run-settings/run-settings.service.ts';
 import type { RunCaseRecord } from './run-case-record.ts';
 import { applyRunChange } from './run-counters.ts';

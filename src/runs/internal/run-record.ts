@@ -1,4 +1,4 @@
-import { Prisma } from '../../../prisma/generated/client/client.ts';
+import type { Prisma } from '../../../prisma/generated/client/client.ts';
 import { sql } from '../../kernel/database/raw-sql.ts';
 import type { PROJECTED_STATUSES } from '../runs.schemas.ts';
 

@@ -259,7 +259,7 @@ export function graphqlOperations(
     collect(rootType);
     for (const field of fieldsOf(rootType)) {
       const built = fitting(kind, rootType, [field]);
-      built.coordinates.forEach((coordinate) => covered.add(coordinate));
+      for (const coordinate of built.coordinates) covered.add(coordinate);
       operations.push({
         name: `${rootType.name}.${field.name}`,
         kind,
@@ -277,7 +277,7 @@ export function graphqlOperations(
     const type = namedTypeOf(path.at(-1)!.type);
     if (fieldsOf(type).every((field) => covered.has(`${typeName}.${field.name}`))) continue;
     const built = documentOf(queryType, path, 0);
-    built.coordinates.forEach((coordinate) => covered.add(coordinate));
+    for (const coordinate of built.coordinates) covered.add(coordinate);
     operations.push({
       name: `Query.${path[0]!.name} → ${typeName}`,
       kind: 'query',

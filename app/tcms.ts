@@ -17,7 +17,7 @@ import { eraseUser } from '../src/users/users.service.ts';
 import { RESULTS_USAGE, type UploadOutput, UploadUsageError, uploadResults } from './results-upload.ts';
 
 /**
- * The operator command of decisions §2: plans and per-organization overrides change here, never
+ * The operator command of contract §2: plans and per-organization overrides change here, never
  * over HTTP. `bin/tcms.mjs` is the executable entry; `runCli` is also callable in-process.
  */
 

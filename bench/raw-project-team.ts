@@ -7,7 +7,7 @@
  * the team statement and the three stats aggregates concurrently. The Prisma SQL is copied from
  * the statement log of one request, the team statement from src/projects/team.ts.
  *
- * The hidden-projects statement is the floor's equivalent of the allowlist rule (decisions §10):
+ * The hidden-projects statement is the floor's equivalent of the allowlist rule (contract §10):
  * private projects on which the member holds a revoked row, or neither a granted row nor an
  * assignment to one of their groups. It is one statement per member or viewer request, as the
  * service's enforcement is; the page and the total then leave those projects out.

@@ -3,7 +3,7 @@
  * token lookup and per-minute counter of bench/raw.ts, then the reads and writes the service does
  * for it in one transaction, straight to the database (a pg Pool or PGlite; no HTTP, no Prisma).
  * The set-based statements are the service's own (src/runs/internal/run-snapshot.ts,
- * src/plans/plan-selection.service.ts, emitAudit in src/audit/audit.service.ts), copied with the
+ * src/plans/plan-selection.service.ts, emitAudit in src/foundation/audit/audit.service.ts), copied with the
  * parameters the bench's requests give them; the small reads around them are written by hand.
  *
  * - run from a plan: the project by code; the live plan with its live configuration selection;

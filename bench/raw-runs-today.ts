@@ -20,7 +20,7 @@ import type { Sql } from './raw.ts';
 import { auditRow, type CaseRow, type Mark, type Query, type Rows, type RunsActor, type RunsStatements } from './raw-runs.ts';
 import { type BenchRun, elapsedOf } from './runs.ts';
 
-/** src/auth/authenticate.ts: the token with its membership and organization, its last use touched, the call counted in the minute's window. */
+/** src/foundation/auth/authenticate.ts: the token with its membership and organization, its last use touched, the call counted in the minute's window. */
 const TOKEN_WITH_COUNT = `WITH token AS (
     SELECT t.id, t.org_id, t.user_id, t.name, t.role, t.expires_at, t.revoked_at, t.last_used_at,
            m.role AS membership_role, m.suspended_at AS membership_suspended_at

@@ -20,7 +20,7 @@ export type Sql = {
 
 /**
  * `named`: statements are named prepared statements by the rule the service names its raw
- * statements by (`worthNaming`, src/database/raw-sql.ts); else all go unnamed, pg's default.
+ * statements by (`worthNaming`, src/kernel/database/raw-sql.ts); else all go unnamed, pg's default.
  */
 export function pgPoolSql(pool: pg.Pool, named = false): Sql {
   const config = (text: string, values: unknown[]) => ({ text, values, name: named ? statementName(text, values) : undefined });

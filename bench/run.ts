@@ -44,7 +44,7 @@
  * of clients, and the raw floor's pg Pool has as many connections: at 50 clients both queue for
  * them (PGlite is one session on both sides anyway), so the ratio compares equal resources.
  * The PostgreSQL floor sends unnamed statements, pg's default; BENCH_RAW_NAMED=true makes it name
- * them as the service names its raw statements (src/database/raw-sql.ts), to compare like with like.
+ * them as the service names its raw statements (src/kernel/database/raw-sql.ts), to compare like with like.
  * The floor sends the statements the service sent when issue 13 was filed, which its target
  * ratios refer to; BENCH_FLOOR=today makes the mark and bulk floors send the service's statements
  * of today instead (bench/raw-runs-today.ts): the same locks held as long, so that the scaling of

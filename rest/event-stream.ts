@@ -11,7 +11,7 @@ const frameOf = (event: { id: string; data: unknown }) => `id: ${event.id}\neven
 
 /**
  * The progress stream `open` answers, as Server-Sent Events: each event a `progress` frame, a
- * comment line every `keepAliveMs`. It holds one of `holder`'s places (src/live/stream-places.ts):
+ * comment line every `keepAliveMs`. It holds one of `holder`'s places (src/live/stream-places.service.ts):
  * none left is 429 before anything opens. The route pipeline destroys the body when the client
  * goes away, which ends the stream (and with it its place in the topic, its holder's place) and
  * the keep-alive timer.

@@ -199,7 +199,7 @@ const clippedErrorDescriptions: RequestHandler = (_req, res, next) => {
 const acceptableIssuer = (url: URL) => url.protocol === 'https:' || LOOPBACK_HOSTS.has(url.hostname);
 
 /**
- * The OAuth 2.1 authorization server of decisions §16, from the SDK's handlers (what its
+ * The OAuth 2.1 authorization server of contract §16, from the SDK's handlers (what its
  * mcpAuthRouter mounts, with our metadata): metadata at /.well-known/oauth-authorization-server
  * and /.well-known/oauth-protected-resource(/mcp),
  * /register, /authorize, /token and /revoke. The SDK's in-memory rate limiters are off (processes
@@ -217,7 +217,7 @@ export function oauthRouter(settings: OAuthSettings): Router | null {
     ...createOAuthMetadata({ provider, issuerUrl }),
     // TCMS_PUBLIC_URL as configured (the SDK would add a trailing slash).
     issuer: settings.publicUrl,
-    // Every client is public (src/oauth/oauth-clients.ts).
+    // Every client is public (src/oauth/oauth-clients.service.ts).
     token_endpoint_auth_methods_supported: ['none'],
     revocation_endpoint_auth_methods_supported: ['none'],
   };
@@ -229,7 +229,7 @@ export function oauthRouter(settings: OAuthSettings): Router | null {
   const router = express.Router();
   router.use(clippedErrorDescriptions);
   router.use('/.well-known/oauth-authorization-server', metadataHandler(metadata));
-  // At the root path (decisions §16) and at the resource's own path (RFC 9728 §3.1, where MCP clients look first).
+  // At the root path (contract §16) and at the resource's own path (RFC 9728 §3.1, where MCP clients look first).
   router.use('/.well-known/oauth-protected-resource', metadataHandler(protectedResource));
   router.use(`/.well-known/oauth-protected-resource${RESOURCE_PATH}`, metadataHandler(protectedResource));
   router.use('/authorize', express.urlencoded({ extended: false }), exactRedirectUri, authorizationHandler({ provider, rateLimit: false }));

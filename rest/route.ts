@@ -78,7 +78,7 @@ export type RouteDefinition<
   summary: string;
   tag: string;
   auth: AuthMode;
-  /** Session-only routes (decisions §1) answer 401 to bearer tokens. */
+  /** Session-only routes (contract §1) answer 401 to bearer tokens. */
   sessionOnly?: boolean;
   /** The path parameter naming the organization of an `/orgs/{orgUlid}` route. */
   orgParam?: string;

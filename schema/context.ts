@@ -7,7 +7,7 @@ import type { AppError } from '../src/kernel/errors.ts';
  * protected field then answers with that error). Named `caller`, not `request`: Yoga's own
  * context keeps the HTTP request there (its abort signal cancels execution when the client goes).
  * In a staff-suspended organization `suspendedCaller` still reads the organization and its
- * subscription (decisions §18), like their REST routes.
+ * subscription (contract §18), like their REST routes.
  */
 export type GraphQLContext = (
   | { caller: RequestContext; authError: null; suspendedCaller?: undefined }

@@ -30,7 +30,7 @@ async function isStale() {
 export async function buildService() {
   await build({
     absWorkingDir: root,
-    // The parse workers (src/uploads/parse-pool.ts) run a bundle of their own beside the server's.
+    // The parse workers (src/foundation/uploads/parse-pool.ts) run a bundle of their own beside the server's.
     entryPoints: {
       server: 'app/server.ts',
       tcms: 'app/tcms.ts',

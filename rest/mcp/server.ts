@@ -123,7 +123,7 @@ const methodNotAllowed: RequestHandler = (_req, res) => {
 };
 
 /**
- * `POST /mcp`: the Model Context Protocol over Streamable HTTP (decisions §16). Bearer credentials
+ * `POST /mcp`: the Model Context Protocol over Streamable HTTP (contract §16). Bearer credentials
  * only (an API token or an OAuth access token; the session cookie is not read), then the request
  * pipeline of REST, the burst limit of tool calls, and the SDK's transport in JSON-response mode.
  */

@@ -14,7 +14,7 @@ import { PlanProgressRef } from './plan.ts';
 import { StatusCounts } from './run.ts';
 
 const RunProgressRef = builder.objectRef<RunProgress>('RunProgress').implement({
-  description: "A run's counters as they change (the run stream of decisions §14)",
+  description: "A run's counters as they change (the run stream of contract §14)",
   fields: (t) => ({
     runUlid: t.exposeString('runUlid'),
     state: t.exposeString('state'),
@@ -32,7 +32,7 @@ const RunProgressRef = builder.objectRef<RunProgress>('RunProgress').implement({
 const dataOf = <T>(event: ProgressEvent<T>) => event.data;
 
 /**
- * The caller's stream from `open`, holding one of their places (src/live/stream-places.ts). None
+ * The caller's stream from `open`, holding one of their places (src/live/stream-places.service.ts). None
  * left is refused as on REST, before the stream starts: HTTP 429 with Retry-After, the error
  * (too_many_requests) in the body.
  */

@@ -40,7 +40,7 @@ const Viewer = builder.objectRef<ViewerShape>('Viewer').implement({
     firstName: t.exposeString('firstName'),
     lastName: t.exposeString('lastName'),
     displayName: t.exposeString('displayName'),
-    emailVerified: t.exposeBoolean('emailVerified', { description: 'The address is proven (decisions §18)' }),
+    emailVerified: t.exposeBoolean('emailVerified', { description: 'The address is proven (contract §18)' }),
     role: t.expose('role', { type: Role, description: 'Role in the active organization' }),
     authenticatedBy: t.exposeString('authenticatedBy', { description: 'session, api_token or oauth' }),
     organizations: t.expose('organizations', { type: [Membership] }),

@@ -46,7 +46,7 @@ const ProjectAccessGroup = builder.objectRef<AccessGroupShape>('ProjectAccessGro
 });
 
 const ProjectAccess = builder.objectRef<AccessShape>('ProjectAccess').implement({
-  description: "A project's access: mode, owner, allowlist and assigned groups (decisions §10)",
+  description: "A project's access: mode, owner, allowlist and assigned groups (contract §10)",
   fields: (t) => ({
     mode: t.expose('mode', { type: ProjectAccessMode }),
     ownerUlid: t.exposeString('ownerUlid', { nullable: true }),

@@ -166,7 +166,7 @@ const TextRunSetting = builder.objectRef<Setting<string | null>>('TextRunSetting
 });
 
 const RunSettings = builder.objectRef<Partial<ResolvedRunSettings>>('RunSettings').implement({
-  description: 'Run settings in force, each with the level it comes from (decisions §6)',
+  description: 'Run settings in force, each with the level it comes from (contract §6)',
   fields: (t) => ({
     allowResultsInClosedRuns: t.field({ type: BooleanRunSetting, resolve: (settings) => settings.allowResultsInClosedRuns! }),
     assigneeResultLock: t.field({ type: BooleanRunSetting, resolve: (settings) => settings.assigneeResultLock! }),

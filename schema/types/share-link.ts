@@ -6,7 +6,7 @@ import { builder } from '../builder.ts';
 import { requestOf } from '../context.ts';
 
 const ShareLink = builder.prismaObject('ShareLink', {
-  description: 'A public link to a run (decisions §15); its token is shown only by createShareLink',
+  description: 'A public link to a run (contract §15); its token is shown only by createShareLink',
   fields: (t) => ({
     ulid: t.exposeString('id'),
     runUlid: t.exposeString('runId'),

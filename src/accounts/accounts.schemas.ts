@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { emailSchema } from '../foundation/auth/auth.schemas.ts';
 import { membershipSchema, organizationSchema } from '../orgs/orgs.schemas.ts';
 
-/** Signing up, signing in and the session (decisions §1, §18). */
+/** Signing up, signing in and the session (contract §1, §18). */
 
 export const signupBodySchema = z
   .strictObject({

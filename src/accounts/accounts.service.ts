@@ -50,13 +50,13 @@ async function firstActiveOrganization(tx: Db, userId: string) {
 }
 
 /**
- * Signup, "create or repair" (decisions §1): a new email creates the user and an organization
+ * Signup, "create or repair" (contract §1): a new email creates the user and an organization
  * they own; a known email with the right password signs in and creates an organization only if
  * the user has no active membership; a known email with another password is a conflict. With an
- * `invitationToken` for the same email (decisions §8) the user joins the inviting organization
+ * `invitationToken` for the same email (contract §8) the user joins the inviting organization
  * instead, and an unusable token (404) or one sent to another address (403) creates nothing.
  * With the bot check configured, a signup without a passed challenge is refused first (403).
- * A new user gets the verification mail (decisions §18); an invitation token verifies instead.
+ * A new user gets the verification mail (contract §18); an invitation token verifies instead.
  */
 export async function signup(input: SignupInput, client: { ip: string }) {
   await assertChallengePassed(input.challengeToken, client);

@@ -10,7 +10,7 @@ export type Commitment = {
 };
 
 /**
- * What a billing provider does for the subscription endpoints (decisions §9). Each operation
+ * What a billing provider does for the subscription endpoints (contract §9). Each operation
  * answers the commitment as the provider now holds it; the service stores it and derives the
  * seat limit from it. A provider that takes payment (Stripe, say) would charge or prorate here and
  * may refuse with 503 billing_provider_unavailable; the built-in `local` one takes none.

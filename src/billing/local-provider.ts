@@ -10,7 +10,7 @@ export function oneMonthAfter(date: Date): Date {
   return next;
 }
 
-/** The built-in provider (decisions §2, §9): applies every change at once or at period end, without payment. */
+/** The built-in provider (contract §2, §9): applies every change at once or at period end, without payment. */
 export class LocalBillingProvider implements BillingProvider {
   readonly name = 'local';
 

@@ -50,7 +50,7 @@ function caseCells(testCase: TestCaseOut, suitePath: string, columns: Definition
 }
 
 /**
- * GET /projects/{projectId}/exports (decisions §11): every live case with its suite path, steps,
+ * GET /projects/{projectId}/exports (contract §11): every live case with its suite path, steps,
  * tags and custom field values, streamed batch by batch so memory does not grow with the project.
  * Option names are English-canonical whatever the caller's locale.
  */

@@ -15,7 +15,7 @@ export type AuthorColumns = {
 };
 
 export function authorColumns(identity: Identity): AuthorColumns {
-  // An OAuth token authors as the user who authorized it (decisions §16).
+  // An OAuth token authors as the user who authorized it (contract §16).
   return identity.kind === 'api_token'
     ? { authorKind: 'api_token', authorId: identity.token.id, authorName: identity.token.name, authorAvatarKey: null }
     : { authorKind: 'user', authorId: identity.user.id, authorName: displayName(identity.user), authorAvatarKey: identity.user.avatarKey };

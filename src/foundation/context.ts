@@ -11,7 +11,7 @@ export type UserSnapshot = {
   firstName: string;
   lastName: string;
   avatarKey: string | null;
-  /** The address is proven (decisions §18). */
+  /** The address is proven (contract §18). */
   emailVerified: boolean;
 };
 
@@ -26,7 +26,7 @@ export type Identity =
       org: OrganizationSnapshot;
     }
   | {
-      /** An OAuth access token (decisions §16): the consenting user, acting through an application. */
+      /** An OAuth access token (contract §16): the consenting user, acting through an application. */
       kind: 'oauth';
       user: UserSnapshot;
       /** The grant (one client's consent in one organization): `id` keys per-token limits as an API token's does. */
@@ -39,7 +39,7 @@ export type OrganizationSnapshot = {
   name: string;
   plan: string;
   limits: OrganizationLimits;
-  /** Staff suspended the organization (decisions §18): src/request.ts refuses nearly every request. */
+  /** Staff suspended the organization (contract §18): src/foundation/request.ts refuses nearly every request. */
   suspended: boolean;
 };
 
@@ -55,7 +55,7 @@ export type RequestContext = {
   metered: boolean;
   db: Db;
   /**
-   * The private projects this caller may not see (src/auth/project-visibility.ts): `db` leaves them
+   * The private projects this caller may not see (src/foundation/auth/project-visibility.ts): `db` leaves them
    * out of every query; raw SQL that reaches project rows leaves them out itself.
    */
   hiddenProjectIds: readonly string[];

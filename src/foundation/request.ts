@@ -27,18 +27,18 @@ export type RequestCredentials = {
  */
 export type CallerNeeds = {
   caller: 'none' | 'user' | 'org';
-  /** Session-only routes (decisions §1) refuse API tokens with 401. */
+  /** Session-only routes (contract §1) refuse API tokens with 401. */
   sessionOnly?: boolean;
   /** The organization an `/orgs/{orgUlid}` path names. */
   orgFromPath?: string | undefined;
   /**
-   * Answered in a staff-suspended organization too (decisions §18): only reading the organization
+   * Answered in a staff-suspended organization too (contract §18): only reading the organization
    * and its subscription, so that its members can see where they stand.
    */
   openWhileSuspended?: boolean;
   /**
    * The transport meters each sub-request itself with `meterRequest` (an MCP tool call's service
-   * calls, decisions §16); the request as a whole is not counted.
+   * calls, contract §16); the request as a whole is not counted.
    */
   meteredBySubRequest?: boolean;
 };

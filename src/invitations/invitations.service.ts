@@ -28,7 +28,7 @@ import type {
   InvitationStatus,
 } from './invitations.schemas.ts';
 
-/** Invitations expire 7 days after they were (re)sent (decisions §8). */
+/** Invitations expire 7 days after they were (re)sent (contract §8). */
 const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 /** The pending-invitation ceiling: at most this many unexpired pending invitations per organization. */
 export const PENDING_INVITATION_CEILING = 100;

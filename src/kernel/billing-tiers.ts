@@ -1,10 +1,10 @@
-/** The billing plans an operator can put an organization on (decisions §2). */
+/** The billing plans an operator can put an organization on (contract §2). */
 export const PLAN_NAMES = ['free', 'team', 'enterprise'] as const;
 export type PlanName = (typeof PLAN_NAMES)[number];
 
 const GIB = 1024 ** 3;
 
-/** The billing plans of organizations (decisions §2) and their ceilings. `null` means unlimited. */
+/** The billing plans of organizations (contract §2) and their ceilings. `null` means unlimited. */
 export const PLAN_TIERS = {
   free: { maxProjects: 3, maxSeats: 3, maxResultsPerMonth: 5_000, requestsPerMinute: 60, auditExportEnabled: false, maxStorageBytes: GIB },
   team: {
@@ -31,7 +31,7 @@ export type OrganizationLimits = {
   maxResultsPerMonth: number | null;
   requestsPerMinute: number;
   auditExportEnabled: boolean;
-  /** Staged uploads, step attachments and avatars together (src/storage/storage.service.ts). */
+  /** Staged uploads, step attachments and avatars together (src/foundation/storage/storage.service.ts). */
   maxStorageBytes: number | null;
 };
 

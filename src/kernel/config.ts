@@ -93,7 +93,7 @@ const environmentSchema = z.object({
   TCMS_MAIL_POLL_MS: milliseconds(1_000, 10),
   // Whether this process sends webhook deliveries (every process that does shares the work); false for processes that only answer requests.
   TCMS_WEBHOOK_DISPATCH: flag('true'),
-  // Webhooks (decisions §13): receivers on loopback, link-local or private addresses are refused unless this is true.
+  // Webhooks (contract §13): receivers on loopback, link-local or private addresses are refused unless this is true.
   TCMS_WEBHOOKS_ALLOW_PRIVATE: flag('false'),
   // How long a receiver has to answer one delivery attempt.
   TCMS_WEBHOOK_TIMEOUT_MS: milliseconds(10_000, 1),
@@ -103,7 +103,7 @@ const environmentSchema = z.object({
   TCMS_WEBHOOK_POLL_MS: milliseconds(1_000, 10),
   // How long a webhook's deliveries are held back once its receiver failed a few times in a row; each failed probe doubles it.
   TCMS_WEBHOOK_COOLDOWN_MS: milliseconds(30_000, 1),
-  // Live progress streams (decisions §14) send a comment line this often to keep idle connections open.
+  // Live progress streams (contract §14) send a comment line this often to keep idle connections open.
   TCMS_SSE_KEEPALIVE_MS: milliseconds(15_000, 10),
   // Event streams (REST and GraphQL) one process keeps open at once per credential and per client address; more answer 429.
   TCMS_SSE_STREAMS_PER_CREDENTIAL: z.coerce.number().int().min(1).default(20),
@@ -111,12 +111,12 @@ const environmentSchema = z.object({
   // Each import reads its files in a worker thread of this much heap and time; a file that needs more answers 422.
   TCMS_IMPORT_MEMORY_MB: z.coerce.number().int().min(16, 'must be at least 16 (MiB)').default(256),
   TCMS_IMPORT_TIMEOUT_MS: milliseconds(120_000, 100),
-  // Bot check of signup (decisions §18): a siteverify-compatible verifier and the secret it knows this service by.
+  // Bot check of signup (contract §18): a siteverify-compatible verifier and the secret it knows this service by.
   TCMS_CHALLENGE_VERIFY_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// address' }).optional(),
   TCMS_CHALLENGE_SECRET: z.string().min(1).optional(),
   // How long the verifier has to answer before signup is refused.
   TCMS_CHALLENGE_TIMEOUT_MS: milliseconds(5_000, 1),
-  // Unverified users cannot invite, create API tokens or accept invitations (decisions §18).
+  // Unverified users cannot invite, create API tokens or accept invitations (contract §18).
   TCMS_REQUIRE_EMAIL_VERIFICATION: flag('false'),
 });
 

@@ -10,7 +10,7 @@ let decoyHash: Promise<string> | undefined;
 export const decoyPasswordHash = () => (decoyHash ??= hash('decoy password, never matches'));
 
 export const API_TOKEN_PREFIX = 'tcms_';
-/** OAuth access and refresh tokens (decisions §16); neither starts with API_TOKEN_PREFIX. */
+/** OAuth access and refresh tokens (contract §16); neither starts with API_TOKEN_PREFIX. */
 export const OAUTH_ACCESS_TOKEN_PREFIX = 'tcmsat_';
 export const OAUTH_REFRESH_TOKEN_PREFIX = 'tcmsrt_';
 

@@ -11,7 +11,7 @@ import { onRunChange } from './progress-signals.service.ts';
 /** Neither a topic's reads nor one stream's events come closer together than this. */
 const MIN_EVENT_INTERVAL_MS = 250;
 
-/** The progress event of a run stream (decisions §14): the counters of the run response. */
+/** The progress event of a run stream (contract §14): the counters of the run response. */
 export type RunProgress = Pick<ReturnType<typeof toRunResponse>, 'state' | 'counts' | 'total' | 'passRate' | 'lastResultAt'> & {
   runUlid: string;
 };
@@ -205,7 +205,7 @@ async function subscribe<T>(ctx: RequestContext, key: string, read: (ctx: Reques
   return stream;
 }
 
-/** The progress of a run the caller may read: now, then after each change (decisions §14). */
+/** The progress of a run the caller may read: now, then after each change (contract §14). */
 export const subscribeToRunProgress = (ctx: RequestContext, runUlid: string) =>
   subscribe(ctx, runTopicKey(ctx.org.id, runUlid), (reader) => readRunProgress(reader, runUlid));
 

@@ -171,7 +171,7 @@ async function forgetMembership(tx: Db, orgId: string, userId: string): Promise<
 
 /**
  * Staff suspension (the `tcms` command): a suspended member keeps their role and their seat but
- * cannot act in the organization (src/auth/authenticate.ts) until unsuspended. `member` is a user
+ * cannot act in the organization (src/foundation/auth/authenticate.ts) until unsuspended. `member` is a user
  * ULID or an email address. Setting what already holds records nothing.
  */
 export async function setMemberSuspension(orgId: string, member: string, suspended: boolean) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** An application the caller authorized in the active organization (decisions §16); never its tokens. */
+/** An application the caller authorized in the active organization (contract §16); never its tokens. */
 export const oauthGrantSchema = z
   .object({
     ulid: z.string(),

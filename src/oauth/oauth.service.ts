@@ -12,7 +12,7 @@ import { AppError, notFound } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
 import { newSecret, OAUTH_ACCESS_TOKEN_PREFIX, OAUTH_REFRESH_TOKEN_PREFIX, sha256 } from '../kernel/secrets.ts';
 
-/** Lifetimes (decisions §16): a code is redeemed at once, an access token lives an hour, a refresh token a month. */
+/** Lifetimes (contract §16): a code is redeemed at once, an access token lives an hour, a refresh token a month. */
 const AUTHORIZATION_CODE_TTL_MS = 60_000;
 const ACCESS_TOKEN_TTL_SECONDS = 3600;
 const REFRESH_TOKEN_TTL_MS = 30 * 24 * 3600_000;
@@ -183,14 +183,14 @@ export async function revokeToken(clientId: string, token: string): Promise<void
   if (grant?.clientId === clientId) await prisma().oAuthGrant.deleteMany({ where: { id: grant.id } });
 }
 
-/** The SDK's resource-server check; tcms itself authenticates access tokens in src/auth/authenticate.ts. */
+/** The SDK's resource-server check; tcms itself authenticates access tokens in src/foundation/auth/authenticate.ts. */
 export async function verifyAccessToken(token: string): Promise<AuthInfo> {
   const row = await prisma().oAuthAccessToken.findUnique({ where: { tokenHash: sha256(token) }, include: { grant: true } });
   if (!row || row.expiresAt.getTime() <= Date.now()) throw new InvalidTokenError('The access token is invalid or expired');
   return { token, clientId: row.grant.clientId, scopes: [], expiresAt: Math.floor(row.expiresAt.getTime() / 1000) };
 }
 
-/** Authorized applications are managed by their person, with a session (like API tokens, decisions §1). */
+/** Authorized applications are managed by their person, with a session (like API tokens, contract §1). */
 function sessionUser(ctx: RequestContext) {
   if (ctx.identity.kind !== 'session') throw unauthorized('Authorized applications are managed with a session');
   return ctx.identity.user;

@@ -112,9 +112,9 @@ export async function describeOrganization(orgId: string) {
 }
 
 /**
- * Staff suspension of a whole organization (`tcms org suspend` / `unsuspend`, decisions §18): while
+ * Staff suspension of a whole organization (`tcms org suspend` / `unsuspend`, contract §18): while
  * suspended, every request in it but reading the organization and its subscription answers 403
- * organization_suspended (src/request.ts). Recorded as an event of the service itself; setting
+ * organization_suspended (src/foundation/request.ts). Recorded as an event of the service itself; setting
  * what already holds changes and records nothing (a second suspend keeps the first reason).
  */
 export async function setOrganizationSuspension(orgId: string, suspension: { suspended: boolean; reason?: string | undefined }) {

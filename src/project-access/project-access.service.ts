@@ -18,7 +18,7 @@ import type {
 
 /**
  * The caller is the project's current owner, as a person (in a session or through an OAuth
- * token, decisions §16): an API token never acts as the user who created it.
+ * token, contract §16): an API token never acts as the user who created it.
  */
 export const isProjectOwner = (ctx: Pick<RequestContext, 'identity'>, project: { ownerUserId: string | null }) =>
   ctx.identity.kind !== 'api_token' && project.ownerUserId === ctx.identity.user.id;

@@ -9,7 +9,7 @@ type TeamMember = { userUlid: string; firstName: string; lastName: string; avata
 export type ProjectTeam = { team: TeamMember[]; teamCount: number };
 
 /*
- * Team semantics (api-v1.md "Project", decisions §10): the team of a public project is the
+ * Team semantics (api-v1.md "Project", contract §10): the team of a public project is the
  * active organization membership minus the members holding a revoked row on it; the team of a
  * private project is exactly the active members holding a granted row (owners and admins who
  * only bypass the allowlist, and members reaching it through a group, are not on it). Active:

@@ -6,7 +6,7 @@ export const AUTOMATION_KEY_MAX = 1_000;
 /** Suite names of created suites are clipped to the suites' own limit. */
 const SUITE_NAME_MAX = 200;
 
-/** How a reported test may bind to a case (decisions §12), first match wins. */
+/** How a reported test may bind to a case (contract §12), first match wins. */
 export type TestIdentity = {
   /** The case number a `tcms_case` property names, then one named in brackets in the test name. */
   caseNumbers: number[];

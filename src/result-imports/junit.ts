@@ -49,7 +49,7 @@ function attemptsOf(open: OpenCase): Attempt[] {
  * Reads a JUnit XML report from its UTF-8 bytes, handing each testcase to `sink` as soon as it
  * closes: `<testsuites>` or a bare `<testsuite>`, suites nested in suites, the dialects of
  * Surefire/Failsafe, pytest, jest-junit, vitest, mocha and go-junit-report. The parser's bounds
- * (src/uploads/xml.ts) hold; a test keeps at most ATTEMPTS_MAX attempts (reruns past them are
+ * (src/foundation/uploads/xml.ts) hold; a test keeps at most ATTEMPTS_MAX attempts (reruns past them are
  * left out); system-out and system-err are not kept.
  */
 export async function parseJunit(chunks: AsyncIterable<Uint8Array>, sink: TestSink): Promise<void> {

@@ -27,7 +27,7 @@ async function parseReport(
   return format;
 }
 
-/** The parse worker of result imports (src/uploads/parse-pool.ts): every test of an import's reports, in order. */
+/** The parse worker of result imports (src/foundation/uploads/parse-pool.ts): every test of an import's reports, in order. */
 export default parseTask<ReportFormat | undefined, ReportedTest, ReportsRead>(async (files, requested, emit) => {
   const sink = new TestSink(emit);
   const budget = new ReadBudget(REPORT_READ_MAX_BYTES);

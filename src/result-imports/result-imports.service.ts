@@ -79,7 +79,7 @@ async function createCases(tx: Db, ctx: RequestContext, projectId: string, ident
 }
 
 /**
- * POST /projects/{projectId}/result-imports (decisions §12): reads the reports, binds each test
+ * POST /projects/{projectId}/result-imports (contract §12): reads the reports, binds each test
  * to a case (a `tcms_case` property, a display ID in brackets in its name, its automation key;
  * else a new case unless createCases=false), and appends their results to a new run or to
  * `runUlid`, all in one transaction through the marking engine. A case several tests bind to

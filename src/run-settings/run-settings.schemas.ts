@@ -3,7 +3,7 @@ import { someFieldOf, ulidSchema } from '../kernel/validation.ts';
 
 const TIME_TRACKING = ['off', 'optional', 'required'] as const;
 
-/** Every key takes its value, or null to remove the override (decisions §6). */
+/** Every key takes its value, or null to remove the override (contract §6). */
 const overrides = {
   allowResultsInClosedRuns: z
     .boolean()

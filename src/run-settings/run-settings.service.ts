@@ -12,7 +12,7 @@ import { resolveProject } from '../projects/projects.service.ts';
 import type { RunSettingsPatch } from './run-settings.schemas.ts';
 
 /**
- * The run settings of decisions §6 with their code defaults. Each resolves project → organization
+ * The run settings of contract §6 with their code defaults. Each resolves project → organization
  * → default, except `defaultAssigneeUserId`, which exists only on projects.
  */
 export const RUN_SETTING_DEFAULTS = {

@@ -269,7 +269,7 @@ export async function countRunCases(ctx: RequestContext, run: { id: string }, fi
 
 type ResultRow = Awaited<ReturnType<Db['testRunResult']['findFirstOrThrow']>>;
 
-/** A Result row of decisions §3. */
+/** A Result row of contract §3. */
 const toRunResult = (row: ResultRow) => ({
   ulid: row.id,
   runUlid: row.runId,
@@ -324,7 +324,7 @@ export async function countRunResults(ctx: RequestContext, run: { id: string }, 
   return ctx.db.testRunResult.count({ where: resultWhere(run.id, runCaseUlid) });
 }
 
-/** RunCase of decisions §3; `displayId` is `<projectCode>-<caseNumber>` of the snapshotted case. */
+/** RunCase of contract §3; `displayId` is `<projectCode>-<caseNumber>` of the snapshotted case. */
 export function toRunCase(runCase: RunCaseRecord, projectCode: string) {
   return {
     ulid: runCase.id,

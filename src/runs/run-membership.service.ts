@@ -99,7 +99,7 @@ export function addRunCases(
 }
 
 /**
- * POST /runs/{runUlid}/reconcile (decisions §3), for runs generated from a plan (409 otherwise,
+ * POST /runs/{runUlid}/reconcile (contract §3), for runs generated from a plan (409 otherwise,
  * and for a plan since deleted): brings the run in line with the plan's current live selection.
  * - Cases newly selected are added after the last case, assigned as at creation: the plan's
  *   stored assignee (null once they left), else the run's default assignee.

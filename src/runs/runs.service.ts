@@ -415,7 +415,7 @@ async function endRun(ctx: RequestContext, runUlid: string, outcome: 'closed' | 
 /** POST /runs/{runUlid}/close: untested cases may remain; 409 when already closed. */
 export const closeRun = (ctx: RequestContext, runUlid: string) => endRun(ctx, runUlid, 'closed');
 
-/** POST /runs/{runUlid}/abort (decisions §3): closed with abortedAt, frozen from then on; untested cases stay. */
+/** POST /runs/{runUlid}/abort (contract §3): closed with abortedAt, frozen from then on; untested cases stay. */
 export const abortRun = (ctx: RequestContext, runUlid: string) => endRun(ctx, runUlid, 'aborted');
 
 /**

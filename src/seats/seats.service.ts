@@ -5,7 +5,7 @@ import { type Db, prisma } from '../kernel/database/client.ts';
 import { lockRow } from '../kernel/database/locks.ts';
 import { AppError } from '../kernel/errors.ts';
 
-/** Roles that occupy a seat (decisions §8): everyone but viewers. */
+/** Roles that occupy a seat (contract §8): everyone but viewers. */
 export const SEAT_ROLES = ['owner', 'admin', 'member'] as const;
 export const occupiesSeat = (role: string) => role !== 'viewer';
 
@@ -13,7 +13,7 @@ export type SeatUsage = { used: number; limit: number | null };
 
 /**
  * The seat limit in force: an operator override wins, then the subscription's committed seats,
- * then the plan's (decisions §9). null means unlimited.
+ * then the plan's (contract §9). null means unlimited.
  */
 export async function seatLimit(db: Db, orgId: string): Promise<number | null> {
   const org = await db.organization.findUniqueOrThrow({

@@ -3,7 +3,7 @@ import { epochMsSchema } from '../milestones/milestones.schemas.ts';
 import { runCaseSchema } from '../runs/run-cases.schemas.ts';
 import { countsSchema, runPathSchema, runResponseSchema } from '../runs/runs.schemas.ts';
 
-/** The furthest a link's expiry may lie ahead (decisions §15 leaves the bound to us). */
+/** The furthest a link's expiry may lie ahead (contract §15 leaves the bound to us). */
 export const SHARE_LINK_MAX_LIFETIME_MS = 366 * 24 * 60 * 60 * 1000;
 /** Live links one run may have at once: revoke one to make another. */
 export const SHARE_LINKS_PER_RUN = 20;

@@ -180,7 +180,7 @@ function whileShared(
   return iterator;
 }
 
-/** GET /public/runs/{token}/events: the run's progress (decisions §14) while the link works. */
+/** GET /public/runs/{token}/events: the run's progress (contract §14) while the link works. */
 export async function subscribeToSharedRun(token: string, ip: string) {
   await countPublicRequest(ip);
   const shared = await openSharedRun(token);

@@ -178,7 +178,7 @@ export async function cancelPendingSeatsChange(ctx: RequestContext): Promise<Sub
 const demotion = (from: string) => ({ changes: [{ field: 'role', from, to: 'viewer' }], reason: 'seat_commitment' });
 
 /**
- * The commitment rule (decisions §9): while seats in use exceed the seat limit in force, pending
+ * The commitment rule (contract §9): while seats in use exceed the seat limit in force, pending
  * non-viewer invitations become viewer invitations (newest first), then the newest non-owner
  * members become viewers. Owners are never demoted, so owners alone may still exceed the limit.
  * Every demotion is audited with the system as its actor. Runs under the organization's row lock.
@@ -281,7 +281,7 @@ async function renewSubscription(tx: Db, orgId: string, now: Date): Promise<void
 }
 
 /**
- * The periodic job of every server process (src/maintenance.ts): applies each seat change whose
+ * The periodic job of every server process (app/maintenance.ts): applies each seat change whose
  * time has come and renews each period that has ended, one organization per transaction. An
  * organization that fails is logged and left for the next run. `onlyOrgId` confines a run to one
  * organization. Answers how many subscriptions it brought up to date.

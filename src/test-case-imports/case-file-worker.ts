@@ -9,7 +9,7 @@ import { readTestRail } from './testrail-reader.ts';
 export type CaseFileRead = { format: CaseImportFormat; warnings: ImportWarning[]; warningsLeftOut: number };
 
 /**
- * The parse worker of test case imports (src/uploads/parse-pool.ts): every case of the file, in
+ * The parse worker of test case imports (src/foundation/uploads/parse-pool.ts): every case of the file, in
  * order. XML (first significant byte `<`) is a TestRail export; anything else is read as CSV. A
  * gzip file is inflated, to CASE_IMPORT_MAX_BYTES at most.
  */

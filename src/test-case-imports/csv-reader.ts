@@ -4,7 +4,7 @@ import { CsvScanner } from '../foundation/uploads/csv-scanner.ts';
 import { AppError } from '../kernel/errors.ts';
 import { type CaseSink, type ImportedCase, lineFailed, rowFailed } from './imported-case.ts';
 
-/** The columns of the project export (decisions §11) that are not custom fields. */
+/** The columns of the project export (contract §11) that are not custom fields. */
 const CASE_COLUMNS = ['display_id', 'title', 'suite_path', 'description', 'tags', 'steps', 'expected_results'] as const;
 type CaseColumn = (typeof CASE_COLUMNS)[number];
 const isCaseColumn = (name: string): name is CaseColumn => (CASE_COLUMNS as readonly string[]).includes(name);
@@ -17,7 +17,7 @@ export const CSV_CELLS_MAX = 500;
 /** The export defuses a cell a spreadsheet would run as a formula with one more leading `'` (src/exports/csv.ts); reading undoes it. */
 const undefused = (cell: string) => (/^'+[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell);
 
-/** `A / B / C` as the export writes it, or `A > B > C` as decisions §17 spells it. */
+/** `A / B / C` as the export writes it, or `A > B > C` as contract §17 spells it. */
 export function splitSuitePath(cell: string): string[] {
   const separator = cell.includes(' / ') || !cell.includes(' > ') ? ' / ' : ' > ';
   return cell
@@ -67,7 +67,7 @@ async function* withinCellBound(chunks: AsyncIterable<Uint8Array>): AsyncGenerat
 }
 
 /**
- * Reads a CSV import (the project export's columns, decisions §17) record by record as its bytes
+ * Reads a CSV import (the project export's columns, contract §17) record by record as its bytes
  * stream in, handing each case to `sink`; a record is at most CSV_RECORD_MAX characters and
  * CSV_CELLS_MAX cells (counted before the parser builds it). The header names the columns,
  * case-insensitively; every other column is a custom field (resolved by the service); a record of

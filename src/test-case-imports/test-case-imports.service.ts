@@ -233,7 +233,7 @@ class DryRun {
 }
 
 /**
- * POST /projects/{projectId}/test-case-imports (decisions §17): reads a CSV (the columns of the
+ * POST /projects/{projectId}/test-case-imports (contract §17): reads a CSV (the columns of the
  * project export) or TestRail XML file, then in one transaction creates the suites along the
  * cases' paths, creates the cases (set-based) and updates those a `display_id` names, with one
  * `test_case.imported` event. Any error writes nothing; a dry run does all of it and rolls back.

@@ -22,7 +22,7 @@ const CASE_TEXTS = new Set(['title', 'custom/preconds', 'custom/steps', 'custom/
  * itself is not one); per case: `title`; `custom/preconds` the description; `custom/steps_separated`
  * (`step` with `content` and `expected`) or the text template's `custom/steps` and
  * `custom/expected` (one step) the steps; `references` the tags; `priority` and `type` the system
- * fields of those keys. Everything else is ignored. The parser's bounds (src/uploads/xml.ts) hold,
+ * fields of those keys. Everything else is ignored. The parser's bounds (src/foundation/uploads/xml.ts) hold,
  * and each element costs the same whatever its depth: the reader keeps a stack of names.
  */
 export async function readTestRail(chunks: AsyncIterable<Uint8Array>, sink: CaseSink): Promise<void> {

@@ -31,7 +31,7 @@ const toApiToken = (token: TokenRow) => ({
   expiresAt: epochMsOrNull(token.expiresAt),
 });
 
-/** Token management is for people: a session, never another token (decisions §1). */
+/** Token management is for people: a session, never another token (contract §1). */
 function sessionUser(ctx: RequestContext) {
   if (ctx.identity.kind !== 'session') throw unauthorized('API tokens are managed with a session');
   return ctx.identity.user;

@@ -3,7 +3,7 @@ import { pageQuerySchema, pageSchema } from '../kernel/pagination.ts';
 import { distinctArray, someFieldOf } from '../kernel/validation.ts';
 import { orgPathSchema } from '../orgs/orgs.schemas.ts';
 
-/** The most webhooks one organization may have (decisions §13 leaves the number to us). */
+/** The most webhooks one organization may have (contract §13 leaves the number to us). */
 export const WEBHOOKS_PER_ORGANIZATION = 20;
 export const WEBHOOK_URL_MAX = 2048;
 export const WEBHOOK_EVENTS_MAX = 50;

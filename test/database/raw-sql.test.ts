@@ -16,7 +16,7 @@ import { newId } from '../../src/kernel/ids.ts';
 import { useTestApp } from '../support/app.ts';
 
 /**
- * Raw statements skip Prisma's client runtime (src/database/raw-sql.ts): they must answer what
+ * Raw statements skip Prisma's client runtime (src/kernel/database/raw-sql.ts): they must answer what
  * `$queryRaw` answers, run on the connection and in the transaction of the `db` they are given,
  * and still be heard by `onQuery`.
  */
@@ -124,7 +124,7 @@ describe('raw statements', () => {
 
 /**
  * A transaction begins on the driver adapter; a Prisma interactive transaction adopts it when the
- * work first asks for a model query (src/database/raw-sql.ts, `transaction`). Either way the work
+ * work first asks for a model query (src/kernel/database/raw-sql.ts, `transaction`). Either way the work
  * is one transaction: it commits whole, or nothing of it stays.
  */
 describe('transactions', () => {

@@ -7,7 +7,7 @@ import { type Caller, signUp, useTestApp } from '../support/app.ts';
 /*
  * The embedded database runs every statement on the event loop. Connections opened while the
  * service is busy must be answered in their turn, behind the requests already waiting, not after
- * the busy connections have been served many times over (src/database/embedded-turns.ts).
+ * the busy connections have been served many times over (src/kernel/database/embedded-turns.ts).
  */
 
 const t = useTestApp();

@@ -49,8 +49,8 @@ const moduleUrl = (relative: string) => pathToFileURL(path.join(ROOT, relative))
 
 // Opens its session, says "ready", and calls migrate() when told "go" on stdin.
 const MIGRATE_SCRIPT = `
-import { migrate } from ${JSON.stringify(moduleUrl('src/database/migrator.ts'))};
-import { openPgConnection } from ${JSON.stringify(moduleUrl('src/database/sql-connection.ts'))};
+import { migrate } from ${JSON.stringify(moduleUrl('src/kernel/database/migrator.ts'))};
+import { openPgConnection } from ${JSON.stringify(moduleUrl('src/kernel/database/sql-connection.ts'))};
 
 const connection = await openPgConnection(process.env.RACE_DATABASE_URL);
 console.log('ready');

@@ -90,7 +90,7 @@ const toolCall = (id: number, name: string, args: Record<string, unknown>) => ({
   params: { name, arguments: args },
 });
 
-describe('MCP server (decisions §16)', () => {
+describe('MCP server (contract §16)', () => {
   it('lists its tools, each with a description and an object input schema', async () => {
     const { token } = await workspace();
     const { tools } = await (await connect(token.token)).listTools();

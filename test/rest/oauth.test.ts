@@ -552,7 +552,7 @@ describe('OAuth access tokens on the API', () => {
     const response = await listProjects(tokens);
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     expect(response.body.items.map((item: { ulid: string }) => item.ulid)).toEqual([open.ulid]);
-    // An API token of the same member is never evaluated against the allowlist (decisions §10).
+    // An API token of the same member is never evaluated against the allowlist (contract §10).
     const apiToken = await tokenFor(t.http, member);
     const viaApiToken = await t.http.get('/api/v1/projects').set(apiToken.headers);
     expect(viaApiToken.body.items.map((item: { ulid: string }) => item.ulid).sort()).toEqual([open.ulid, hidden.ulid].sort());

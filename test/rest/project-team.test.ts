@@ -9,7 +9,7 @@ import { recordStatements } from '../support/statements.ts';
 
 /*
  * The project team of GET /api/v1/projects?include=stats (`team`, `teamCount`) and the
- * `memberUlid` filter, with the team semantics of api-v1.md "Project" and decisions §10: a
+ * `memberUlid` filter, with the team semantics of api-v1.md "Project" and contract §10: a
  * public project's team is the active membership minus revoked rows, a private one's exactly
  * its granted active members; ordered by join time, at most four entries.
  */

@@ -34,7 +34,7 @@ function expectTooManyRequests(response: Response) {
 
 const listProjects = (caller: Caller) => t.http.get('/api/v1/projects').set(caller.headers);
 
-describe('per-minute API ceiling (decisions §2)', () => {
+describe('per-minute API ceiling (contract §2)', () => {
   it("refuses a token's 4th request in the window with 429 and Retry-After, headers on every answer", async () => {
     const owner = await signUp(t.http);
     const token = await tokenFor(t.http, owner);

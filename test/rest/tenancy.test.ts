@@ -150,7 +150,7 @@ describe('tenancy over HTTP', () => {
   });
 });
 
-describe('tenantClient confinement (src/database/tenant.ts)', () => {
+describe('tenantClient confinement (src/kernel/database/tenant.ts)', () => {
   let a: Org;
   let b: Org;
   beforeAll(async () => {

@@ -21,7 +21,7 @@ import { type Receiver, startReceiver } from '../support/webhook-receiver.ts';
 import { createWebhook, deliveriesOf, untilDeliveries, webhookOf } from '../support/webhooks.ts';
 
 /**
- * Webhook deliveries end to end (decisions §13): a real receiver in the test process, the real
+ * Webhook deliveries end to end (contract §13): a real receiver in the test process, the real
  * dispatcher of the app, signatures checked with the `standardwebhooks` package. Retries, polls
  * and the breaker's cool-downs are shortened through configuration; everything else is as in
  * production.

@@ -93,7 +93,7 @@ async function bulkSubmit() {
     target: `/api/v1/runs/${run.ulid}/results/bulk`,
     headers: { ...token.headers, 'Idempotency-Key': key },
     body: JSON.stringify({ results: runCases.map((runCase) => ({ runCaseUlid: runCase.ulid, status: 'passed', elapsedMs: 10 })) }),
-    // What the service locks while the request is in flight (src/idempotency/idempotency.service.ts).
+    // What the service locks while the request is in flight (src/foundation/idempotency/idempotency.service.ts).
     lockName: `token:${token.tokenUlid}\n${key}`,
   };
 }

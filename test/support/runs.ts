@@ -68,7 +68,7 @@ export async function createPlan(http: TestAgent, caller: Caller, projectCode: s
 /** A status of a run case or of one of its steps. */
 export type CaseStatus = 'untested' | 'retested' | 'passed' | 'failed' | 'skipped' | 'blocked';
 
-/** One RunCase (decisions §3) as REST answers it. */
+/** One RunCase (contract §3) as REST answers it. */
 export type RunCaseBody = {
   ulid: string;
   runUlid: string;

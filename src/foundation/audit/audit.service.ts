@@ -28,7 +28,7 @@ type AuditContext = { identity: AuditActor; org: { id: string } };
 /**
  * Records one audit event. Call it with the transaction that performs the mutation, so that the
  * event and the change it records commit together or not at all. The same statement writes the
- * event's webhook deliveries (the outbox of decisions §13): one row per active webhook of the
+ * event's webhook deliveries (the outbox of contract §13): one row per active webhook of the
  * organization whose patterns match the action. Once the transaction commits, this process's
  * webhook dispatchers are woken, and a run's change reaches the live progress streams (§14).
  */
@@ -71,7 +71,7 @@ export function auditWrites(ctx: AuditContext, entry: AuditEntry) {
   const { identity } = ctx;
   const orgId = ctx.org.id;
   const runId = entry.runId ?? null;
-  // A person in a session or through an OAuth token (decisions §16) is a user actor.
+  // A person in a session or through an OAuth token (contract §16) is a user actor.
   const person = identity.kind === 'session' || identity.kind === 'oauth' ? identity.user : null;
   const actorName = person ? displayName(person) : identity.kind === 'api_token' ? identity.token.name : null;
   return {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Sessions expire after 30 days without a request (decisions §1). */
+/** Sessions expire after 30 days without a request (contract §1). */
 export const SESSION_IDLE_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** Email addresses are compared and stored trimmed and lower-cased. */

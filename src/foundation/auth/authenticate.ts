@@ -50,7 +50,7 @@ export const userSnapshot = (user: {
 });
 
 /**
- * A request that counts against the per-minute ceiling (decisions §2) of the organization it acts
+ * A request that counts against the per-minute ceiling (contract §2) of the organization it acts
  * in, if an API token makes it: counted by the token's own statement when the token works, acts
  * in `orgId` (undefined: whichever is the token's) and that organization is open to it.
  */
@@ -153,7 +153,7 @@ async function identifyToken(authorization: string, meter: RequestMeter | undefi
 
 /**
  * An OAuth access token acts for the user who consented, in the organization they chose, with
- * their current role capped at admin; it stops working with their membership (decisions §16).
+ * their current role capped at admin; it stops working with their membership (contract §16).
  */
 async function identifyOAuthToken(secret: string, now: number): Promise<Identity> {
   const token = await prisma().oAuthAccessToken.findUnique({
@@ -247,7 +247,7 @@ function context(
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * CSRF defence of decisions §1: an unsafe request authenticated by the session cookie must carry
+ * CSRF defence of contract §1: an unsafe request authenticated by the session cookie must carry
  * X-Organization-Id or a same-origin Origin. Bearer requests are exempt.
  */
 export function assertNotCrossSite(request: {

@@ -7,7 +7,7 @@ import { queueMail } from '../mail/mail.service.ts';
 import { budgetSpent, consumeCall } from '../rate-limit/rate-limit.service.ts';
 
 /**
- * Email verification (decisions §18): one live token per user, stored hashed on the user row; a
+ * Email verification (contract §18): one live token per user, stored hashed on the user row; a
  * new mail replaces it, so the earlier token stops working. With TCMS_REQUIRE_EMAIL_VERIFICATION
  * an unverified user cannot invite, create API tokens or accept invitations.
  */

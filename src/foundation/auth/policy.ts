@@ -25,13 +25,13 @@ const CAPABILITIES = {
   'audit.read': ['owner', 'admin'],
   'usage.read': ['owner', 'admin', 'member', 'viewer'],
   'organization.read': ['owner', 'admin', 'member', 'viewer'],
-  // Members and invitations: role changes, removals, inviting (decisions §8).
+  // Members and invitations: role changes, removals, inviting (contract §8).
   'member.manage': ['owner', 'admin'],
   // User groups: creating, renaming, deleting them and adding or removing their members.
   'group.manage': ['owner', 'admin'],
   // Any project's access (mode, owner, grants, groups); a project's own owner also changes its own.
   'project_access.manage': ['owner', 'admin'],
-  // Webhooks: every read and change of them, their deliveries and their secrets (decisions §13).
+  // Webhooks: every read and change of them, their deliveries and their secrets (contract §13).
   'webhook.manage': ['owner', 'admin'],
 } as const satisfies Record<string, readonly Role[]>;
 

@@ -3,7 +3,7 @@ import { queryRaw, sql } from '../../kernel/database/raw-sql.ts';
 import type { Identity, Role } from '../context.ts';
 
 /**
- * Who sees a private project (decisions §10): owners and admins bypass the allowlist, API tokens
+ * Who sees a private project (contract §10): owners and admins bypass the allowlist, API tokens
  * are never evaluated against it (an OAuth token is its user, §16); everyone else sees it only as its project owner, with a granted
  * row or through an assigned group, and never with a revoked row (except its project owner).
  */
@@ -11,7 +11,7 @@ export const bypassesAllowlist = (identity: Identity, role: Role) => identity.ki
 
 /**
  * The private projects of `orgId` that the member `userId` may not see, in one statement. The
- * tenant client (src/database/tenant.ts) leaves them, and everything in them, out of every query.
+ * tenant client (src/kernel/database/tenant.ts) leaves them, and everything in them, out of every query.
  */
 export async function hiddenProjectIds(db: Db, orgId: string, userId: string): Promise<string[]> {
   const rows = await queryRaw<Array<{ id: string }>>(

@@ -3,7 +3,7 @@ import { AppError } from '../../kernel/errors.ts';
 import { logger } from '../../kernel/logger.ts';
 
 /**
- * The bot check of signup (decisions §18): with TCMS_CHALLENGE_VERIFY_URL set, the client's
+ * The bot check of signup (contract §18): with TCMS_CHALLENGE_VERIFY_URL set, the client's
  * `challengeToken` is sent to a verifier speaking the siteverify protocol (a form POST of
  * `secret`, `response` and `remoteip`; it answers JSON `{ success }`). Without it there is none.
  */

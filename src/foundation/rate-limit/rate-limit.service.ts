@@ -7,12 +7,12 @@ import type { RequestContext } from '../context.ts';
 
 /**
  * The budgets calls are counted against, each in fixed windows of its own: an organization's
- * per-minute API ceiling (decisions §2) and audit exports per hour; a user's verification mails
- * per hour (decisions §18); an MCP client's tool calls per second, per token, and OAuth client
- * registrations per address and hour (decisions §16); a client address's requests to the public
- * share routes per minute (decisions §15); invitation mails per hour, from one organization to one
- * address and to one address from every organization (decisions §8); failed sign-ins per 15
- * minutes, per account address and per client address (decisions §1).
+ * per-minute API ceiling (contract §2) and audit exports per hour; a user's verification mails
+ * per hour (contract §18); an MCP client's tool calls per second, per token, and OAuth client
+ * registrations per address and hour (contract §16); a client address's requests to the public
+ * share routes per minute (contract §15); invitation mails per hour, from one organization to one
+ * address and to one address from every organization (contract §8); failed sign-ins per 15
+ * minutes, per account address and per client address (contract §1).
  */
 export const BUCKETS = {
   requests: { windowMs: 60_000 },
@@ -128,7 +128,7 @@ export const consumeRequest = (ctx: RequestContext, now = Date.now()) =>
 /** Counts one call of a client address against `bucket`, keyed by a digest: addresses are never stored. */
 export const consumeAddressCall = (ip: string, bucket: Bucket, limit: number) => consumeCall(digestKey(bucket, ip), bucket, limit);
 
-/** The MCP burst limit (decisions §16): tool calls per second per token. */
+/** The MCP burst limit (contract §16): tool calls per second per token. */
 export const MCP_TOOL_CALLS_PER_SECOND = 10;
 
 /** Counts one MCP tool call against the burst limit of the token (or OAuth grant) `credentialId`. */

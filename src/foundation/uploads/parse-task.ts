@@ -15,7 +15,7 @@ export type ParseMessage<Item, Summary> =
 const BATCH_SIZE = 500;
 
 /**
- * The default export of a parse worker (run by src/uploads/parse-pool.ts): `read` reads the files
+ * The default export of a parse worker (run by src/foundation/uploads/parse-pool.ts): `read` reads the files
  * and hands each item it finds to `emit`; the items reach the request's thread in batches, and
  * its summary, or the AppError that stopped it, last. Anything else it throws is a failure of
  * the service, passed on as such.

@@ -137,7 +137,7 @@ function confine(model: string, operation: string, args: Args | undefined, { org
  * The Prisma client seen by one caller in one organization. This is the single place where
  * tenancy and private projects are enforced: reads, updates and deletes of tenant models get
  * `orgId` added to their filter, and creates get it written, whatever the calling service asked
- * for; and for a caller with hidden projects (src/auth/project-visibility.ts) those projects and
+ * for; and for a caller with hidden projects (src/foundation/auth/project-visibility.ts) those projects and
  * every row of theirs are left out, so each route and GraphQL field that reaches them — by code,
  * by an entity ULID, in a list or a count — finds nothing. Only top-level operations are
  * rewritten: a nested create (`steps: { create: [...] }`) must write `orgId` itself, and nested

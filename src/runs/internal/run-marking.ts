@@ -34,7 +34,7 @@ export const singleSource = (ctx: RequestContext): ResultSource => (ctx.identity
  * Whether the run's assigneeResultLock keeps this caller from marking the case: the lock is on,
  * the case has an assignee, and the caller is a person in a session who is neither that assignee
  * nor an owner/admin, or an API token. A token is an actor of its own: it is never the assignee
- * (not even of its creator's cases) and never exempt by role. An OAuth token is its user (decisions §16).
+ * (not even of its creator's cases) and never exempt by role. An OAuth token is its user (contract §16).
  */
 export function isAssigneeLocked(ctx: RequestContext, run: { settings: RunSettings }, runCase: { assigneeId: string | null }): boolean {
   if (!run.settings.assigneeResultLock || runCase.assigneeId === null) return false;

@@ -16,6 +16,13 @@ export default defineConfig({
     exclude: onPostgresServer ? ['test/embedded/**'] : ['test/postgres/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    env: { NODE_ENV: 'test', TCMS_LOG_REQUESTS: 'false', TCMS_LOG_LEVEL: 'silent' },
+    // Password hashes at the cheapest argon2id cost: production's is tested in test/rest/password-hashing.test.ts.
+    env: {
+      NODE_ENV: 'test',
+      TCMS_LOG_REQUESTS: 'false',
+      TCMS_LOG_LEVEL: 'silent',
+      TCMS_PASSWORD_MEMORY_KIB: '1024',
+      TCMS_PASSWORD_PASSES: '1',
+    },
   },
 });

@@ -118,6 +118,9 @@ const environmentSchema = z.object({
   TCMS_CHALLENGE_TIMEOUT_MS: milliseconds(5_000, 1),
   // Unverified users cannot invite, create API tokens or accept invitations (contract §18).
   TCMS_REQUIRE_EMAIL_VERIFICATION: flag('false'),
+  // argon2id's cost for new password hashes: memory in KiB and passes (OWASP's minimum, 19 MiB and 2, by default).
+  TCMS_PASSWORD_MEMORY_KIB: z.coerce.number().int().min(1024, 'must be at least 1024 (KiB)').default(19_456),
+  TCMS_PASSWORD_PASSES: z.coerce.number().int().min(1).max(10).default(2),
 });
 
 /**
@@ -158,6 +161,8 @@ export type Config = {
   /** The bot check of signup; none without TCMS_CHALLENGE_VERIFY_URL. */
   challenge: ChallengeSettings | undefined;
   requireEmailVerification: boolean;
+  /** argon2id's memory (KiB) and passes for new password hashes. */
+  passwordHashing: { memoryKib: number; passes: number };
 };
 
 /** The heap and the time of the worker thread that reads one import's files. */
@@ -247,6 +252,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
         ? { verifyUrl: parsed.TCMS_CHALLENGE_VERIFY_URL, secret: parsed.TCMS_CHALLENGE_SECRET, timeoutMs: parsed.TCMS_CHALLENGE_TIMEOUT_MS }
         : undefined,
     requireEmailVerification: parsed.TCMS_REQUIRE_EMAIL_VERIFICATION,
+    passwordHashing: { memoryKib: parsed.TCMS_PASSWORD_MEMORY_KIB, passes: parsed.TCMS_PASSWORD_PASSES },
   };
 }
 

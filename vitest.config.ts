@@ -14,6 +14,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     exclude: onPostgresServer ? ['test/embedded/**'] : ['test/postgres/**'],
+    // Test files mostly wait on databases and child processes: three at once keep 2 cores busy
+    // (measured in issue 29: 2,423 s for both suites against 4,101 s with the default).
+    maxWorkers: 3,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Password hashes at the cheapest argon2id cost: production's is tested in test/rest/password-hashing.test.ts.

@@ -37,7 +37,8 @@ afterAll(async () => {
 const t = useTestApp({
   TCMS_CHALLENGE_VERIFY_URL: `http://127.0.0.1:${(verifier.address() as AddressInfo).port}/siteverify`,
   TCMS_CHALLENGE_SECRET: SECRET,
-  TCMS_CHALLENGE_TIMEOUT_MS: '300',
+  // Long enough for a verifier on a loaded CI machine; only the never-answering one waits it out.
+  TCMS_CHALLENGE_TIMEOUT_MS: '2000',
 });
 
 const signupBody = (fields: Record<string, unknown> = {}) => ({

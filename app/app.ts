@@ -9,6 +9,8 @@ import { httpSettings, JSON_BODY_BYTES, readSessionCookie } from '../rest/http-s
 import { mcpRouter } from '../rest/mcp/server.ts';
 import { OAUTH_PATHS, oauthRouter } from '../rest/oauth.ts';
 import { buildOpenApiDocument } from '../rest/openapi.ts';
+import { pages } from '../rest/pages/index.ts';
+import { pagesRouter } from '../rest/pages/pages-router.ts';
 import { requestLog } from '../rest/request-log.ts';
 import { restRouter } from '../rest/router.ts';
 import { sharePage } from '../rest/share-page.ts';
@@ -139,13 +141,14 @@ export async function createApp(config: Config): Promise<App> {
   app.use('/docs', routeLabel('/docs'), swaggerUi.serve, swaggerUi.setup(undefined, { swaggerOptions: { url: '/openapi/v1.json' } }));
   app.get('/share/runs/:token', routeLabel('/share/runs/{token}'), sharePage);
   app.get('/__assets/*key', routeLabel('/__assets/{key}'), serveAsset);
-  const oauth = oauthRouter({ publicUrl: config.publicUrl, http });
+  const oauth = oauthRouter(http);
   if (oauth) {
     for (const path of OAUTH_PATHS) app.use(path, routeLabel(path));
     app.use(oauth);
   }
   app.use(yoga.graphqlEndpoint, routeLabel('/graphql'), yoga as unknown as RequestHandler);
-  app.use('/mcp', routeLabel('/mcp'), mcpRouter(config.publicUrl));
+  app.use('/mcp', routeLabel('/mcp'), mcpRouter());
+  app.use(pagesRouter(pages, http));
   app.use(notFoundHandler);
   app.use(errorHandler);
 

@@ -16,9 +16,10 @@ const SUBSCRIPTION_INTERVAL_MS = 60 * 1000;
 
 /**
  * Deletes what has outlived its purpose: idempotency keys, rate-limit windows (sign-in failures
- * among them), idle sessions, expired OAuth codes and tokens, staged uploads nobody committed within a day, the log of webhook
- * deliveries settled (delivered or failed) more than 30 days ago, and the temporary files of
- * uploads that a killed process left behind.
+ * among them), idle sessions, expired OAuth codes and tokens, expired password reset tokens,
+ * staged uploads nobody committed within a day, the log of webhook deliveries settled (delivered
+ * or failed) more than 30 days ago, and the temporary files of uploads that a killed process left
+ * behind.
  */
 export async function sweepExpired(client: Db, now = Date.now()): Promise<void> {
   await client.idempotencyKey.deleteMany({ where: { createdAt: { lt: new Date(now - IDEMPOTENCY_RETENTION_MS) } } });
@@ -29,6 +30,7 @@ export async function sweepExpired(client: Db, now = Date.now()): Promise<void> 
   await client.oAuthAuthorizationCode.deleteMany({ where: { expiresAt: { lt: new Date(now) } } });
   await client.oAuthAccessToken.deleteMany({ where: { expiresAt: { lt: new Date(now) } } });
   await client.oAuthRefreshToken.deleteMany({ where: { expiresAt: { lt: new Date(now) } } });
+  await client.passwordResetToken.deleteMany({ where: { expiresAt: { lt: new Date(now) } } });
   await sweepStagedUploads(client, now);
   await client.webhookDelivery.deleteMany({
     where: { status: { in: ['delivered', 'failed'] }, createdAt: { lt: new Date(now - DELIVERY_RETENTION_MS) } },

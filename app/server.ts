@@ -1,5 +1,5 @@
 import type { Server, ServerResponse } from 'node:http';
-import { type Config, ConfigurationError, loadConfig } from '../src/kernel/config.ts';
+import { applySettings, type Config, ConfigurationError, listeningOn, loadConfig } from '../src/kernel/config.ts';
 import { logger } from '../src/kernel/logger.ts';
 import { type App, createApp } from './app.ts';
 import { createHttpServer } from './http-server.ts';
@@ -42,6 +42,8 @@ async function start(): Promise<void> {
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  // Before any request is read: the links of every answer and mail name the port bound.
+  applySettings(listeningOn(config, port));
   logger.info(`tcms listening on http://localhost:${port} (REST /api/v1, GraphQL /graphql, docs /docs)`);
   logger.info(
     app.database.engine === 'pglite'

@@ -1,4 +1,7 @@
+import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
+import { emailSchema } from '../src/foundation/auth/auth.schemas.ts';
+import { type SignInBlocker, unblockSignIn } from '../src/foundation/auth/sign-in-throttle.ts';
 import { PLAN_NAMES, type PlanName } from '../src/kernel/billing-tiers.ts';
 import { loadConfig } from '../src/kernel/config.ts';
 import { openDatabase, prisma } from '../src/kernel/database/client.ts';
@@ -52,12 +55,17 @@ Commands:
       tokens are deleted; their audit events stay with the actor's ULID, email
       and name cleared ("[identity removed]"). Refused for the last owner of an
       organization.
+  tcms auth unblock <email|ipAddress>
+      Clear the sign-in throttle of an account (its failed sign-ins from every
+      client address) or of a client address (its failures for every account);
+      prints how many failure counters it cleared.
 ${RESULTS_USAGE}
   tcms help
       Print this text.
 
-The org commands work on the server's database: DATABASE_URL (a postgres:// address) or else the embedded
-database under TCMS_DATA_DIR (default ./data). Results are printed as JSON.
+The org, user and auth commands work on the server's database: DATABASE_URL (a postgres://
+address) or else the embedded database under TCMS_DATA_DIR (default ./data). Results are printed
+as JSON.
 Exit codes: 0 success, 1 error (unknown organization, bad value, failed upload), 2 usage error.`;
 
 /** Thrown for malformed command lines: exit code 2. */
@@ -93,7 +101,8 @@ type Command =
   | { kind: 'list' }
   | { kind: 'suspension'; orgId: string; member: string; suspended: boolean }
   | { kind: 'org-suspension'; orgId: string; suspended: boolean; reason?: string | undefined }
-  | { kind: 'erase-user'; email: string };
+  | { kind: 'erase-user'; email: string }
+  | { kind: 'unblock-sign-in'; blocker: SignInBlocker };
 
 function parseNumber(flag: string, raw: string): number | null {
   if (raw === 'default') return null;
@@ -148,6 +157,7 @@ export function parseCommand(argv: string[]): Command {
   if (values.help || group === 'help') return { kind: 'help' };
   if (group === undefined) throw new UsageError('Missing command');
   if (group === 'user') return parseUserCommand(action, rest);
+  if (group === 'auth') return parseAuthCommand(action, rest);
   if (group !== 'org') throw new UsageError(`Unknown command "${group}"`);
   if (action === undefined) {
     throw new UsageError('Missing org command: list, show, set-plan, override, suspend, unsuspend, suspend-member or unsuspend-member');
@@ -213,10 +223,31 @@ function parseUserCommand(action: string | undefined, rest: string[]): Command {
   return { kind: 'erase-user', email: rest[0]! };
 }
 
+function parseAuthCommand(action: string | undefined, rest: string[]): Command {
+  if (action !== 'unblock')
+    throw new UsageError(action === undefined ? 'Missing auth command: unblock' : `Unknown auth command "${action}"`);
+  if (rest.length !== 1) throw new UsageError('Expected: tcms auth unblock <email|ipAddress>');
+  return { kind: 'unblock-sign-in', blocker: parseBlocker(rest[0]!) };
+}
+
+function parseBlocker(raw: string): SignInBlocker {
+  if (isIP(raw)) return { ip: raw };
+  if (emailSchema.safeParse(raw).success) return { email: raw };
+  throw new UsageError(`"${raw}" is neither an email address nor an IP address`);
+}
+
+/** What `tcms auth unblock` prints: whose blocks it cleared and how many failure counters that took. */
+async function unblock(blocker: SignInBlocker) {
+  const countersCleared = await unblockSignIn(blocker);
+  return 'email' in blocker ? { account: blocker.email, countersCleared } : { clientAddress: blocker.ip, countersCleared };
+}
+
 async function execute(command: Exclude<Command, { kind: 'help' }>) {
   switch (command.kind) {
     case 'erase-user':
       return eraseUser(command.email);
+    case 'unblock-sign-in':
+      return unblock(command.blocker);
     case 'list':
       return listOrganizations();
     case 'suspension':

@@ -109,13 +109,13 @@ export function errorReply(thrown: unknown, log: Logger = logger): ErrorReply {
   };
 }
 
-type ParserError = Error & { type?: string; status?: number; expose?: boolean; limit?: number };
+export type ParserError = Error & { type?: string; status?: number; expose?: boolean; limit?: number };
 
 /**
  * What Express and its body parser throw before a route runs, as contract errors: an unreadable
  * or oversized body, an unsupported encoding, a path that does not percent-decode.
  */
-function fromExpress(error: ParserError): unknown {
+export function fromExpress(error: ParserError): unknown {
   // What the body parser's `verify` (rest/router.ts) refused, carried out under its own status.
   if (error instanceof AppError) return error;
   switch (error.type) {

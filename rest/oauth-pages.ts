@@ -1,64 +1,59 @@
 import type { ConsentChoices } from '../src/oauth/oauth.service.ts';
+import { hiddenField, postForm } from './pages/frame.ts';
+import { html } from './pages/html.ts';
+import type { PageAnswer, PageRequest } from './pages/page.ts';
+import { ROLE_NAMES } from './pages/role-names.ts';
+import { selectField } from './pages/select-field.ts';
+import { fill, type Texts } from './pages/texts.ts';
 
-/** The pages of the authorization endpoint: self-contained HTML (inline style, no script, no external asset). */
+/** The consent page of the authorization endpoint (contract §16), in the frame of the pages for people. */
 
-const escapeHtml = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-
-/** No framing (clickjacking of the approve button), nothing loaded from anywhere. */
-export const PAGE_HEADERS = {
-  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
-  'X-Frame-Options': 'DENY',
-  'Cache-Control': 'no-store',
-  'Referrer-Policy': 'no-referrer',
-};
-
-const page = (title: string, body: string) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} · tcms</title>
-<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;line-height:1.5}
-button{font:inherit;padding:.4rem 1rem;margin-right:.5rem}select{font:inherit}code{background:#eee;padding:0 .2rem}</style>
-</head><body><h1>${escapeHtml(title)}</h1>
-${body}
-</body></html>`;
-
-export const signInPage = (clientName: string) =>
-  page(
-    'Sign in to continue',
-    `<p><strong>${escapeHtml(clientName)}</strong> asks to access tcms for you. You are not signed in.</p>
-<p>Sign in with <code>POST /api/v1/auth/login</code> in this same browser, so that it holds the session cookie,
-then reload this page.</p>`,
-  );
-
-export const errorPage = (message: string) => page('Authorization failed', `<p>${escapeHtml(message)}</p>`);
+const TEXT = {
+  en: {
+    title: 'Authorize {client}',
+    signedInAs: 'Signed in as {email}.',
+    asks: '{client} asks to act for you in one organization, with your role there (at most admin), until you or an administrator revoke it.',
+    organization: 'Organization',
+    choice: '{organization} (as {role})',
+    approve: 'Approve',
+    deny: 'Deny',
+    noOrganizationTitle: 'No organization',
+    noOrganization: 'You belong to no active organization in which {client} could act.',
+  },
+  es: {
+    title: 'Autorizar a {client}',
+    signedInAs: 'Has iniciado sesión como {email}.',
+    asks: '{client} pide actuar en tu nombre en una organización, con tu rol en ella (como mucho administrador), hasta que tú o un administrador lo revoquéis.',
+    organization: 'Organización',
+    choice: '{organization} (como {role})',
+    approve: 'Autorizar',
+    deny: 'Denegar',
+    noOrganizationTitle: 'Ninguna organización',
+    noOrganization: 'No perteneces a ninguna organización activa en la que {client} pueda actuar.',
+  },
+} satisfies Texts<string>;
 
 /**
  * The consent form posts the authorization request's own parameters back to the same endpoint,
  * with the chosen organization and the decision.
  */
-export function consentPage(clientName: string, choices: ConsentChoices, request: Record<string, string | undefined>): string {
-  const name = escapeHtml(clientName);
-  const hidden = Object.entries(request)
-    .filter((entry): entry is [string, string] => entry[1] !== undefined)
-    .map(([key, value]) => `<input type="hidden" name="${escapeHtml(key)}" value="${escapeHtml(value)}">`)
-    .join('\n');
+export function consentPage(page: PageRequest, client: string, choices: ConsentChoices, request: Record<string, string>): PageAnswer {
+  const text = TEXT[page.locale];
   if (choices.organizations.length === 0) {
-    return page('No organization', `<p>You belong to no active organization in which <strong>${name}</strong> could act.</p>`);
+    return { title: text.noOrganizationTitle, body: html`<p>${fill(text.noOrganization, { client })}</p>` };
   }
-  const options = choices.organizations
-    .map((org) => `<option value="${escapeHtml(org.ulid)}">${escapeHtml(org.name)} (as ${escapeHtml(org.role)})</option>`)
-    .join('\n');
-  return page(
-    `Authorize ${clientName}`,
-    `<p>Signed in as ${escapeHtml(choices.user.email)}.</p>
-<p><strong>${name}</strong> asks to act for you in one organization, with your role there (at most admin),
-until you or an administrator revoke it.</p>
-<form method="post">
-${hidden}
-<p><label>Organization <select name="organizationUlid">
-${options}
-</select></label></p>
-<p><button type="submit" name="approve" value="true">Approve</button><button type="submit" name="approve" value="false">Deny</button></p>
-</form>`,
-  );
+  const hidden = Object.entries(request).map(([name, value]) => hiddenField(name, value));
+  const organizations = choices.organizations.map((org) => ({
+    value: org.ulid,
+    label: fill(text.choice, { organization: org.name, role: ROLE_NAMES[page.locale][org.role] }),
+  }));
+  return {
+    title: fill(text.title, { client }),
+    body: html`<p>${fill(text.signedInAs, { email: choices.user.email })}</p><p>${fill(text.asks, { client })}</p>${postForm(
+      page,
+      html`${hidden}${selectField({ name: 'organizationUlid', label: text.organization, choices: organizations })}<button type="submit" name="approve" value="true">${
+        text.approve
+      }</button> <button type="submit" class="secondary" name="approve" value="false">${text.deny}</button>`,
+    )}`,
+  };
 }

@@ -15,6 +15,7 @@ import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/share
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { clientName } from '../src/foundation/auth/authenticate.ts';
 import { consumeAddressCall } from '../src/foundation/rate-limit/rate-limit.service.ts';
+import { settings } from '../src/kernel/config.ts';
 import { AppError } from '../src/kernel/errors.ts';
 import { logger } from '../src/kernel/logger.ts';
 import {
@@ -27,9 +28,11 @@ import {
   verifyAccessToken,
 } from '../src/oauth/oauth.service.ts';
 import { clientsStore, isRegisteredRedirectUri } from '../src/oauth/oauth-clients.service.ts';
-import { errorReply } from './errors.ts';
-import { type HttpSettings, readSessionCookie } from './http-settings.ts';
-import { consentPage, errorPage, PAGE_HEADERS, signInPage } from './oauth-pages.ts';
+import type { HttpSettings } from './http-settings.ts';
+import { consentPage } from './oauth-pages.ts';
+import { type PageAnswer, type PageRequest, signInPath } from './pages/page.ts';
+import { carriesCsrfToken, failurePage, pageRequestOf, sendPage, sessionOf, withError } from './pages/pages-router.ts';
+import { FRAME } from './pages/texts.ts';
 
 /** Client registrations one address may make per hour (counted in the database: processes are stateless). */
 export const REGISTRATIONS_PER_HOUR = 20;
@@ -49,22 +52,54 @@ export const OAUTH_PATHS = [
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-type OAuthSettings = { publicUrl: string; http: HttpSettings };
+/**
+ * TCMS_PUBLIC_URL, read at each request: without it, the default names the port only once the
+ * server listens (PORT=0 lets the system choose it after the app was built).
+ */
+const publicUrl = () => settings().publicUrl;
+const resourceUrl = () => new URL(RESOURCE_PATH, `${publicUrl()}/`).href;
 
-/** The same-origin rule of the consent POST: its Origin (else its Referer) is TCMS_PUBLIC_URL's origin. */
-function fromPublicOrigin(req: Request, publicOrigin: string): boolean {
+/**
+ * The same-origin rule of the consent POST: its Origin (else its Referer) is the service's, as
+ * TCMS_PUBLIC_URL names it or as the browser reached it (its Host: a proxy that keeps the Host,
+ * a test on another port).
+ */
+function fromThisService(req: Request): boolean {
   const source = req.get('origin') ?? req.get('referer');
   if (!source) return false;
   try {
-    return new URL(source).origin === publicOrigin;
+    const { origin, host } = new URL(source);
+    return origin === new URL(publicUrl()).origin || host === req.get('host');
   } catch {
     return false;
   }
 }
 
-const sendPage = (res: Response, status: number, html: string) => {
-  res.status(status).set(PAGE_HEADERS).type('html').send(html);
-};
+/** The parameters of an authorization request, which the consent form posts back and a signed-out person's `next` names. */
+const AUTHORIZATION_PARAMETERS = [
+  'client_id',
+  'redirect_uri',
+  'response_type',
+  'code_challenge',
+  'code_challenge_method',
+  'state',
+  'scope',
+  'resource',
+];
+
+function authorizationRequestOf(req: Request): Record<string, string> {
+  const sent = (req.method === 'POST' ? req.body : req.query) as Record<string, unknown>;
+  return Object.fromEntries(AUTHORIZATION_PARAMETERS.flatMap((key) => (typeof sent[key] === 'string' ? [[key, sent[key]]] : [])));
+}
+
+/**
+ * Where the consent form may lead (its CSP form-action, which Chromium applies to the redirect
+ * after the POST too): the redirect URI's origin, or a native app's private scheme.
+ */
+function redirectTarget(redirectUri: string): string {
+  const url = new URL(redirectUri);
+  return url.origin === 'null' ? url.protocol : url.origin;
+}
 
 /**
  * Our OAuthServerProvider: the SDK's handlers validate the requests (client, redirect URI, PKCE
@@ -72,57 +107,55 @@ const sendPage = (res: Response, status: number, html: string) => {
  */
 class TcmsOAuthProvider implements OAuthServerProvider {
   readonly clientsStore = clientsStore;
-  readonly #settings: OAuthSettings;
-  readonly #resource: string;
-  readonly #publicOrigin: string;
+  readonly #http: HttpSettings;
 
-  constructor(settings: OAuthSettings) {
-    this.#settings = settings;
-    this.#resource = new URL(RESOURCE_PATH, `${settings.publicUrl}/`).href;
-    this.#publicOrigin = new URL(settings.publicUrl).origin;
+  constructor(http: HttpSettings) {
+    this.#http = http;
   }
 
   /**
-   * GET shows the consent page (or asks to sign in); the consent form's POST, same-origin only,
-   * approves (302 to redirect_uri with code and state) or denies (access_denied).
+   * GET shows the consent page, in the pages' frame (a signed-out person signs in first and comes
+   * back); the consent form's POST, with the pages' CSRF token and from this service's origin,
+   * approves (302 to redirect_uri with code and state) or denies (access_denied). A refused POST
+   * shows the consent again.
    */
   async authorize(client: OAuthClientInformationFull, params: AuthorizationParams, res: Response): Promise<void> {
     const req = res.req;
-    if (params.resource && params.resource.href !== this.#resource) {
-      throw new InvalidTargetError(`The only resource is ${this.#resource}`);
+    const resource = resourceUrl();
+    if (params.resource && params.resource.href !== resource) {
+      throw new InvalidTargetError(`The only resource is ${resource}`);
     }
-    const name = clientName({ id: client.client_id, metadata: client });
-    const sessionToken = readSessionCookie(req.headers.cookie, this.#settings.http);
-    if (req.method === 'GET') {
-      const choices = await consentChoices(sessionToken);
-      if (!choices) return sendPage(res, 200, signInPage(name));
-      const query = req.query as Record<string, string | undefined>;
-      const request = Object.fromEntries(
-        ['client_id', 'redirect_uri', 'response_type', 'code_challenge', 'code_challenge_method', 'state', 'scope', 'resource'].map(
-          (key) => [key, typeof query[key] === 'string' ? query[key] : undefined],
-        ),
-      );
-      return sendPage(res, 200, consentPage(name, choices, request));
-    }
-    if (!fromPublicOrigin(req, this.#publicOrigin)) {
-      return sendPage(res, 403, errorPage('The consent form must be sent from the tcms page itself (Origin or Referer of the service).'));
-    }
-    const body = req.body as Record<string, unknown>;
-    if (body.approve !== 'true') throw new AccessDeniedError('The user denied the authorization');
-    let code: string;
+    const page = pageRequestOf(req, res, this.#http);
     try {
-      code = await grantAuthorization(sessionToken, {
-        client,
-        organizationUlid: typeof body.organizationUlid === 'string' ? body.organizationUlid : '',
-        redirectUri: params.redirectUri,
-        codeChallenge: params.codeChallenge,
-        resource: params.resource?.href,
-      });
+      if (req.method === 'POST' && carriesCsrfToken(page) && fromThisService(req)) return await this.#decide(page, client, params, res);
+      page.identity = await sessionOf(page.credentials);
+      const shown = await this.#consent(page, client);
+      const answer = req.method === 'POST' ? withError(shown, FRAME[page.locale].formExpired) : shown;
+      sendPage(res, page, answer, [redirectTarget(params.redirectUri)]);
     } catch (error) {
+      // OAuth errors are the SDK's to answer (to the redirect URI); ours are pages.
       if (!(error instanceof AppError)) throw error;
-      const reply = errorReply(error);
-      return sendPage(res, reply.status, errorPage(reply.body.error.message));
+      sendPage(res, page, failurePage(page, error));
     }
+  }
+
+  async #consent(page: PageRequest, client: OAuthClientInformationFull): Promise<PageAnswer> {
+    const request = authorizationRequestOf(page.req);
+    const choices = page.identity && (await consentChoices(page.credentials.sessionToken));
+    if (!choices) return { redirect: signInPath(`/authorize?${new URLSearchParams(request)}`) };
+    return consentPage(page, clientName({ id: client.client_id, metadata: client }), choices, request);
+  }
+
+  async #decide(page: PageRequest, client: OAuthClientInformationFull, params: AuthorizationParams, res: Response): Promise<void> {
+    const body = page.req.body as Record<string, unknown>;
+    if (body.approve !== 'true') throw new AccessDeniedError('The user denied the authorization');
+    const code = await grantAuthorization(page.credentials.sessionToken, {
+      client,
+      organizationUlid: typeof body.organizationUlid === 'string' ? body.organizationUlid : '',
+      redirectUri: params.redirectUri,
+      codeChallenge: params.codeChallenge,
+      resource: params.resource?.href,
+    });
     const target = new URL(params.redirectUri);
     target.searchParams.set('code', code);
     if (params.state !== undefined) target.searchParams.set('state', params.state);
@@ -198,6 +231,25 @@ const clippedErrorDescriptions: RequestHandler = (_req, res, next) => {
 /** The issuer must be https, or http on a loopback host (the SDK refuses anything else). */
 const acceptableIssuer = (url: URL) => url.protocol === 'https:' || LOOPBACK_HOSTS.has(url.hostname);
 
+function authorizationServerMetadata(provider: OAuthServerProvider) {
+  return {
+    ...createOAuthMetadata({ provider, issuerUrl: new URL(publicUrl()) }),
+    // TCMS_PUBLIC_URL as configured (the SDK would add a trailing slash).
+    issuer: publicUrl(),
+    // Every client is public (src/oauth/oauth-clients.service.ts).
+    token_endpoint_auth_methods_supported: ['none'],
+    revocation_endpoint_auth_methods_supported: ['none'],
+  };
+}
+
+const protectedResourceMetadata = () => ({ resource: resourceUrl(), authorization_servers: [publicUrl()], resource_name: 'tcms' });
+
+/** The SDK's metadata handler (any origin; GET and OPTIONS only) over metadata made at each request. */
+const currentMetadata =
+  (metadata: () => Parameters<typeof metadataHandler>[0]): RequestHandler =>
+  (req, res, next) =>
+    metadataHandler(metadata())(req, res, next);
+
 /**
  * The OAuth 2.1 authorization server of contract §16, from the SDK's handlers (what its
  * mcpAuthRouter mounts, with our metadata): metadata at /.well-known/oauth-authorization-server
@@ -206,32 +258,22 @@ const acceptableIssuer = (url: URL) => url.protocol === 'https:' || LOOPBACK_HOS
  * are stateless): registration is limited per address in the database instead. Null when
  * TCMS_PUBLIC_URL is plain http on a non-loopback host, which OAuth 2.1 does not allow.
  */
-export function oauthRouter(settings: OAuthSettings): Router | null {
-  const issuerUrl = new URL(settings.publicUrl);
-  if (!acceptableIssuer(issuerUrl)) {
-    logger.warn({ publicUrl: settings.publicUrl }, 'OAuth for agents is off: TCMS_PUBLIC_URL must be https (or a loopback address)');
+export function oauthRouter(http: HttpSettings): Router | null {
+  // Only the port of the default TCMS_PUBLIC_URL is learnt later, never its scheme or host.
+  if (!acceptableIssuer(new URL(publicUrl()))) {
+    logger.warn({ publicUrl: publicUrl() }, 'OAuth for agents is off: TCMS_PUBLIC_URL must be https (or a loopback address)');
     return null;
   }
-  const provider = new TcmsOAuthProvider(settings);
-  const metadata = {
-    ...createOAuthMetadata({ provider, issuerUrl }),
-    // TCMS_PUBLIC_URL as configured (the SDK would add a trailing slash).
-    issuer: settings.publicUrl,
-    // Every client is public (src/oauth/oauth-clients.service.ts).
-    token_endpoint_auth_methods_supported: ['none'],
-    revocation_endpoint_auth_methods_supported: ['none'],
-  };
-  const protectedResource = {
-    resource: new URL(RESOURCE_PATH, `${settings.publicUrl}/`).href,
-    authorization_servers: [metadata.issuer],
-    resource_name: 'tcms',
-  };
+  const provider = new TcmsOAuthProvider(http);
   const router = express.Router();
   router.use(clippedErrorDescriptions);
-  router.use('/.well-known/oauth-authorization-server', metadataHandler(metadata));
+  router.use(
+    '/.well-known/oauth-authorization-server',
+    currentMetadata(() => authorizationServerMetadata(provider)),
+  );
   // At the root path (contract §16) and at the resource's own path (RFC 9728 §3.1, where MCP clients look first).
-  router.use('/.well-known/oauth-protected-resource', metadataHandler(protectedResource));
-  router.use(`/.well-known/oauth-protected-resource${RESOURCE_PATH}`, metadataHandler(protectedResource));
+  router.use('/.well-known/oauth-protected-resource', currentMetadata(protectedResourceMetadata));
+  router.use(`/.well-known/oauth-protected-resource${RESOURCE_PATH}`, currentMetadata(protectedResourceMetadata));
   router.use('/authorize', express.urlencoded({ extended: false }), exactRedirectUri, authorizationHandler({ provider, rateLimit: false }));
   router.use('/token', tokenHandler({ provider, rateLimit: false }));
   router.post('/register', registrationLimit);

@@ -61,7 +61,7 @@ const IDEMPOTENCY_KEY = {
     .min(1)
     .max(255)
     .optional()
-    .meta({ description: 'Replays the first response for 24 hours', example: 'deploy-4711' }),
+    .meta({ description: 'Replays the first response for 24 hours; a key such as `deploy-4711`' }),
 };
 const ORGANIZATION_HEADER = {
   'X-Organization-Id': ulidSchema.optional().meta({
@@ -116,6 +116,29 @@ function errorResponses(registry: OpenAPIRegistry, headers: ReturnType<typeof re
     }
     return reference;
   };
+}
+
+type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
+
+/** A parameter without `example`, its schema's and those of the alternatives and items within. */
+const withoutExamples = <T>(parameter: T): T =>
+  JSON.parse(JSON.stringify(parameter, (key, value) => (key === 'example' ? undefined : value)));
+
+/**
+ * Swagger UI's "Try it out" fills every parameter with its example and sends it: an optional one
+ * would change the answer (the example X-Organization-Id is nobody's organization, so 404; an
+ * example filter finds nothing). Optional parameters keep their description and lose the example;
+ * defaults stay, since sending one answers as leaving it out does.
+ */
+function withoutExamplesOfOptionalParameters(document: OpenApiDocument, routes: RouteDefinition[]): OpenApiDocument {
+  for (const route of routes) {
+    const operation = document.paths?.[`/api/v1${route.path}`]?.[route.method];
+    if (!operation?.parameters) continue;
+    operation.parameters = operation.parameters.map((parameter) =>
+      'in' in parameter && !parameter.required ? withoutExamples(parameter) : parameter,
+    );
+  }
+  return document;
 }
 
 /** The OpenAPI 3.1 contract, generated from the zod schemas that validate each route. */
@@ -174,7 +197,7 @@ export function buildOpenApiDocument(routes: RouteDefinition[]) {
     });
   }
 
-  return new OpenApiGeneratorV31([...registry.definitions, { type: 'schema', schema: errorSchema }]).generateDocument({
+  const document = new OpenApiGeneratorV31([...registry.definitions, { type: 'schema', schema: errorSchema }]).generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'tcms REST API',
@@ -184,4 +207,5 @@ export function buildOpenApiDocument(routes: RouteDefinition[]) {
     },
     servers: [{ url: '/', description: 'This server: the paths carry the /api/v1 prefix' }],
   });
+  return withoutExamplesOfOptionalParameters(document, routes);
 }

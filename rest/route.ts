@@ -11,6 +11,7 @@ import { openRequest, type RequestOutcome } from '../src/foundation/request.ts';
 import type { UploadedFile } from '../src/foundation/storage/storage.service.ts';
 import { withImportSlot } from '../src/foundation/uploads/import-slots.ts';
 import type { Db } from '../src/kernel/database/client.ts';
+import { type Locale, localeOf } from '../src/kernel/i18n.ts';
 import { validate } from '../src/kernel/validation.ts';
 import { errorReply } from './errors.ts';
 import type { HttpSettings } from './http-settings.ts';
@@ -42,6 +43,8 @@ export type RouteInput<P, Q, B> = {
   db: Db | undefined;
   /** The client's address (behind a proxy, as TCMS_TRUST_PROXY lets Express read it). */
   ip: string;
+  /** The language of what is written for people, from Accept-Language (`ctx.locale` on `org` routes). */
+  locale: Locale;
 };
 
 /**
@@ -228,13 +231,14 @@ export function routeHandler(route: RouteDefinition, settings: HttpSettings): Re
 }
 
 /** What a route reads off its request besides the credentials, as the client sent it (before validation). */
-export type RawRouteInput = { params: unknown; query: unknown; body: unknown; ip: string };
+export type RawRouteInput = { params: unknown; query: unknown; body: unknown; ip: string; acceptLanguage?: string | undefined };
 
 const rawInputOf = (req: Request): RawRouteInput => ({
   params: req.params,
   query: req.query,
   body: req.body ?? {},
   ip: req.ip ?? req.socket.remoteAddress ?? 'unknown',
+  acceptLanguage: req.get('accept-language'),
 });
 
 /**
@@ -258,6 +262,7 @@ export async function execute(
     ctx: ctx as RequestContext,
     db: tx,
     ip: raw.ip,
+    locale: outcome.ctx?.locale ?? localeOf(raw.acceptLanguage),
   });
   if (result instanceof Reply && result.body instanceof Readable) await once(result.body, 'readable');
   return result instanceof Reply ? result : new Reply(route.success.status, result);

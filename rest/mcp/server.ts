@@ -13,6 +13,7 @@ import { z } from 'zod';
 import type { Identity } from '../../src/foundation/context.ts';
 import { budgetSpent, consumeToolCall } from '../../src/foundation/rate-limit/rate-limit.service.ts';
 import { meterRequest, openRequest, type RequestOutcome } from '../../src/foundation/request.ts';
+import { settings } from '../../src/kernel/config.ts';
 import type { AppError } from '../../src/kernel/errors.ts';
 import { errorReply } from '../errors.ts';
 import { execute, type RouteDefinition } from '../route.ts';
@@ -106,11 +107,13 @@ async function burstRefusal(identity: Identity, body: unknown): Promise<AppError
   return undefined;
 }
 
-function sendError(res: Response, req: Request, error: unknown, resourceMetadataUrl: string): void {
+/** RFC 9728: where an MCP client discovers how to obtain a token (TCMS_PUBLIC_URL at each request, as in rest/oauth.ts). */
+const resourceMetadataUrl = () => `${settings().publicUrl}/.well-known/oauth-protected-resource`;
+
+function sendError(res: Response, req: Request, error: unknown): void {
   const { status, body, headers } = errorReply(error, req.log);
   res.status(status).set(headers);
-  // RFC 9728: where an MCP client discovers how to obtain a token.
-  if (status === 401) res.set('WWW-Authenticate', `Bearer resource_metadata="${resourceMetadataUrl}"`);
+  if (status === 401) res.set('WWW-Authenticate', `Bearer resource_metadata="${resourceMetadataUrl()}"`);
   res.json(body);
 }
 
@@ -127,8 +130,7 @@ const methodNotAllowed: RequestHandler = (_req, res) => {
  * only (an API token or an OAuth access token; the session cookie is not read), then the request
  * pipeline of REST, the burst limit of tool calls, and the SDK's transport in JSON-response mode.
  */
-export function mcpRouter(publicUrl: string): Router {
-  const resourceMetadataUrl = `${publicUrl}/.well-known/oauth-protected-resource`;
+export function mcpRouter(): Router {
   const router = express.Router();
   router.post('/', jsonBody(), async (req, res) => {
     try {
@@ -141,10 +143,10 @@ export function mcpRouter(publicUrl: string): Router {
           acceptLanguage: req.get('accept-language'),
         },
       );
-      if (outcome.kind === 'refused') return sendError(res, req, outcome.error, resourceMetadataUrl);
+      if (outcome.kind === 'refused') return sendError(res, req, outcome.error);
       res.locals.orgId = outcome.ctx!.org.id;
       const refusal = await burstRefusal(outcome.identity!, req.body);
-      if (refusal) return sendError(res, req, refusal, resourceMetadataUrl);
+      if (refusal) return sendError(res, req, refusal);
 
       const server = mcpServer(outcome, req);
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -155,7 +157,7 @@ export function mcpRouter(publicUrl: string): Router {
       await server.connect(transport);
       await transport.handleRequest(req, res, req.body);
     } catch (error) {
-      if (!res.headersSent) sendError(res, req, error, resourceMetadataUrl);
+      if (!res.headersSent) sendError(res, req, error);
     }
   });
   router.all('/', methodNotAllowed);

@@ -1,5 +1,7 @@
 import {
+  confirmPasswordResetBodySchema,
   loginBodySchema,
+  passwordResetBodySchema,
   sessionSchema,
   signupBodySchema,
   signupResponseSchema,
@@ -7,6 +9,7 @@ import {
   verifyEmailBodySchema,
 } from '../../src/accounts/accounts.schemas.ts';
 import { currentSession, login, logout, resendVerificationMail, signup, verifyEmail } from '../../src/accounts/accounts.service.ts';
+import { confirmPasswordReset, requestPasswordReset } from '../../src/accounts/password-reset.service.ts';
 import { createOrganizationBodySchema, organizationSchema, orgPathSchema } from '../../src/orgs/orgs.schemas.ts';
 import { createOrganization, getOrganization, toOrganization } from '../../src/orgs/orgs.service.ts';
 import { defineRoute, Reply } from '../route.ts';
@@ -72,6 +75,35 @@ export const authRoutes = [
       const result = await login(body, { ip });
       return new Reply(200, result.body, {}, { token: result.sessionToken });
     },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/auth/password-reset',
+    operationId: 'requestPasswordReset',
+    summary:
+      'Mail a password reset token to the account with this address (in the language of Accept-Language); the same answer whether an account has it or not; at most 5 an hour per address and 20 per client address',
+    tag: 'Identity',
+    auth: 'none',
+    body: passwordResetBodySchema,
+    success: { status: 202, description: 'Accepted: a mail is on its way if an account has the address' },
+    errors: [429],
+    handle: async ({ body, ip, locale }) => {
+      await requestPasswordReset(body.email, { ip }, locale);
+      return new Reply(202, undefined);
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/auth/password-reset/confirm',
+    operationId: 'confirmPasswordReset',
+    summary:
+      "Set a new password with the password reset mail's token (once, within an hour): ends every session of the user (API tokens stay) and verifies the address",
+    tag: 'Identity',
+    auth: 'none',
+    body: confirmPasswordResetBodySchema,
+    success: { status: 200, description: 'The user, whose password is now the new one', schema: verifiedUserSchema },
+    errors: [404],
+    handle: ({ body }) => confirmPasswordReset(body.token, body.password),
   }),
   defineRoute({
     method: 'post',

@@ -2,12 +2,15 @@ import { z } from 'zod';
 import { emailSchema } from '../foundation/auth/auth.schemas.ts';
 import { membershipSchema, organizationSchema } from '../orgs/orgs.schemas.ts';
 
-/** Signing up, signing in and the session (contract §1, §18). */
+/** Signing up, signing in, the session and resetting a password (contract §1, §18, §19). */
+
+/** A new password: signup's rules, which a password reset follows too. */
+const newPasswordSchema = z.string().min(8).max(200);
 
 export const signupBodySchema = z
   .strictObject({
     email: emailSchema,
-    password: z.string().min(8).max(200),
+    password: newPasswordSchema,
     firstName: z.string().trim().min(1).max(100),
     lastName: z.string().trim().min(1).max(100),
     organizationName: z.string().trim().min(1).max(200).optional(),
@@ -43,9 +46,10 @@ export const userSchema = z
     lastName: z.string(),
     displayName: z.string(),
     avatarKey: z.string().nullable(),
-    emailVerified: z
-      .boolean()
-      .meta({ description: "The address is proven: by the verification mail's token, or by signing up with an invitation token" }),
+    emailVerified: z.boolean().meta({
+      description:
+        "The address is proven: by the verification mail's token, by signing up with an invitation token, or by resetting the password",
+    }),
   })
   .meta({ id: 'User' });
 
@@ -53,6 +57,22 @@ export const verifyEmailBodySchema = z.strictObject({ token: z.string().min(1).m
 
 export const verifiedUserSchema = z.object({ user: userSchema }).meta({ id: 'VerifiedUser' });
 
+export const passwordResetBodySchema = z.strictObject({ email: emailSchema }).meta({ id: 'PasswordResetRequest' });
+
+export const confirmPasswordResetBodySchema = z
+  .strictObject({
+    token: z.string().min(1).max(200).meta({ description: 'The token of the password reset mail' }),
+    password: newPasswordSchema,
+  })
+  .meta({
+    id: 'ConfirmPasswordResetRequest',
+    example: { token: 'q9J1yX0rT3mD4fW8nB6vK2cH7sL5aE0uZ1pG9oR4iY8', password: 'a brand new passphrase' },
+  });
+
 export const sessionSchema = z.object({ user: userSchema, organizations: z.array(membershipSchema) }).meta({ id: 'Session' });
 
 export const signupResponseSchema = sessionSchema.extend({ organization: organizationSchema }).meta({ id: 'SignupResponse' });
+
+/** A person's own names, as signup takes them (the pages' /account edits them). */
+export const profileBodySchema = signupBodySchema.pick({ firstName: true, lastName: true });
+export type ProfileInput = z.output<typeof profileBodySchema>;

@@ -1,3 +1,5 @@
+import { type AuditEntry, emitAudit } from '../foundation/audit/audit.service.ts';
+import { change } from '../foundation/audit/clip.ts';
 import { normalizeEmail } from '../foundation/auth/auth.schemas.ts';
 import { unauthorized, userSnapshot } from '../foundation/auth/authenticate.ts';
 import { markEmailVerified, queueVerificationMail, resendVerification, verifyByToken } from '../foundation/auth/email-verification.ts';
@@ -12,7 +14,7 @@ import { conflict } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
 import { decoyPasswordHash, hashPassword, newSecret, verifyPassword } from '../kernel/secrets.ts';
 import { createOrganizationFor, toOrganization } from '../orgs/orgs.service.ts';
-import type { LoginInput, SignupInput } from './accounts.schemas.ts';
+import type { LoginInput, ProfileInput, SignupInput } from './accounts.schemas.ts';
 
 export const toUser = (user: UserSnapshot) => ({
   ulid: user.id,
@@ -134,4 +136,65 @@ export async function verifyEmail(token: string) {
 export async function resendVerificationMail(identity: Identity, db?: Db): Promise<void> {
   if (identity.kind !== 'session') throw unauthorized('Sending the verification mail again needs a session');
   await resendVerification(identity.user.id, db);
+}
+
+type SessionIdentity = Extract<Identity, { kind: 'session' }>;
+
+/** A person's own account is managed with a session, never with a token (like API tokens, contract §1). */
+function sessionOwner(identity: Identity, action: string): SessionIdentity {
+  if (identity.kind !== 'session') throw unauthorized(`${action} needs a session`);
+  return identity;
+}
+
+/**
+ * A change of the user's own account, audited in each organization they belong to, the user its
+ * actor: an account belongs to no organization, and each one sees its members' changes.
+ */
+async function auditInEachOrganization(tx: Db, identity: SessionIdentity, entry: Omit<AuditEntry, 'entityType' | 'entityUlid'>) {
+  const memberships = await tx.membership.findMany({
+    where: { userId: identity.user.id },
+    select: { orgId: true },
+    orderBy: { orgId: 'asc' },
+  });
+  for (const { orgId } of memberships) {
+    await emitAudit(tx, { identity, org: { id: orgId } }, { ...entry, entityType: 'user', entityUlid: identity.user.id });
+  }
+}
+
+/** The person's names (the pages' /account), audited as `user.updated` with its changes when anything changed. */
+export async function updateProfile(identity: Identity, input: ProfileInput) {
+  const owner = sessionOwner(identity, 'Changing your profile');
+  const before = owner.user;
+  const changes = (['firstName', 'lastName'] as const)
+    .filter((field) => input[field] !== before[field])
+    .map((field) => change(field, before[field], input[field]));
+  if (changes.length === 0) return { user: toUser(before) };
+  const user = await inTransaction(prisma(), async (tx) => {
+    const updated = userSnapshot(await tx.user.update({ where: { id: before.id }, data: { ...input, updatedAt: new Date() } }));
+    await auditInEachOrganization(
+      tx,
+      { ...owner, user: updated },
+      { action: 'user.updated', entityLabel: updated.email, metadata: { changes } },
+    );
+    return updated;
+  });
+  return { user: toUser(user) };
+}
+
+/**
+ * Ends every session of the person, this one too (a lost laptop); API tokens and authorized
+ * applications stay: they belong to organizations and are revoked one by one. Audited as
+ * `user.signed_out_everywhere`, like a password reset, which ends them all too.
+ */
+export async function signOutEverywhere(identity: Identity): Promise<{ sessionsRevoked: number }> {
+  const owner = sessionOwner(identity, 'Signing out everywhere');
+  return inTransaction(prisma(), async (tx) => {
+    const { count: sessionsRevoked } = await tx.session.deleteMany({ where: { userId: owner.user.id } });
+    await auditInEachOrganization(tx, owner, {
+      action: 'user.signed_out_everywhere',
+      entityLabel: owner.user.email,
+      metadata: { sessionsRevoked },
+    });
+    return { sessionsRevoked };
+  });
 }

@@ -311,6 +311,20 @@ export async function revokeInvitation(ctx: RequestContext, invitationUlid: stri
   });
 }
 
+/**
+ * What the holder of an invitation's token may read of it (the accept page shows it): the
+ * organization, the role, the invited address and the status. Null for a token no invitation
+ * holds: never issued, or replaced by a resend.
+ */
+export async function describeInvitation(token: string) {
+  const row = await prisma().invitation.findUnique({
+    where: { tokenHash: sha256(token) },
+    include: { org: { select: { name: true } } },
+  });
+  if (!row) return null;
+  return { organizationName: row.org.name, role: row.role as InvitationRole, email: row.email, status: invitationStatus(row) };
+}
+
 const invitationNotFound = () => notFound('Invitation');
 
 /**

@@ -114,6 +114,10 @@ const environmentSchema = z.object({
   // Bot check of signup (contract §18): a siteverify-compatible verifier and the secret it knows this service by.
   TCMS_CHALLENGE_VERIFY_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// address' }).optional(),
   TCMS_CHALLENGE_SECRET: z.string().min(1).optional(),
+  // The widget the signup page shows for the bot check (its public site key; its script, unless overridden).
+  TCMS_CHALLENGE_SITE_KEY: z.string().min(1).optional(),
+  TCMS_CHALLENGE_WIDGET: z.enum(['turnstile', 'hcaptcha', 'recaptcha']).default('turnstile'),
+  TCMS_CHALLENGE_SCRIPT_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// address' }).optional(),
   // How long the verifier has to answer before signup is refused.
   TCMS_CHALLENGE_TIMEOUT_MS: milliseconds(5_000, 1),
   // Unverified users cannot invite, create API tokens or accept invitations (contract §18).
@@ -148,7 +152,7 @@ export type Config = {
   trustProxy: boolean | number | string;
   metricsToken: string | undefined;
   billingProvider: string;
-  /** TCMS_PUBLIC_URL without a trailing slash; http://localhost:<port> by default. */
+  /** TCMS_PUBLIC_URL without a trailing slash; by default http://localhost:<port>, the port listened on (`listeningOn`). */
   publicUrl: string;
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -168,7 +172,20 @@ export type Config = {
 /** The heap and the time of the worker thread that reads one import's files. */
 export type ImportSettings = { memoryMb: number; timeoutMs: number };
 
-export type ChallengeSettings = { verifyUrl: string; secret: string; timeoutMs: number };
+export type ChallengeSettings = { verifyUrl: string; secret: string; timeoutMs: number; widget?: ChallengeWidget };
+
+/** What the signup page needs to show a siteverify widget: its script, the element it fills, the field it posts. */
+export type ChallengeWidget = { siteKey: string; scriptUrl: string; className: string; responseField: string };
+
+const WIDGETS = {
+  turnstile: {
+    scriptUrl: 'https://challenges.cloudflare.com/turnstile/v0/api.js',
+    className: 'cf-turnstile',
+    responseField: 'cf-turnstile-response',
+  },
+  hcaptcha: { scriptUrl: 'https://js.hcaptcha.com/1/api.js', className: 'h-captcha', responseField: 'h-captcha-response' },
+  recaptcha: { scriptUrl: 'https://www.google.com/recaptcha/api.js', className: 'g-recaptcha', responseField: 'g-recaptcha-response' },
+} satisfies Record<string, Omit<ChallengeWidget, 'siteKey'>>;
 
 export type WebhookSettings = {
   dispatch: boolean;
@@ -190,8 +207,24 @@ export type S3Settings = {
   forcePathStyle: boolean;
 };
 
+/** Where people reach the service when TCMS_PUBLIC_URL is unset: this machine, on the port it listens on. */
+const localUrlOn = (port: number) => `http://localhost:${port}`;
+
 /** `TCMS_TRUST_PROXY` as Express reads it: true/false, a hop count, or addresses and subnets. */
 const trustProxyOf = (value: string) => (value === 'true' ? true : value === 'false' ? false : /^\d+$/.test(value) ? Number(value) : value);
+
+function challengeOf(parsed: z.output<typeof environmentSchema>): ChallengeSettings | undefined {
+  if (!parsed.TCMS_CHALLENGE_VERIFY_URL || !parsed.TCMS_CHALLENGE_SECRET) return undefined;
+  const widget = WIDGETS[parsed.TCMS_CHALLENGE_WIDGET];
+  return {
+    verifyUrl: parsed.TCMS_CHALLENGE_VERIFY_URL,
+    secret: parsed.TCMS_CHALLENGE_SECRET,
+    timeoutMs: parsed.TCMS_CHALLENGE_TIMEOUT_MS,
+    ...(parsed.TCMS_CHALLENGE_SITE_KEY
+      ? { widget: { ...widget, siteKey: parsed.TCMS_CHALLENGE_SITE_KEY, scriptUrl: parsed.TCMS_CHALLENGE_SCRIPT_URL ?? widget.scriptUrl } }
+      : {}),
+  };
+}
 
 /** The configuration from the environment; a bad variable is a ConfigurationError naming it. */
 export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
@@ -231,7 +264,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     trustProxy: trustProxyOf(parsed.TCMS_TRUST_PROXY),
     metricsToken: parsed.TCMS_METRICS_TOKEN,
     billingProvider: parsed.TCMS_BILLING_PROVIDER,
-    publicUrl: parsed.TCMS_PUBLIC_URL ?? `http://localhost:${parsed.PORT}`,
+    publicUrl: parsed.TCMS_PUBLIC_URL ?? localUrlOn(parsed.PORT),
     smtpUrl: parsed.TCMS_SMTP_URL,
     mailFrom: parsed.TCMS_MAIL_FROM,
     retryBaseMs: parsed.TCMS_RETRY_BASE_MS,
@@ -247,10 +280,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     sseKeepAliveMs: parsed.TCMS_SSE_KEEPALIVE_MS,
     sseStreamLimits: { perCredential: parsed.TCMS_SSE_STREAMS_PER_CREDENTIAL, perAddress: parsed.TCMS_SSE_STREAMS_PER_ADDRESS },
     imports: { memoryMb: parsed.TCMS_IMPORT_MEMORY_MB, timeoutMs: parsed.TCMS_IMPORT_TIMEOUT_MS },
-    challenge:
-      parsed.TCMS_CHALLENGE_VERIFY_URL && parsed.TCMS_CHALLENGE_SECRET
-        ? { verifyUrl: parsed.TCMS_CHALLENGE_VERIFY_URL, secret: parsed.TCMS_CHALLENGE_SECRET, timeoutMs: parsed.TCMS_CHALLENGE_TIMEOUT_MS }
-        : undefined,
+    challenge: challengeOf(parsed),
     requireEmailVerification: parsed.TCMS_REQUIRE_EMAIL_VERIFICATION,
     passwordHashing: { memoryKib: parsed.TCMS_PASSWORD_MEMORY_KIB, passes: parsed.TCMS_PASSWORD_PASSES },
   };
@@ -259,11 +289,20 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
 let current: Config | undefined;
 
 /**
- * The configuration of the running service: one object for every module, applied once by
- * `createApp` (app/app.ts); until then, what an empty environment gives.
+ * The configuration of the running service: one object for every module, applied by `createApp`
+ * (app/app.ts) and once more by the server when it listens (`listeningOn`); until then, what an
+ * empty environment gives.
  */
 export const settings = (): Config => (current ??= loadConfig({}));
 
 export function applySettings(config: Config): void {
   current = config;
+}
+
+/**
+ * The configuration once the server listens on `port`, which PORT=0 leaves to the system: a
+ * publicUrl derived from PORT names that port instead; a TCMS_PUBLIC_URL of its own stays.
+ */
+export function listeningOn(config: Config, port: number): Config {
+  return config.publicUrl === localUrlOn(config.port) ? { ...config, publicUrl: localUrlOn(port) } : config;
 }

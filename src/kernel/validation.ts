@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { fromValidationIssues } from './errors.ts';
 import { ULID_PATTERN } from './ids.ts';
 
+/** The last millisecond of 9999-12-31: later instants have no ISO 8601 date and no locale can print them. */
+export const LAST_RENDERABLE_MS = 253_402_300_799_999;
+
 export const ulidSchema = z.string().regex(ULID_PATTERN, 'must be a ULID').meta({ example: '01JD3Z8Q4V5W6X7Y8Z9A0B1C2D' });
 
 /** An array of at most `max` entries that must not repeat (the contract's "no duplicates": 422). */

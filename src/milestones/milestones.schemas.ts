@@ -1,9 +1,14 @@
 import { z } from 'zod';
 import { pageQuerySchema, pageSchema } from '../kernel/pagination.ts';
-import { searchQuerySchema, someFieldOf } from '../kernel/validation.ts';
+import { LAST_RENDERABLE_MS, searchQuerySchema, someFieldOf } from '../kernel/validation.ts';
 
 /** Epoch milliseconds as the contract writes instants (0 .. the largest JavaScript Date). */
-export const epochMsSchema = z.number().int().min(0).max(8_640_000_000_000_000).meta({ example: 1767225600000 });
+export const epochMsSchema = z
+  .number()
+  .int()
+  .min(0)
+  .max(LAST_RENDERABLE_MS, 'must be before the year 10000')
+  .meta({ example: 1767225600000 });
 
 export const MILESTONE_NAME_MAX = 200;
 export const MILESTONE_DESCRIPTION_MAX = 2000;

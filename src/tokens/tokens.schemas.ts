@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LAST_RENDERABLE_MS } from '../kernel/validation.ts';
 
 export const TOKEN_ROLES = ['admin', 'member', 'viewer'] as const;
 
@@ -10,7 +11,7 @@ export const createTokenBodySchema = z
       .number()
       .int()
       .positive()
-      .max(8_640_000_000_000_000)
+      .max(LAST_RENDERABLE_MS, 'must be before the year 10000')
       .optional()
       .meta({ description: 'Epoch ms; must be in the future', example: 1893456000000 }),
   })

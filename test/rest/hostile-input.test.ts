@@ -13,6 +13,7 @@ import {
   type Operation,
   openApiOperations,
   otherRouteOperations,
+  pageOperations,
   phaseOf,
 } from '../support/hostile/operations.ts';
 import { hostileSeed, seededRandom } from '../support/hostile/random.ts';
@@ -77,6 +78,7 @@ describe('hostile input generated for every route', () => {
     const operations = [
       ...openApiOperations(document, fixture),
       ...otherRouteOperations(fixture),
+      ...pageOperations(fixture),
       ...(await mcpOperations(fixture, await mcpTools(server, fixture.callers.token.headers))),
     ];
     // A route added to the app fails here until the walk reaches it, and a path parameter until the fixture has a value for it.

@@ -58,14 +58,21 @@ const authorizationParams = (client: Client, challenge: string, state = 'state-1
   resource: RESOURCE,
 });
 
+/**
+ * The pages' CSRF pair (rest/pages/pages-router.ts), as a browser shown the consent page holds it:
+ * the cookie and the form's hidden field carry the same token.
+ */
+const CSRF_TOKEN = 'c'.repeat(43);
+const withCsrfCookie = (caller?: Caller) => [caller?.headers.Cookie, `tcms_csrf=${CSRF_TOKEN}`].filter(Boolean).join('; ');
+
 /** The consent form's POST, as the page sends it from the service's own origin. */
 const consent = (caller: Caller, client: Client, challenge: string, fields: Record<string, string> = {}) =>
   t.http
     .post('/authorize')
-    .set('Cookie', caller.headers.Cookie!)
+    .set('Cookie', withCsrfCookie(caller))
     .set('Origin', PUBLIC_URL)
     .type('form')
-    .send({ ...authorizationParams(client, challenge), approve: 'true', organizationUlid: caller.orgId, ...fields });
+    .send({ ...authorizationParams(client, challenge), approve: 'true', organizationUlid: caller.orgId, _csrf: CSRF_TOKEN, ...fields });
 
 function redirectedTo(response: Response): URL {
   expect(response.status, response.text).toBe(302);
@@ -195,16 +202,34 @@ describe('POST /register (RFC 7591)', () => {
 });
 
 describe('GET /authorize: the consent page', () => {
-  it('asks a visitor without a session to sign in, naming the client escaped', async () => {
+  it('sends a visitor without a session to sign in, and back to this very request', async () => {
+    const client = await register();
+    const params = authorizationParams(client, pkce().challenge);
+    const response = await t.http.get('/authorize').query(params);
+    expect(response.status).toBe(303);
+    expect(response.headers['x-frame-options']).toBe('DENY');
+    const signIn = new URL(response.headers.location!, PUBLIC_URL);
+    expect(signIn.pathname).toBe('/signin');
+    expect(signIn.searchParams.get('next')).toBe(`/authorize?${new URLSearchParams(params)}`);
+  });
+
+  it('shows the consent in the frame of the pages: the client named escaped, no script, no framing, a CSRF token', async () => {
+    const owner = await signUp(t.http);
     const client = await register({ client_name: '<script>alert(1)</script>' });
-    const response = await t.http.get('/authorize').query(authorizationParams(client, pkce().challenge));
+    const response = await t.http
+      .get('/authorize')
+      .set('Cookie', owner.headers.Cookie!)
+      .query(authorizationParams(client, pkce().challenge));
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toMatch(/^text\/html/);
     expect(response.headers['x-frame-options']).toBe('DENY');
-    expect(response.text).toContain('POST /api/v1/auth/login');
+    expect(response.headers['referrer-policy']).toBe('same-origin');
+    expect(response.headers['content-security-policy']).toMatch(/form-action 'self' http:\/\/127\.0\.0\.1:33418; .*frame-ancestors 'none'/);
     expect(response.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(response.text).not.toContain('<script>');
     expect(response.text).not.toMatch(/<(link|img|script)\b/);
+    const token = /name="_csrf" value="([\w-]{43})"/.exec(response.text)?.[1];
+    expect(response.headers['set-cookie']?.[0]).toContain(`tcms_csrf=${token};`);
   });
 
   it("shows a signed-in user the client and a choice among their organizations' active memberships", async () => {
@@ -334,29 +359,40 @@ describe('POST /authorize: the decision', () => {
     }
   });
 
-  it('refuses a cross-origin POST, or one without Origin and Referer, and grants nothing', async () => {
+  it('refuses a POST without the CSRF token, a cross-origin one, or one without Origin and Referer, and grants nothing', async () => {
     const owner = await signUp(t.http);
     const client = await register();
-    const form = { ...authorizationParams(client, pkce().challenge), approve: 'true', organizationUlid: owner.orgId };
-    const crossSite = await t.http
+    const form = { ...authorizationParams(client, pkce().challenge), approve: 'true', organizationUlid: owner.orgId, _csrf: CSRF_TOKEN };
+    // A browser at the public address whose CSRF cookie is gone (a restored tab): the consent again, with a new token.
+    const withoutToken = await t.http
       .post('/authorize')
       .set('Cookie', owner.headers.Cookie!)
+      .set('Host', new URL(PUBLIC_URL).host)
+      .set('Origin', PUBLIC_URL)
+      .type('form')
+      .send(form);
+    expect(withoutToken.status).toBe(403);
+    expect(withoutToken.text).toContain('This form expired');
+    expect(withoutToken.text).toContain('name="approve" value="true"');
+    const crossSite = await t.http
+      .post('/authorize')
+      .set('Cookie', withCsrfCookie(owner))
       .set('Origin', 'https://evil.example')
       .type('form')
       .send(form);
     expect(crossSite.status).toBe(403);
     const crossReferer = await t.http
       .post('/authorize')
-      .set('Cookie', owner.headers.Cookie!)
+      .set('Cookie', withCsrfCookie(owner))
       .set('Referer', 'http://localhost:4781/authorize')
       .type('form')
       .send(form);
     expect(crossReferer.status).toBe(403);
-    const bare = await t.http.post('/authorize').set('Cookie', owner.headers.Cookie!).type('form').send(form);
+    const bare = await t.http.post('/authorize').set('Cookie', withCsrfCookie(owner)).type('form').send(form);
     expect(bare.status).toBe(403);
     const sameReferer = await t.http
       .post('/authorize')
-      .set('Cookie', owner.headers.Cookie!)
+      .set('Cookie', withCsrfCookie(owner))
       .set('Referer', `${PUBLIC_URL}/authorize?x=1`)
       .type('form')
       .send(form);
@@ -368,8 +404,10 @@ describe('POST /authorize: the decision', () => {
     const owner = await signUp(t.http);
     const stranger = await signUp(t.http);
     const client = await register();
-    const form = { ...authorizationParams(client, pkce().challenge), approve: 'true', organizationUlid: owner.orgId };
-    expect((await t.http.post('/authorize').set('Origin', PUBLIC_URL).type('form').send(form)).status).toBe(401);
+    const form = { ...authorizationParams(client, pkce().challenge), approve: 'true', organizationUlid: owner.orgId, _csrf: CSRF_TOKEN };
+    expect((await t.http.post('/authorize').set('Cookie', withCsrfCookie()).set('Origin', PUBLIC_URL).type('form').send(form)).status).toBe(
+      401,
+    );
     expect((await consent(stranger, client, pkce().challenge, { organizationUlid: owner.orgId })).status).toBe(404);
     const member = await joinAs(t.http, owner, 'member');
     await setMemberSuspension(owner.orgId, member.userId, true);
@@ -644,10 +682,10 @@ describe('an MCP client (the SDK) end to end', () => {
     const callback = redirectedTo(
       await t.http
         .post(authorizationUrl.pathname)
-        .set('Cookie', owner.headers.Cookie!)
+        .set('Cookie', withCsrfCookie(owner))
         .set('Origin', PUBLIC_URL)
         .type('form')
-        .send({ ...Object.fromEntries(authorizationUrl.searchParams), approve: 'true', organizationUlid: owner.orgId }),
+        .send({ ...Object.fromEntries(authorizationUrl.searchParams), approve: 'true', organizationUlid: owner.orgId, _csrf: CSRF_TOKEN }),
     );
     expect(callback.searchParams.get('state')).toBe('sdk-state');
 

@@ -102,6 +102,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mail a password reset token to the account with this address (in the language of Accept-Language); the same answer whether an account has it or not; at most 5 an hour per address and 20 per client address */
+        post: operations["requestPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/password-reset/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set a new password with the password reset mail's token (once, within an hour): ends every session of the user (API tokens stay) and verifies the address */
+        post: operations["confirmPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/logout": {
         parameters: {
             query?: never;
@@ -2260,7 +2294,7 @@ export interface components {
             lastName: string;
             displayName: string;
             avatarKey: string | null;
-            /** @description The address is proven: by the verification mail's token, or by signing up with an invitation token */
+            /** @description The address is proven: by the verification mail's token, by signing up with an invitation token, or by resetting the password */
             emailVerified: boolean;
         };
         OrganizationMembership: {
@@ -2315,6 +2349,24 @@ export interface components {
              * @example ada@example.com
              */
             email: string;
+            password: string;
+        };
+        PasswordResetRequest: {
+            /**
+             * Format: email
+             * @example ada@example.com
+             */
+            email: string;
+        };
+        /**
+         * @example {
+         *       "token": "q9J1yX0rT3mD4fW8nB6vK2cH7sL5aE0uZ1pG9oR4iY8",
+         *       "password": "a brand new passphrase"
+         *     }
+         */
+        ConfirmPasswordResetRequest: {
+            /** @description The token of the password reset mail */
+            token: string;
             password: string;
         };
         CreateOrganizationRequest: {
@@ -4477,7 +4529,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4529,11 +4581,67 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    requestPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON, at most 10mb (larger bodies answer 413) */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordResetRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted: a mail is on its way if an account has the address */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["ContentTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    confirmPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON, at most 10mb (larger bodies answer 413) */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfirmPasswordResetRequest"];
+            };
+        };
+        responses: {
+            /** @description The user, whose password is now the new one */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerifiedUser"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["ContentTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
     logOut: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4580,7 +4688,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4678,7 +4786,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4719,7 +4827,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -4784,7 +4892,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -4867,7 +4975,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4942,7 +5050,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -4979,7 +5087,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5024,7 +5132,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5076,7 +5184,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5149,7 +5257,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5228,7 +5336,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5273,7 +5381,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5345,7 +5453,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5390,7 +5498,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5467,7 +5575,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5582,7 +5690,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5618,7 +5726,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5711,7 +5819,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5756,7 +5864,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5909,7 +6017,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5945,7 +6053,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5989,7 +6097,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -6033,7 +6141,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -6071,7 +6179,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -6114,7 +6222,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -6208,7 +6316,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -6287,7 +6395,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -6362,7 +6470,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -6406,7 +6514,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -6443,7 +6551,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -6488,7 +6596,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -6527,7 +6635,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -6604,7 +6712,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -6648,7 +6756,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -6685,7 +6793,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -6730,7 +6838,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -6769,7 +6877,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -6856,7 +6964,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -6937,7 +7045,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -6977,7 +7085,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -7025,7 +7133,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -7070,7 +7178,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -7114,7 +7222,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -7200,7 +7308,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -7278,7 +7386,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -7314,7 +7422,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -7399,7 +7507,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -7477,7 +7585,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -7513,7 +7621,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -7596,7 +7704,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -7674,7 +7782,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -7710,7 +7818,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -7754,7 +7862,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -7801,7 +7909,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -7837,7 +7945,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -7926,7 +8034,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8004,7 +8112,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8040,7 +8148,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8122,7 +8230,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8166,7 +8274,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8244,7 +8352,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8322,7 +8430,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8358,7 +8466,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8435,7 +8543,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8479,7 +8587,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8557,7 +8665,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8601,7 +8709,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8767,7 +8875,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8879,7 +8987,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8915,7 +9023,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8959,7 +9067,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8997,7 +9105,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9035,7 +9143,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9081,7 +9189,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9169,7 +9277,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9247,7 +9355,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9292,7 +9400,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9331,7 +9439,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9417,7 +9525,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9466,7 +9574,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9546,7 +9654,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9585,7 +9693,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9629,7 +9737,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9673,7 +9781,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9717,7 +9825,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9761,7 +9869,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9805,7 +9913,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9942,7 +10050,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9986,7 +10094,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -10090,7 +10198,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -10175,7 +10283,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -10253,7 +10361,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -10552,7 +10660,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -10596,7 +10704,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -10640,7 +10748,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -10720,7 +10828,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -10757,7 +10865,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -10842,7 +10950,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -10886,7 +10994,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -10930,7 +11038,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -10969,7 +11077,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -11004,7 +11112,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -11079,7 +11187,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -11154,7 +11262,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -11190,7 +11298,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -11272,7 +11380,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -11316,7 +11424,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -11391,7 +11499,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -11473,7 +11581,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -11551,7 +11659,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -11588,7 +11696,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -11633,7 +11741,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -11713,7 +11821,7 @@ export interface operations {
             header?: {
                 /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
                 "X-Organization-Id"?: string;
-                /** @description Replays the first response for 24 hours */
+                /** @description Replays the first response for 24 hours; a key such as `deploy-4711` */
                 "Idempotency-Key"?: string;
             };
             path: {

@@ -3,8 +3,8 @@ import { type Db, prisma } from '../../kernel/database/client.ts';
 import { inTransaction } from '../../kernel/database/transactions.ts';
 import { AppError, conflict, notFound } from '../../kernel/errors.ts';
 import { newSecret, sha256 } from '../../kernel/secrets.ts';
-import { queueMail } from '../mail/mail.service.ts';
 import { budgetSpent, consumeCall } from '../rate-limit/rate-limit.service.ts';
+import { queueAccountMail } from './account-mails.ts';
 
 /**
  * Email verification (contract §18): one live token per user, stored hashed on the user row; a
@@ -14,37 +14,17 @@ import { budgetSpent, consumeCall } from '../rate-limit/rate-limit.service.ts';
 
 /** A verification token works for 7 days after its mail was queued. */
 export const VERIFICATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
-/** What the verification mail's outbox rows are about (the user). */
-const MAIL_SUBJECT = 'email_verification';
-
-const oneLine = (text: string) => text.replace(/[\r\n\t]+/g, ' ').trim();
 
 /** Inside the caller's transaction: a new token for `user`, and the mail that carries it. */
 export async function queueVerificationMail(tx: Db, user: { id: string; email: string; firstName: string }): Promise<void> {
   const { secret, hash } = newSecret();
   await tx.user.update({ where: { id: user.id }, data: { emailVerificationTokenHash: hash, emailVerificationSentAt: new Date() } });
-  await queueMail(tx, {
-    orgId: null,
-    about: { type: MAIL_SUBJECT, id: user.id },
-    to: user.email,
-    subject: 'Verify your email address for tcms',
-    text: [
-      `Hello ${oneLine(user.firstName)},`,
-      '',
-      'Confirm that this address is yours:',
-      `${settings().publicUrl}/verify-email?token=${encodeURIComponent(secret)}`,
-      '',
-      `Verification token: ${secret}`,
-      '',
-      'The token works for 7 days. If you did not sign up for tcms, ignore this message.',
-      '',
-    ].join('\n'),
-  });
+  await queueAccountMail(tx, 'email_verification', user, secret);
 }
 
 const VERIFIED = () => ({ emailVerifiedAt: new Date(), emailVerificationTokenHash: null, emailVerificationSentAt: null });
 
-/** Marks the user's address as proven (an invitation token did); a no-op when it already is. */
+/** Marks the user's address as proven (an invitation token or a password reset did); a no-op when it already is. */
 export async function markEmailVerified(tx: Db, userId: string): Promise<void> {
   await tx.user.updateMany({ where: { id: userId, emailVerifiedAt: null }, data: VERIFIED() });
 }

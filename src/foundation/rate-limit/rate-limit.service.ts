@@ -1,6 +1,6 @@
 import type { Prisma } from '../../../prisma/generated/client/client.ts';
 import { type Db, prisma } from '../../kernel/database/client.ts';
-import { queryRaw, sql } from '../../kernel/database/raw-sql.ts';
+import { executeRaw, queryRaw, sql } from '../../kernel/database/raw-sql.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { sha256 } from '../../kernel/secrets.ts';
 import type { RequestContext } from '../context.ts';
@@ -12,7 +12,9 @@ import type { RequestContext } from '../context.ts';
  * registrations per address and hour (contract §16); a client address's requests to the public
  * share routes per minute (contract §15); invitation mails per hour, from one organization to one
  * address and to one address from every organization (contract §8); failed sign-ins per 15
- * minutes, per account address and per client address (contract §1).
+ * minutes per account address and client address together, and per hour per client address
+ * (contract §1); password reset requests per hour, per account address and per client address
+ * (contract §19).
  */
 export const BUCKETS = {
   requests: { windowMs: 60_000 },
@@ -24,6 +26,9 @@ export const BUCKETS = {
   invitation_mail_from_org: { windowMs: 3_600_000 },
   invitation_mail_to_address: { windowMs: 3_600_000 },
   sign_in: { windowMs: 15 * 60_000 },
+  sign_in_ip: { windowMs: 3_600_000 },
+  password_reset_to_address: { windowMs: 3_600_000 },
+  password_reset_from_client: { windowMs: 3_600_000 },
 } as const;
 export type Bucket = keyof typeof BUCKETS;
 
@@ -99,6 +104,13 @@ export async function refundCalls(
   );
 }
 
+/**
+ * Drops every window of `bucket`, current or past, of each of `owners` that counts a call (a window
+ * refunds brought to zero counts none and is left to the sweep); answers how many it dropped.
+ */
+export const forgetOwners = (db: Db, owners: string[], bucket: Bucket): Promise<number> =>
+  executeRaw(db, sql`DELETE FROM rate_limit_windows WHERE org_id = ANY(${owners}::text[]) AND bucket = ${bucket} AND count > 0`);
+
 /** Counts one call against the `limit` of `bucket` for `orgId` (any owner, as for `consumeCalls`). */
 export async function consumeCall(
   orgId: string,
@@ -120,6 +132,27 @@ export const budgetSpent = (state: RateLimitState, message: string, details: Rec
  * address, a mail address): 26 characters of a digest of the bucket and the identifying values.
  */
 export const digestKey = (bucket: Bucket, ...identifiers: string[]) => sha256([bucket, ...identifiers].join(':')).slice(0, 26);
+
+/** Which of the two values a pair key (`digestPairKey`) is digested from. */
+export type PairHalf = 'first' | 'second';
+const HALF_KEY_LENGTH = 13;
+const halfKey = (bucket: Bucket, half: PairHalf, value: string) => digestKey(bucket, half, value).slice(0, HALF_KEY_LENGTH);
+
+/**
+ * The owner key of a budget kept for a pair of values that must not be stored as they are (an
+ * account address and a client address): a digest of each, 13 characters apiece (52 bits, ample
+ * against collisions), side by side, so that `forgetPairsWith` finds every pair of one value.
+ */
+export const digestPairKey = (bucket: Bucket, first: string, second: string) =>
+  halfKey(bucket, 'first', first) + halfKey(bucket, 'second', second);
+
+/** Drops every window of `bucket` whose pair key has `value` as its `half`, as `forgetOwners` drops an owner's. */
+export function forgetPairsWith(db: Db, bucket: Bucket, half: PairHalf, value: string): Promise<number> {
+  // A digest is hexadecimal: it holds neither of LIKE's wildcards.
+  const key = halfKey(bucket, half, value);
+  const pattern = half === 'first' ? `${key}%` : `%${key}`;
+  return executeRaw(db, sql`DELETE FROM rate_limit_windows WHERE bucket = ${bucket} AND org_id LIKE ${pattern} AND count > 0`);
+}
 
 /** Counts one machine-authenticated request against the organization's per-minute ceiling. */
 export const consumeRequest = (ctx: RequestContext, now = Date.now()) =>

@@ -67,11 +67,13 @@ async function authorizeOAuthClient(http: TestAgent, owner: Caller, address: str
     code_challenge_method: 'S256',
     resource,
   };
+  // The pages' CSRF pair (rest/pages/pages-router.ts): the same token in the cookie and the form.
+  const csrf = 'c'.repeat(43);
   const consent = await http
     .post('/authorize')
-    .set({ Cookie: owner.headers.Cookie!, Origin: PUBLIC_URL })
+    .set({ Cookie: `${owner.headers.Cookie}; __Host-tcms_csrf=${csrf}`, Origin: PUBLIC_URL })
     .type('form')
-    .send({ ...authorization, approve: 'true', organizationUlid: owner.orgId });
+    .send({ ...authorization, approve: 'true', organizationUlid: owner.orgId, _csrf: csrf });
   expect(consent.status, consent.text).toBe(302);
   const code = new URL(consent.headers.location!).searchParams.get('code')!;
   const tokens = await ok<{ access_token: string; refresh_token: string }>(

@@ -1,3 +1,4 @@
+import { pages } from '../../../rest/pages/index.ts';
 import type { Caller } from '../app.ts';
 import type { Envelope } from './answers.ts';
 import { type HostileFixture, PUBLIC_URL } from './fixture.ts';
@@ -145,6 +146,47 @@ export function otherRouteOperations(fixture: HostileFixture): Operation[] {
   ];
 }
 
+/** The CSRF value the walk's page forms carry, with the cookie of the same value (`__Host-`: the walk's public URL is https). */
+const PAGE_CSRF = 'c'.repeat(43);
+
+/**
+ * Every page for people (rest/pages/index.ts): GET with the query parameters pages read, POST with
+ * the fields their forms post and a matching CSRF token, from the service's own origin, so that a
+ * well-formed form reaches the services behind it.
+ */
+export function pageOperations(fixture: HostileFixture): Operation[] {
+  const session = fixture.callers.session;
+  const withCsrf: Caller = {
+    ...session,
+    headers: { ...session.headers, Cookie: `${session.headers.Cookie}; __Host-tcms_csrf=${PAGE_CSRF}` },
+  };
+  const optional = (names: string[]) => Object.fromEntries(names.map((name) => [name, text]));
+  const query = object(optional(['token', 'next', 'email', 'invitation']), []);
+  const form = object(
+    {
+      _csrf: constant(PAGE_CSRF),
+      intent: { enum: ['profile', 'createToken', 'revokeToken', 'disconnectApp', 'signOutEverywhere', 'resend', 'verify'] },
+      ...optional(['email', 'password', 'firstName', 'lastName', 'organizationName', 'invitationToken', 'token', 'next']),
+      ...optional(['name', 'role', 'expiresAt', 'org', 'organizationUlid', 'tokenUlid', 'grantUlid']),
+    },
+    ['_csrf'],
+  );
+  return pages.flatMap((page): Operation[] => [
+    { ...plain('get', page.path, ['page']), parameters: queryOf(query), callers: [['session', session]] },
+    ...(page.post
+      ? [
+          {
+            ...plain('post', page.path, ['page']),
+            parameters: queryOf(query),
+            body: { schema: form, encoding: 'form' as const },
+            callers: [['session', withCsrf]] as Operation['callers'],
+            headers: { Origin: PUBLIC_URL, Host: new URL(PUBLIC_URL).host },
+          },
+        ]
+      : []),
+  ]);
+}
+
 export type McpTool = { name: string; inputSchema: JsonSchema & { $defs?: Record<string, JsonSchema> } };
 
 /** A tool's input schema with its `$defs` references replaced by what they name (a few levels deep: a JSON value names itself). */
@@ -205,7 +247,8 @@ export async function mcpOperations(fixture: HostileFixture, tools: McpTool[]): 
 
 /** Operations that end what the others use run last: deletes, closing the run, the OAuth grant's tokens, and last of all logout. */
 export function phaseOf(operation: Operation): number {
-  if (operation.path.endsWith('/logout')) return 2;
+  // A page's form may sign out, sign out everywhere or reset the password: the session's end, with logout.
+  if (operation.path.endsWith('/logout') || (operation.method === 'post' && pages.some((page) => page.path === operation.path))) return 2;
   if (operation.method === 'delete' || /\/(abort|close)$/.test(operation.path)) return 1;
   return ['/token', '/revoke'].includes(operation.path) ? 1 : 0;
 }

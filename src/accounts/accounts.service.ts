@@ -1,4 +1,4 @@
-import { type AuditEntry, emitAudit } from '../foundation/audit/audit.service.ts';
+import { auditInEachOrganization } from '../foundation/audit/audit.service.ts';
 import { change } from '../foundation/audit/clip.ts';
 import { normalizeEmail } from '../foundation/auth/auth.schemas.ts';
 import { unauthorized, userSnapshot } from '../foundation/auth/authenticate.ts';
@@ -144,21 +144,6 @@ type SessionIdentity = Extract<Identity, { kind: 'session' }>;
 function sessionOwner(identity: Identity, action: string): SessionIdentity {
   if (identity.kind !== 'session') throw unauthorized(`${action} needs a session`);
   return identity;
-}
-
-/**
- * A change of the user's own account, audited in each organization they belong to, the user its
- * actor: an account belongs to no organization, and each one sees its members' changes.
- */
-async function auditInEachOrganization(tx: Db, identity: SessionIdentity, entry: Omit<AuditEntry, 'entityType' | 'entityUlid'>) {
-  const memberships = await tx.membership.findMany({
-    where: { userId: identity.user.id },
-    select: { orgId: true },
-    orderBy: { orgId: 'asc' },
-  });
-  for (const { orgId } of memberships) {
-    await emitAudit(tx, { identity, org: { id: orgId } }, { ...entry, entityType: 'user', entityUlid: identity.user.id });
-  }
 }
 
 /** The person's names (the pages' /account), audited as `user.updated` with its changes when anything changed. */

@@ -1,9 +1,9 @@
-import { emitAudit } from '../foundation/audit/audit.service.ts';
+import { auditInEachOrganization } from '../foundation/audit/audit.service.ts';
 import { queueAccountMail } from '../foundation/auth/account-mails.ts';
 import { normalizeEmail } from '../foundation/auth/auth.schemas.ts';
 import { userSnapshot } from '../foundation/auth/authenticate.ts';
 import { markEmailVerified } from '../foundation/auth/email-verification.ts';
-import type { Identity, UserSnapshot } from '../foundation/context.ts';
+import { unblockSignIn } from '../foundation/auth/sign-in-throttle.ts';
 import { budgetSpent, consumeCall, digestKey } from '../foundation/rate-limit/rate-limit.service.ts';
 import { type Db, prisma } from '../kernel/database/client.ts';
 import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
@@ -97,19 +97,6 @@ async function spendResetToken(tx: Db, tokenHash: string, now: number): Promise<
   return spent.userId;
 }
 
-/** `user.password_reset` in each organization of the user, the user its actor. */
-async function auditPasswordReset(tx: Db, user: UserSnapshot, sessionsRevoked: number): Promise<void> {
-  const identity: Identity = { kind: 'session', user, sessionId: '' };
-  const memberships = await tx.membership.findMany({ where: { userId: user.id }, select: { orgId: true }, orderBy: { orgId: 'asc' } });
-  for (const { orgId } of memberships) {
-    await emitAudit(
-      tx,
-      { identity, org: { id: orgId } },
-      { action: 'user.password_reset', entityType: 'user', entityUlid: user.id, entityLabel: user.email, metadata: { sessionsRevoked } },
-    );
-  }
-}
-
 /**
  * POST /auth/password-reset/confirm: sets `password` (already checked against signup's rules) for
  * the user of the live `token`, in one transaction: the token is spent, every session of the user
@@ -128,8 +115,14 @@ export async function confirmPasswordReset(token: string, password: string) {
     await markEmailVerified(tx, userId);
     const updated = userSnapshot(await tx.user.update({ where: { id: userId }, data: { passwordHash, updatedAt: new Date() } }));
     const { count: sessionsRevoked } = await tx.session.deleteMany({ where: { userId } });
-    await auditPasswordReset(tx, updated, sessionsRevoked);
+    await auditInEachOrganization(
+      tx,
+      { kind: 'session', user: updated, sessionId: '' },
+      { action: 'user.password_reset', entityLabel: updated.email, metadata: { sessionsRevoked } },
+    );
     return updated;
   });
+  // The mail proved the address: whoever had blocked its sign-ins, its owner may sign in now.
+  await unblockSignIn({ email: user.email });
   return { user: toUser(user) };
 }

@@ -196,6 +196,17 @@ describe('confirming a password reset', () => {
     expect(await prisma().passwordResetToken.count({ where: { userId: user.userId } })).toBe(0);
   });
 
+  it('lifts the sign-in blocks of the address: its owner signs in from where the failures came', async () => {
+    const user = await signUp(t.http, { password: PASSWORD });
+    const ip = freshIp();
+    const attempt = (password: string) =>
+      t.http.post('/api/v1/auth/login').set('X-Forwarded-For', ip).send({ email: user.email, password });
+    for (let failure = 0; failure < 10; failure++) expect((await attempt('a wrong guess')).status).toBe(401);
+    expectError(await attempt(PASSWORD), 429, 'too_many_requests');
+    expect((await confirm(await requestedToken(user.email))).status).toBe(200);
+    expect((await attempt(NEW_PASSWORD)).status).toBe(200);
+  });
+
   it("refuses a password that breaks signup's rules with 422, and the token still works", async () => {
     const user = await signUp(t.http);
     const token = await requestedToken(user.email);

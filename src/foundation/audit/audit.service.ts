@@ -43,6 +43,26 @@ export async function emitAudit(tx: Db, ctx: AuditContext, entry: AuditEntry): P
   writes.settle(tx, written);
 }
 
+/**
+ * A change of a person's own account (password, names, sessions), recorded in each organization
+ * they belong to with the person as actor: an account belongs to no organization, and each one
+ * sees its members' changes.
+ */
+export async function auditInEachOrganization(
+  tx: Db,
+  actor: Identity,
+  entry: Omit<AuditEntry, 'entityType' | 'entityUlid'>,
+): Promise<void> {
+  const memberships = await tx.membership.findMany({
+    where: { userId: actor.user.id },
+    select: { orgId: true },
+    orderBy: { orgId: 'asc' },
+  });
+  for (const { orgId } of memberships) {
+    await emitAudit(tx, { identity: actor, org: { id: orgId } }, { ...entry, entityType: 'user', entityUlid: actor.user.id });
+  }
+}
+
 /** What the commit of an audit event tells the rest of the process: its run (and the run's plan), and the webhook deliveries it queued. */
 export type CommittedAuditEvent = { orgId: string; runId: string | null; planId: string | null; deliveries: number };
 

@@ -117,14 +117,22 @@ const canonicalJson = (value: unknown): string =>
       : inner,
   ) ?? 'null';
 
-/** The identity of a request for Idempotency-Key: method, path and body (files by their digests). */
-function fingerprint(req: Request, files: UploadedFile[]): string {
-  const hash = createHash('sha256')
-    .update(`${req.method} ${req.originalUrl}\n`)
-    .update(canonicalJson(req.body ?? null));
+/**
+ * The identity of a request for Idempotency-Key: its request line (`POST /api/v1/...`, method and
+ * path as the client sent them), its body and its files (by their digests).
+ */
+export function fingerprint(requestLine: string, body: unknown, files: UploadedFile[]): string {
+  const hash = createHash('sha256').update(`${requestLine}\n`).update(canonicalJson(body));
   for (const file of files) hash.update('\n').update(file.sha256);
   return hash.digest('hex');
 }
+
+/** Where app/app.ts mounts `restRouter`. */
+const API_PREFIX = '/api/v1';
+
+/** The request line of an HTTP request to `route` with these path parameters and no query, as `fingerprint` reads it. */
+export const requestLineOf = (route: RouteDefinition, params: Record<string, unknown>) =>
+  `${route.method.toUpperCase()} ${API_PREFIX}${route.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params[name])))}`;
 
 function rateLimitHeaders(state: RateLimitState): Record<string, string> {
   return {
@@ -155,8 +163,11 @@ function send(res: Response, reply: Reply, settings: HttpSettings): void {
   } else res.json(reply.body);
 }
 
+/** The header of a replayed answer (over MCP, of the reply a replayed tool call is made of). */
+export const REPLAYED_HEADER = 'Idempotency-Replayed';
+
 function sendStored(res: Response, stored: StoredResponse): void {
-  res.status(stored.status).set(stored.headers).set('Idempotency-Replayed', 'true');
+  res.status(stored.status).set(stored.headers).set(REPLAYED_HEADER, 'true');
   if (stored.body === null) res.end();
   else res.type('application/json').send(stored.body);
 }
@@ -205,20 +216,8 @@ export function routeHandler(route: RouteDefinition, settings: HttpSettings): Re
         if (key === undefined || !outcome.identity) {
           return execute(route, rawInputOf(req), outcome, files, undefined).catch((error: unknown) => toReply(error, req));
         }
-        let executed: Reply | undefined;
-        const { response, replayed } = await executeOnce(
-          { principal: principalOf(outcome.identity, outcome.ctx), key, requestHash: fingerprint(req, files) },
-          outcome.ctx?.db,
-          async (tx) => {
-            executed = await execute(route, rawInputOf(req), outcome, files, tx);
-            return toStored(executed);
-          },
-          (error) => {
-            executed = toReply(error, req);
-            return toStored(executed);
-          },
-        );
-        return replayed || !executed ? response : executed;
+        const requestHash = fingerprint(`${req.method} ${req.originalUrl}`, req.body ?? null, files);
+        return executeByKey(route, rawInputOf(req), outcome, files, { key, requestHash }, req);
       };
       const answered = route.upload?.import && outcome.ctx ? await withImportSlot(outcome.ctx.org.id, answer) : await answer();
       if (!(answered instanceof Reply)) return sendStored(res, answered);
@@ -228,6 +227,36 @@ export function routeHandler(route: RouteDefinition, settings: HttpSettings): Re
     }
     send(res, reply, settings);
   };
+}
+
+/**
+ * Runs a route at most once per Idempotency-Key of the caller (`executeOnce`): its reply (an
+ * AppError rendered, and kept like any answer), or the stored answer of the earlier request with
+ * that key. `outcome` has an identity; `req` logs an unexpected error. REST requests with the
+ * header and MCP tool calls with an `idempotencyKey` both run here, so their keys are one set.
+ */
+export async function executeByKey(
+  route: RouteDefinition,
+  raw: RawRouteInput,
+  outcome: Extract<RequestOutcome, { kind: 'open' }>,
+  files: UploadedFile[],
+  keyed: { key: string; requestHash: string },
+  req: Request,
+): Promise<Reply | StoredResponse> {
+  let executed: Reply | undefined;
+  const { response, replayed } = await executeOnce(
+    { principal: principalOf(outcome.identity as Identity, outcome.ctx), ...keyed },
+    outcome.ctx?.db,
+    async (tx) => {
+      executed = await execute(route, raw, outcome, files, tx);
+      return toStored(executed);
+    },
+    (error) => {
+      executed = toReply(error, req);
+      return toStored(executed);
+    },
+  );
+  return replayed || !executed ? response : executed;
 }
 
 /** What a route reads off its request besides the credentials, as the client sent it (before validation). */

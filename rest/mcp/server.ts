@@ -11,12 +11,13 @@ import {
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { z } from 'zod';
 import type { Identity } from '../../src/foundation/context.ts';
+import type { StoredResponse } from '../../src/foundation/idempotency/idempotency.service.ts';
 import { budgetSpent, consumeToolCall } from '../../src/foundation/rate-limit/rate-limit.service.ts';
 import { meterRequest, openRequest, type RequestOutcome } from '../../src/foundation/request.ts';
 import { settings } from '../../src/kernel/config.ts';
 import type { AppError } from '../../src/kernel/errors.ts';
 import { errorReply } from '../errors.ts';
-import { execute, type RouteDefinition } from '../route.ts';
+import { execute, executeByKey, fingerprint, REPLAYED_HEADER, Reply, type RouteDefinition, requestLineOf } from '../route.ts';
 import { jsonBody } from '../router.ts';
 import { type SubRequest, TOOLS } from './tools.ts';
 
@@ -52,15 +53,31 @@ function routeInput(route: RouteDefinition, args: Record<string, unknown>, ip: s
   };
 }
 
+const REPLAY_NOTE = {
+  type: 'text',
+  text: 'Replayed: this is the answer of an earlier call with the same idempotencyKey; nothing was done again.',
+} as const;
+
+/** A reply as a tool result: its JSON body (an error envelope with `isError`); a replay says so in a text line and in `_meta`. */
+function toolResult(reply: Reply): CallToolResult {
+  const body = reply.body ?? null;
+  const result: CallToolResult = {
+    content: [{ type: 'text', text: JSON.stringify(body) }],
+    ...(body !== null && typeof body === 'object' && !Array.isArray(body) ? { structuredContent: body as Record<string, unknown> } : {}),
+    ...(reply.status >= 400 ? { isError: true } : {}),
+  };
+  if (!reply.headers[REPLAYED_HEADER]) return result;
+  return { ...result, content: [...result.content, REPLAY_NOTE], _meta: { idempotencyReplayed: true } };
+}
+
 const toolError = (thrown: unknown, req: Request): CallToolResult => {
-  const { body } = errorReply(thrown, req.log);
-  return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, isError: true };
+  const { status, body } = errorReply(thrown, req.log);
+  return toolResult(new Reply(status, body));
 };
 
-const toolResult = (body: unknown): CallToolResult => ({
-  content: [{ type: 'text', text: JSON.stringify(body ?? null) }],
-  ...(body !== null && typeof body === 'object' && !Array.isArray(body) ? { structuredContent: body as Record<string, unknown> } : {}),
-});
+/** A stored answer as the reply it was, marked as REST marks a replay. */
+const replayOf = (stored: StoredResponse) =>
+  new Reply(stored.status, stored.body === null ? null : JSON.parse(stored.body), { ...stored.headers, [REPLAYED_HEADER]: 'true' });
 
 /**
  * The MCP server of one HTTP request (stateless: a server and a transport per request). Each
@@ -69,11 +86,15 @@ const toolResult = (body: unknown): CallToolResult => ({
  */
 function mcpServer(outcome: OpenOutcome, req: Request): Server {
   const server = new Server({ name: 'tcms', version: '1.0.0' }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
-  const subRequest: SubRequest = async (route, args) => {
+  const subRequest: SubRequest = async (route, args, idempotencyKey) => {
     const metered = outcome.ctx!.metered ? await meterRequest(outcome.ctx!) : undefined;
     if (metered?.error) throw metered.error;
-    const reply = await execute(route, routeInput(route, args, req.ip ?? 'unknown'), outcome, [], undefined);
-    return reply.body;
+    const raw = routeInput(route, args, req.ip ?? 'unknown');
+    if (idempotencyKey === undefined) return execute(route, raw, outcome, [], undefined);
+    // The request line REST would see, so that the same change over REST and MCP under one key replays.
+    const requestHash = fingerprint(requestLineOf(route, raw.params), raw.body, []);
+    const answer = await executeByKey(route, raw, outcome, [], { key: idempotencyKey, requestHash }, req);
+    return answer instanceof Reply ? answer : replayOf(answer);
   };
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: LISTED_TOOLS }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {

@@ -1,10 +1,14 @@
 import { z } from 'zod';
+import { parseIdempotencyKey } from '../../src/foundation/idempotency/idempotency.service.ts';
 import { validate } from '../../src/kernel/validation.ts';
-import type { RouteDefinition } from '../route.ts';
+import { Reply, type RouteDefinition } from '../route.ts';
 import { v1Routes } from '../v1/index.ts';
 
-/** Runs one REST operation as a sub-request of a tool call (metered on its own) and answers its JSON body. */
-export type SubRequest = (route: RouteDefinition, args: Record<string, unknown>) => Promise<unknown>;
+/**
+ * Runs one REST operation as a sub-request of a tool call (metered on its own) and answers its
+ * reply; with an idempotency key, at most once per key, as REST runs a request with the header.
+ */
+export type SubRequest = (route: RouteDefinition, args: Record<string, unknown>, idempotencyKey?: string) => Promise<Reply>;
 
 /** An MCP tool: what `tools/list` shows, and the sub-requests a call dispatches. */
 export type Tool = {
@@ -14,7 +18,8 @@ export type Tool = {
   /** The arguments as `tools/list` documents them; each sub-request validates its own part with its route's schemas. */
   input: z.ZodObject;
   readOnly: boolean;
-  run(args: Record<string, unknown>, subRequest: SubRequest): Promise<unknown>;
+  /** The tool's answer. A failure is thrown, except a keyed sub-request's: rendered (and kept for replay) as a 4xx reply. */
+  run(args: Record<string, unknown>, subRequest: SubRequest): Promise<Reply>;
 };
 
 const routeById = new Map(v1Routes.map((route) => [route.operationId, route]));
@@ -42,13 +47,26 @@ const ID_DESCRIPTIONS: Record<string, string> = {
   runCaseUlid: 'ULID of a case of the run (the `ulid` of an item of list_run_cases, not the test case ULID)',
 };
 
-/** The arguments of a REST operation as one flat object: its path parameters, query and body fields. */
-function inputOf(operationId: string): z.ZodObject {
-  const route = routeOf(operationId);
+/** The argument that makes a writing tool safe to retry: REST's Idempotency-Key header. */
+const idempotencyInput = z.object({
+  idempotencyKey: z
+    .string()
+    .optional()
+    .meta({
+      description:
+        'Optional: 1 to 255 visible ASCII characters chosen for this one change (e.g. a UUID), to make a retry safe. ' +
+        "A call with a key used in the last 24 hours and the same arguments does nothing and answers the first call's answer, marked replayed; " +
+        "with other arguments it is refused (validation_failed). The keys are those of the REST API's Idempotency-Key header for the same token.",
+    }),
+});
+
+/** The arguments of a REST operation as one flat object: its path parameters, query and body fields, and `idempotencyKey` if it writes. */
+function inputOf(route: RouteDefinition): z.ZodObject {
+  const { operationId } = route;
   const shape: Record<string, z.ZodType> = {};
-  for (const part of [route.params, route.query, route.body]) {
+  for (const part of [route.params, route.query, route.body, route.method === 'get' ? undefined : idempotencyInput]) {
     for (const [key, field] of Object.entries(shapeOf(part, operationId))) {
-      if (key in shape) throw new Error(`${operationId}: the argument ${key} is named twice among path, query and body`);
+      if (key in shape) throw new Error(`${operationId}: the argument ${key} is named twice among path, query, body and idempotencyKey`);
       const description = ID_DESCRIPTIONS[key];
       shape[key] = description ? field.meta({ description }) : field;
     }
@@ -56,10 +74,22 @@ function inputOf(operationId: string): z.ZodObject {
   return z.object(shape);
 }
 
+/** The `idempotencyKey` argument, read as REST reads the header. */
+const idempotencyKeyOf = (args: Record<string, unknown>) => parseIdempotencyKey(validate(idempotencyInput, args).idempotencyKey);
+
 /** A tool that is one REST operation: its arguments are the operation's, its answer the operation's answer. */
 function routeTool(operationId: string, tool: { name: string; title: string; description: string }): Tool {
   const route = routeOf(operationId);
-  return { ...tool, input: inputOf(operationId), readOnly: route.method === 'get', run: (args, subRequest) => subRequest(route, args) };
+  const input = inputOf(route);
+  if (route.method === 'get') return { ...tool, input, readOnly: true, run: (args, subRequest) => subRequest(route, args) };
+  // A key's fingerprint holds the path and the body (`requestLineOf`): a query would go unseen.
+  if (route.query) throw new Error(`${operationId}: a writing tool's route takes no query`);
+  return {
+    ...tool,
+    input,
+    readOnly: false,
+    run: ({ idempotencyKey, ...args }, subRequest) => subRequest(route, args, idempotencyKeyOf({ idempotencyKey })),
+  };
 }
 
 const searchInput = z.strictObject({
@@ -89,8 +119,8 @@ const search: Tool = {
     const cases = await subRequest(routeOf('listTestCases'), { projectId, q, ...(limit === undefined ? {} : { limit }) });
     const plans = await subRequest(routeOf('listPlans'), { projectId, q, ...page });
     const runs = await subRequest(routeOf('listRuns'), { projectId, q, ...page });
-    const items = (body: unknown) => (body as { items: unknown[] }).items;
-    return { testCases: items(cases), plans: items(plans), runs: items(runs) };
+    const items = (reply: Reply) => (reply.body as { items: unknown[] }).items;
+    return new Reply(200, { testCases: items(cases), plans: items(plans), runs: items(runs) });
   },
 };
 

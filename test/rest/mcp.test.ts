@@ -6,7 +6,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../app/tcms.ts';
 import { overrideOrganizationLimits } from '../../src/orgs/orgs.service.ts';
-import { createProject, joinAs, signUp, tokenFor, useTestApp } from '../support/app.ts';
+import { createProject, expectError, joinAs, signUp, tokenFor, useTestApp } from '../support/app.ts';
 import { createCase, createPlan } from '../support/runs.ts';
 
 const PUBLIC_URL = 'https://tcms.example.test';
@@ -338,5 +338,129 @@ describe('MCP metering (api-v1.md "Limits")', () => {
     const body = (await refusal!.json()) as { error: { code: string; message: string } };
     expect(body.error.code).toBe('too_many_requests');
     expect(body.error.message).toContain('10');
+  });
+});
+
+describe('MCP idempotencyKey (api-v1.md "General conventions")', () => {
+  /** Calls a tool; the whole result, with its structured answer checked to equal its JSON text. */
+  async function callRaw(client: Client, name: string, args: Record<string, unknown>) {
+    const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+    const [text] = result.content as Array<{ type: string; text: string }>;
+    expect(JSON.parse(text!.text)).toEqual(result.structuredContent);
+    return result;
+  }
+
+  const replayed = (result: CallToolResult) => result._meta?.idempotencyReplayed === true;
+
+  const runCount = async (token: { headers: Record<string, string> }, projectId: string) =>
+    (await t.http.get(`/api/v1/projects/${projectId}/runs`).set(token.headers)).body.total as number;
+
+  it('shows idempotencyKey as an optional string argument of the writing tools only', async () => {
+    const { token } = await workspace();
+    const { tools } = await (await connect(token.token)).listTools();
+    for (const tool of tools) {
+      const key = tool.inputSchema.properties?.idempotencyKey as { type?: string; description?: string } | undefined;
+      if (tool.annotations?.readOnlyHint) expect(key, tool.name).toBeUndefined();
+      else {
+        expect(key, tool.name).toMatchObject({ type: 'string', description: expect.stringContaining('Idempotency-Key') });
+        expect(tool.inputSchema.required ?? []).not.toContain('idempotencyKey');
+      }
+    }
+    expect(tools.filter((tool) => !tool.annotations?.readOnlyHint).map((tool) => tool.name)).toEqual([
+      'create_test_case',
+      'create_run',
+      'mark_result',
+      'submit_results',
+    ]);
+  });
+
+  it('creates one run for two create_run calls with the same key: the second answer equals the first, marked replayed; without a key each call creates', async () => {
+    const { token, project, cases } = await workspace();
+    const client = await connect(token.token);
+    const args = { projectId: project.id, name: 'Retried run', caseUlids: cases.map((each) => each.ulid), idempotencyKey: 'run-1' };
+
+    const first = await callRaw(client, 'create_run', args);
+    expect(first.isError ?? false).toBe(false);
+    expect(replayed(first)).toBe(false);
+    expect(first.content).toHaveLength(1);
+    const second = await callRaw(client, 'create_run', args);
+    expect(second.isError ?? false).toBe(false);
+    expect(replayed(second)).toBe(true);
+    expect(second.structuredContent).toEqual(first.structuredContent);
+    expect(second.content[0]).toEqual(first.content[0]);
+    expect(second.content[1]).toMatchObject({ type: 'text', text: expect.stringContaining('Replayed') });
+    expect(await runCount(token, project.id)).toBe(1);
+
+    const { idempotencyKey: _, ...unkeyed } = args;
+    const [a, b] = [await call(client, 'create_run', unkeyed), await call(client, 'create_run', unkeyed)];
+    expect(a.ulid).not.toBe(b.ulid);
+    expect(await runCount(token, project.id)).toBe(3);
+  });
+
+  it('appends one result for a retried mark_result, and replays a failure as the same error result', async () => {
+    const { token, project, cases } = await workspace();
+    const client = await connect(token.token);
+    const run = await call(client, 'create_run', { projectId: project.id, name: 'Marking', caseUlids: [cases[0]!.ulid] });
+    const runCase = (await call(client, 'list_run_cases', { runUlid: run.ulid })).items[0];
+    const mark = { runUlid: run.ulid, runCaseUlid: runCase.ulid, status: 'failed', idempotencyKey: 'mark-1' };
+    const [first, second] = [await callRaw(client, 'mark_result', mark), await callRaw(client, 'mark_result', mark)];
+    expect(second.structuredContent).toEqual(first.structuredContent);
+    const history = await t.http.get(`/api/v1/runs/${run.ulid}/results`).set(token.headers);
+    expect(history.status, JSON.stringify(history.body)).toBe(200);
+    expect(history.body.items).toHaveLength(1);
+
+    const invalid = { ...mark, status: 'great', idempotencyKey: 'mark-2' };
+    const refused = await callRaw(client, 'mark_result', invalid);
+    expect(refused.isError).toBe(true);
+    expect(replayed(refused)).toBe(false);
+    const again = await callRaw(client, 'mark_result', invalid);
+    expect(again.isError).toBe(true);
+    expect(replayed(again)).toBe(true);
+    expect(again.structuredContent).toEqual(refused.structuredContent);
+    expect((again.structuredContent as Structured).error.code).toBe('validation_failed');
+  });
+
+  it('refuses a key used with other arguments, and a malformed key, with the codes of REST', async () => {
+    const { token, project, cases } = await workspace();
+    const client = await connect(token.token);
+    const args = { projectId: project.id, name: 'Keyed', caseUlids: [cases[0]!.ulid], idempotencyKey: 'reused' };
+    await call(client, 'create_run', args);
+    const reused = await callFailing(client, 'create_run', { ...args, name: 'Another' }, 'validation_failed');
+    expect(reused.details?.code).toBe('idempotency_key_reused');
+    for (const idempotencyKey of ['', 'with space', 'x'.repeat(256)]) {
+      const malformed = await callFailing(client, 'create_run', { ...args, idempotencyKey }, 'validation_failed');
+      expect(malformed.details?.code).toBe('invalid_idempotency_key');
+    }
+    const notText = await callFailing(client, 'create_run', { ...args, idempotencyKey: 7 }, 'validation_failed');
+    expect(JSON.stringify(notText.details)).toContain('idempotencyKey');
+    expect(await runCount(token, project.id)).toBe(1);
+  });
+
+  it("shares a token's keys with REST: the same create over REST and MCP under one key replays either way; another token's keys are its own", async () => {
+    const { owner, token, project, cases } = await workspace();
+    const client = await connect(token.token);
+    const body = { name: 'Either way', caseUlids: cases.map((each) => each.ulid) };
+    const overRest = (key: string, sent: Record<string, unknown> = body) =>
+      t.http.post(`/api/v1/projects/${project.id}/runs`).set(token.headers).set('Idempotency-Key', key).send(sent);
+
+    const rest = await overRest('rest-first');
+    expect(rest.status).toBe(201);
+    const mcp = await callRaw(client, 'create_run', { projectId: project.id, ...body, idempotencyKey: 'rest-first' });
+    expect(replayed(mcp)).toBe(true);
+    expect(mcp.structuredContent).toEqual(rest.body);
+
+    const created = await callRaw(client, 'create_run', { projectId: project.id, ...body, idempotencyKey: 'mcp-first' });
+    expect(replayed(created)).toBe(false);
+    const replay = await overRest('mcp-first');
+    expect(replay.status).toBe(201);
+    expect(replay.headers['idempotency-replayed']).toBe('true');
+    expect(replay.body).toEqual(created.structuredContent);
+    expectError(await overRest('mcp-first', { ...body, name: 'Changed' }), 422, 'validation_failed');
+    expect(await runCount(token, project.id)).toBe(2);
+
+    const other = await connect((await tokenFor(t.http, owner)).token);
+    const own = await callRaw(other, 'create_run', { projectId: project.id, ...body, idempotencyKey: 'mcp-first' });
+    expect(replayed(own)).toBe(false);
+    expect(await runCount(token, project.id)).toBe(3);
   });
 });

@@ -4,6 +4,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import { createYoga, useExecutionCancellation } from 'graphql-yoga';
 import swaggerUi from 'swagger-ui-express';
 import { serveAsset } from '../rest/assets.ts';
+import { CLI_DOWNLOADS, serveDownload } from '../rest/downloads.ts';
 import { errorHandler, notFoundHandler } from '../rest/errors.ts';
 import { httpSettings, JSON_BODY_BYTES, readSessionCookie } from '../rest/http-settings.ts';
 import { mcpRouter } from '../rest/mcp/server.ts';
@@ -141,6 +142,7 @@ export async function createApp(config: Config): Promise<App> {
   app.use('/docs', routeLabel('/docs'), swaggerUi.serve, swaggerUi.setup(undefined, { swaggerOptions: { url: '/openapi/v1.json' } }));
   app.get('/share/runs/:token', routeLabel('/share/runs/{token}'), sharePage);
   app.get('/__assets/*key', routeLabel('/__assets/{key}'), serveAsset);
+  for (const download of CLI_DOWNLOADS) app.get(download.path, routeLabel(download.path), serveDownload(download));
   const oauth = oauthRouter(http);
   if (oauth) {
     for (const path of OAUTH_PATHS) app.use(path, routeLabel(path));

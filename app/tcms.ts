@@ -17,7 +17,7 @@ import {
   setOrganizationSuspension,
 } from '../src/orgs/orgs.service.ts';
 import { eraseUser } from '../src/users/users.service.ts';
-import { RESULTS_USAGE, type UploadOutput, UploadUsageError, uploadResults } from './results-upload.ts';
+import { EXIT, RESULTS_USAGE, runResults, type UploadOutput } from './results-upload.ts';
 
 /**
  * The operator command of contract §2: plans and per-organization overrides change here, never
@@ -66,7 +66,8 @@ ${RESULTS_USAGE}
 The org, user and auth commands work on the server's database: DATABASE_URL (a postgres://
 address) or else the embedded database under TCMS_DATA_DIR (default ./data). Results are printed
 as JSON.
-Exit codes: 0 success, 1 error (unknown organization, bad value, failed upload), 2 usage error.`;
+Exit codes: 0 success, 1 error (unknown organization, bad value, failed upload), 2 usage error,
+${EXIT.failedTests} uploaded with --fail-on-failed-tests and the run has failed cases.`;
 
 /** Thrown for malformed command lines: exit code 2. */
 class UsageError extends Error {}
@@ -325,16 +326,4 @@ function describeUnexpected(error: unknown): string {
     return `Invalid environment: ${issue?.path?.map(String).join('.') ?? ''} ${issue?.message ?? ''}`;
   }
   return error instanceof Error ? error.message : String(error);
-}
-
-/** `tcms results …`: talks HTTP to a server, never to the database. */
-async function runResults(argv: string[], output: CliOutput, env: NodeJS.ProcessEnv): Promise<number> {
-  try {
-    if (argv[0] !== 'upload')
-      throw new UploadUsageError(argv[0] === undefined ? 'Missing results command: upload' : `Unknown results command "${argv[0]}"`);
-    return await uploadResults(argv.slice(1), output, env);
-  } catch (error) {
-    output.err(`tcms: ${oneLine((error as Error).message)}${error instanceof UploadUsageError ? ' (see "tcms help")' : ''}`);
-    return error instanceof UploadUsageError ? 2 : 1;
-  }
 }

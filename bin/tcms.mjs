@@ -8,8 +8,6 @@ const { runCli } = await import('../dist/tcms.mjs');
 const exitCode = await runCli(process.argv.slice(2), {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
-  isTTY: process.stdout.isTTY,
-  progress: (text) => process.stdout.write(text),
 });
 // Exit explicitly: a database driver may keep handles open after close().
 process.exit(exitCode);

@@ -1,10 +1,12 @@
 // Builds the service and the `tcms` command into dist/ with esbuild: TypeScript is compiled once
 // (by `npm install` and, when the sources changed since, by `npm start`), never on every start.
-// Dependencies stay in node_modules; only this repository's code is bundled.
-import { readdir, stat, writeFile } from 'node:fs/promises';
+// Dependencies stay in node_modules; only this repository's code is bundled. Beside them, the
+// command-line client a CI job installs from the service, which bundles everything it needs.
+import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { create as createTar } from 'tar';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const SOURCES = ['app', 'src', 'rest', 'schema', 'prisma/generated', 'package.json'];
@@ -27,7 +29,115 @@ async function isStale() {
   return Math.max(...sources) > built;
 }
 
-export async function buildService() {
+const CLI_ENTRY = 'app/cli-package/tcms-cli.ts';
+/** The client's package as it is packed: its manifest, its one bundled file, the licenses of what that bundles. */
+const CLI_DIR = path.join(root, 'dist', 'tcms-cli');
+const CLI_FILES = ['package.json', 'tcms.mjs', 'LICENSES.md'];
+/** The packed client, served by rest/downloads.ts under the same names. */
+const DOWNLOADS = path.join(root, 'dist', 'downloads');
+/** The files the last client bundle was made of (esbuild's metafile), for its staleness check. */
+const CLI_INPUTS = path.join(root, 'dist', '.tcms-cli-inputs.json');
+/** The date npm gives every entry of a package it packs: the same files pack to the same bytes. */
+const NPM_PACK_MTIME = new Date('1985-10-26T08:15:00.000Z');
+
+const mtimeOf = (file) =>
+  stat(file).then(
+    (info) => info.mtimeMs,
+    () => undefined,
+  );
+
+/** True when a tarball is missing, or a file the client was made of (or this script) changed since it was packed. */
+async function cliIsStale(tarballs) {
+  const inputs = await readFile(CLI_INPUTS, 'utf8').then(JSON.parse, () => null);
+  if (!inputs) return true;
+  const packed = await Promise.all(tarballs.map(mtimeOf));
+  const sources = await Promise.all([...inputs, 'scripts/build.mjs'].map((input) => mtimeOf(path.join(root, input))));
+  return [...packed, ...sources].includes(undefined) || Math.max(...sources) > Math.min(...packed);
+}
+
+/** esbuild's target for the oldest Node.js that `engines` admits (">=20.19" → "node20.19"). */
+function nodeTarget(engines) {
+  const oldest = /^>=\s*(\d+(?:\.\d+)*)$/.exec(engines.node)?.[1];
+  if (!oldest) throw new Error(`package.json engines.node must read ">=x.y", not "${engines.node}"`);
+  return `node${oldest}`;
+}
+
+/** Bundles the client, its dependencies included, into one file; answers the files it was made of. */
+async function bundleCli(target) {
+  const { metafile } = await build({
+    absWorkingDir: root,
+    entryPoints: { tcms: CLI_ENTRY },
+    outdir: CLI_DIR,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target,
+    metafile: true,
+    logLevel: 'warning',
+  });
+  return Object.keys(metafile.inputs);
+}
+
+/** The folder of the package an input comes from (the innermost node_modules/…), or undefined for our own code. */
+const packageDirOf = (input) => /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1];
+
+/** The license texts of the packages bundled in: their terms (MIT) ask that the notice travels with the code. */
+async function bundledLicenses(inputs) {
+  const packageDirs = [...new Set(inputs.map(packageDirOf).filter(Boolean))].sort();
+  const sections = await Promise.all(
+    packageDirs.map(async (dir) => {
+      const { name, version } = JSON.parse(await readFile(path.join(root, dir, 'package.json'), 'utf8'));
+      const license = (await readdir(path.join(root, dir))).find((file) => /^licen[cs]e/i.test(file));
+      return `## ${name} ${version}\n\n${license ? await readFile(path.join(root, dir, license), 'utf8') : '(no license file)\n'}`;
+    }),
+  );
+  return `# Packages bundled into tcms.mjs\n\n${sections.join('\n')}`;
+}
+
+const cliManifest = (service) => ({
+  name: 'tcms-cli',
+  version: service.version,
+  description: 'Uploads test runner reports to a tcms server: the client the server serves at /downloads/tcms-cli.tgz',
+  license: service.license,
+  type: 'module',
+  bin: { tcms: 'tcms.mjs' },
+  engines: service.engines,
+});
+
+/**
+ * Packs the client's files under package/, as npm packs, into each tarball: written aside, then
+ * renamed, so that a server never reads half of one.
+ */
+async function packCli(tarballs) {
+  await mkdir(DOWNLOADS, { recursive: true });
+  const options = { gzip: true, cwd: CLI_DIR, prefix: 'package', portable: true, mtime: NPM_PACK_MTIME };
+  await Promise.all(
+    tarballs.map(async (tarball) => {
+      const partial = `${tarball}.${process.pid}.partial`;
+      await createTar({ ...options, file: partial }, CLI_FILES);
+      await rename(partial, tarball);
+    }),
+  );
+}
+
+/**
+ * The client a CI job installs from the service (`npx --yes "$TCMS_URL/downloads/tcms-cli.tgz"`):
+ * one bundled file with no dependency to fetch, as `tcms-cli.tgz` and `tcms-cli-<version>.tgz`.
+ * Skipped when nothing it is made of changed since it was packed.
+ */
+async function buildCliPackage() {
+  const service = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8'));
+  const tarballs = ['tcms-cli.tgz', `tcms-cli-${service.version}.tgz`].map((name) => path.join(DOWNLOADS, name));
+  if (!(await cliIsStale(tarballs))) return;
+  const inputs = await bundleCli(nodeTarget(service.engines));
+  await writeFile(path.join(CLI_DIR, 'package.json'), `${JSON.stringify(cliManifest(service), null, 2)}\n`);
+  await writeFile(path.join(CLI_DIR, 'LICENSES.md'), await bundledLicenses(inputs));
+  await packCli(tarballs);
+  await writeFile(CLI_INPUTS, JSON.stringify(inputs));
+}
+
+async function bundleService() {
   await build({
     absWorkingDir: root,
     // The parse workers (src/foundation/uploads/parse-pool.ts) run a bundle of their own beside the server's.
@@ -47,6 +157,10 @@ export async function buildService() {
     sourcemap: true,
     logLevel: 'warning',
   });
+}
+
+export async function buildService() {
+  await Promise.all([bundleService(), buildCliPackage()]);
   await writeFile(STAMP, new Date().toISOString());
 }
 

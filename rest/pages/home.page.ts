@@ -1,5 +1,6 @@
 import { organizationsOf } from '../../src/accounts/accounts.service.ts';
 import type { RequestContext } from '../../src/foundation/context.ts';
+import { settings } from '../../src/kernel/config.ts';
 import { AppError } from '../../src/kernel/errors.ts';
 import { validate } from '../../src/kernel/validation.ts';
 import { projectListQuerySchema } from '../../src/projects/projects.schemas.ts';
@@ -24,6 +25,10 @@ const TEXT = {
     graphql: 'GraphQL (GraphiQL, in development)',
     more: 'and {count} more',
     closed: 'You cannot work in this organization at the moment: it or your membership is suspended.',
+    ci: 'Upload results from CI',
+    ciHow:
+      "A CI job with Node.js 20.19 or newer uploads its test runner's JUnit or CTRF reports with the client this server serves, given an API token (made on your account page) and your project's code in place of WEB:",
+    token: 'API token',
   },
   es: {
     title: 'tcms',
@@ -38,6 +43,10 @@ const TEXT = {
     graphql: 'GraphQL (GraphiQL, en desarrollo)',
     more: 'y {count} más',
     closed: 'Ahora no puedes trabajar en esta organización: está suspendida, o lo está tu pertenencia a ella.',
+    ci: 'Subir resultados desde CI',
+    ciHow:
+      'Un trabajo de CI con Node.js 20.19 o posterior sube los informes JUnit o CTRF de su ejecutor de pruebas con el cliente que sirve este servidor, con un token de API (se crea en tu página de cuenta) y el código de tu proyecto en lugar de WEB:',
+    token: 'token de API',
   },
 } satisfies Texts<string>;
 
@@ -62,6 +71,14 @@ async function organizationSection(page: PageRequest, org: { ulid: string; name:
   }${rest > 0 ? html`<p>${fill(text.more, { count: rest })}</p>` : null}</section>`;
 }
 
+/** How a CI job uploads its reports with the client this server serves (rest/downloads.ts); `.secret`: monospace, wrapped. */
+function ciSection(page: PageRequest): Html {
+  const text = TEXT[page.locale];
+  const variables = `export TCMS_URL=${settings().publicUrl} TCMS_TOKEN='<${text.token}>'`;
+  const upload = `npx --yes "$TCMS_URL/downloads/tcms-cli.tgz" results upload 'reports/*.xml' --project WEB`;
+  return html`<h2>${text.ci}</h2><p>${text.ciHow}</p><p class="secret">${variables}<br>${upload}</p>`;
+}
+
 export const homePage: PageDefinition = {
   path: '/',
   async get(page) {
@@ -69,14 +86,14 @@ export const homePage: PageDefinition = {
     if (!page.identity) {
       return {
         title: text.title,
-        body: html`<p>${text.pitch}</p><p>${text.start}</p><p><a href="/signin">${FRAME[page.locale].signIn}</a> · <a href="/signup">${FRAME[page.locale].signUp}</a></p>`,
+        body: html`<p>${text.pitch}</p><p>${text.start}</p><p><a href="/signin">${FRAME[page.locale].signIn}</a> · <a href="/signup">${FRAME[page.locale].signUp}</a></p>${ciSection(page)}`,
       };
     }
     const organizations = await organizationsOf(page.identity.user.id);
     const sections = await Promise.all(organizations.map((org) => organizationSection(page, org)));
     return {
       title: text.welcome,
-      body: html`<h2>${text.organizations}</h2>${sections}<h2>${text.tools}</h2><ul><li><a href="/docs">${FRAME[page.locale].apiDocs}</a></li><li><a href="/graphql">${text.graphql}</a></li></ul>`,
+      body: html`<h2>${text.organizations}</h2>${sections}<h2>${text.tools}</h2><ul><li><a href="/docs">${FRAME[page.locale].apiDocs}</a></li><li><a href="/graphql">${text.graphql}</a></li></ul>${ciSection(page)}`,
     };
   },
 };

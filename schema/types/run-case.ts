@@ -81,6 +81,15 @@ builder.prismaObject('TestRunResult', {
     executedByUlid: t.exposeString('executedById', { nullable: true }),
     author: t.field({ type: Author, resolve: (result) => toAuthor(result) }),
     source: t.exposeString('source', { description: 'manual, api, bulk or import' }),
+    attempt: t.exposeInt('attempt', {
+      description: 'Which run of an imported test this is, from 1 within its import (each retry is a result); 1 when not imported',
+    }),
+    flaky: t.exposeBoolean('flaky', { description: 'The final result of an imported test that failed and then passed on a retry' }),
+    parameters: t.expose('parameters', {
+      type: 'JSON',
+      nullable: true,
+      description: "A parameterized test's arguments: CTRF `parameters`, or the bracketed end of a JUnit test name",
+    }),
   }),
 });
 

@@ -1,4 +1,4 @@
-import { JSONParser } from '@streamparser/json';
+import { JSONParser, TokenParserError } from '@streamparser/json';
 import { type JsonBounds, type JsonExcess, JsonScanner } from '../foundation/uploads/json-scanner.ts';
 import { AppError } from '../kernel/errors.ts';
 import { ATTEMPTS_MAX, type Attempt, clip, type ImportStatus, Position, parseFailed, type TestSink } from './report.ts';
@@ -54,6 +54,9 @@ function attemptsOf(test: CtrfTest): Attempt[] {
   return [...Array.from({ length: retries }, (): Attempt => ({ status: 'failed', elapsedMs: null, message: null })), final];
 }
 
+/** CTRF `parameters`: the arguments by name; a value that is no object is not kept. */
+const parametersOf = (value: unknown) => (value !== null && typeof value === 'object' && !Array.isArray(value) ? value : null);
+
 /** CTRF `suite`: a string, or (newer reporters) the chain of suite names. */
 function suiteNames(test: CtrfTest): string[] {
   if (Array.isArray(test.suite)) return test.suite.filter((name): name is string => typeof name === 'string' && name !== '');
@@ -71,6 +74,11 @@ export async function parseCtrf(chunks: AsyncIterable<Uint8Array>, sink: TestSin
   const position = new Position();
   let failure: Error | null = null;
   let current: Uint8Array = new Uint8Array();
+  /** Where in the stream the last token the parser was given begins. */
+  let tokenOffset = 0;
+  parser.onToken = ({ offset }) => {
+    tokenOffset = offset;
+  };
   parser.onError = (error) => {
     failure ??= error;
   };
@@ -85,7 +93,7 @@ export async function parseCtrf(chunks: AsyncIterable<Uint8Array>, sink: TestSin
         scope: suites.length > 0 ? suites.join('.') : null,
         suitePath: suites.length > 0 ? suites : filePath ? [filePath] : [],
         caseProperty: null,
-        parameters: test.parameters ?? null,
+        parameters: parametersOf(test.parameters),
         attempts: attemptsOf(test),
         flakyReported: test.flaky === true,
       });
@@ -93,11 +101,17 @@ export async function parseCtrf(chunks: AsyncIterable<Uint8Array>, sink: TestSin
       failure = error as Error;
     }
   };
+  // The tokenizer names the byte it refuses; the token parser names none, so it broke at the
+  // token it was last given; anything else (a document ending early) at the end of what was read.
+  const failedAt = (error: Error) => {
+    const absolute = /absolute position "(\d+)"/.exec(error.message);
+    if (absolute) return Number(absolute[1]);
+    return error instanceof TokenParserError ? tokenOffset : position.offset + current.length;
+  };
   const check = () => {
     if (!failure) return;
     if (failure instanceof AppError) throw failure;
-    const at = /chunk position "(\d+)"/.exec(failure.message);
-    const where = position.within(current, at ? Number(at[1]) : current.length);
+    const where = position.within(current, failedAt(failure) - position.offset);
     throw parseFailed(failure.message.replace(/ at chunk position.*$/, ''), where.line, where.column);
   };
   for await (const chunk of chunks) {

@@ -56,25 +56,33 @@ export class TestSink {
 export class Position {
   line = 1;
   private lineStart = 0;
-  private offset = 0;
+  private consumed = 0;
 
-  /** The position `at` bytes into `chunk` (a chunk not yet passed to `advance`). */
+  /** The bytes passed to `advance`: the offset in the stream of the chunk that comes next. */
+  get offset(): number {
+    return this.consumed;
+  }
+
+  /**
+   * The position `at` bytes into `chunk` (a chunk not yet passed to `advance`). A negative `at`
+   * is a byte of an earlier chunk on the current line (a token begun there).
+   */
   within(chunk: Uint8Array, at: number): { line: number; column: number } {
     let line = this.line;
     let lineStart = this.lineStart;
     for (let index = 0; index < at && index < chunk.length; index++) {
       if (chunk[index] === 0x0a) {
         line++;
-        lineStart = this.offset + index + 1;
+        lineStart = this.consumed + index + 1;
       }
     }
-    return { line, column: this.offset + at - lineStart + 1 };
+    return { line, column: this.consumed + at - lineStart + 1 };
   }
 
   advance(chunk: Uint8Array): void {
     const end = this.within(chunk, chunk.length);
     this.line = end.line;
-    this.lineStart = this.offset + chunk.length - (end.column - 1);
-    this.offset += chunk.length;
+    this.lineStart = this.consumed + chunk.length - (end.column - 1);
+    this.consumed += chunk.length;
   }
 }

@@ -35,7 +35,7 @@ export const resultImportSchema = z
   .object({
     runUlid: ulidSchema,
     tests: z.number().int().meta({ description: 'Tests in the report(s)' }),
-    results: z.number().int().meta({ description: 'Results appended' }),
+    results: z.number().int().meta({ description: 'Results appended: one per attempt of every test bound to a case' }),
     createdCases: z.number().int(),
     matchedCases: z.number().int().meta({ description: 'Existing cases the tests were bound to' }),
     unmatched: z.array(z.object({ name: z.string(), reason: z.enum(['no_case', 'archived_case']) })).meta({

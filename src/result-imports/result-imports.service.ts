@@ -78,12 +78,33 @@ async function createCases(tx: Db, ctx: RequestContext, projectId: string, ident
   return { ids, createdSuites };
 }
 
+/** A test failed and then passed on a retry, or its runner says it is flaky and it passed. */
+function isFlaky(test: ReportedTest): boolean {
+  const final = test.attempts.at(-1)!;
+  const failedBefore = test.attempts.slice(0, -1).some((attempt) => attempt.status === 'failed');
+  return final.status === 'passed' && (failedBefore || test.flakyReported);
+}
+
+/** Every attempt of a bound test as a result, numbered from 1; the last one sets the case's status and carries `flaky`. */
+function importedResult(test: ReportedTest, identity: TestIdentity, caseId: string): ImportedResult {
+  const results = test.attempts.map((attempt, index) => ({
+    status: attempt.status,
+    elapsedMs: attempt.elapsedMs,
+    comment: attempt.message,
+    attempt: index + 1,
+    parameters: identity.parameters,
+  }));
+  const final = results.pop()!;
+  return { caseId, testName: test.name, ...final, flaky: isFlaky(test), earlierAttempts: results };
+}
+
 /**
  * POST /projects/{projectId}/result-imports (contract §12): reads the reports, binds each test
  * to a case (a `tcms_case` property, a display ID in brackets in its name, its automation key;
  * else a new case unless createCases=false), and appends their results to a new run or to
- * `runUlid`, all in one transaction through the marking engine. A case several tests bind to
- * (parameter sets) takes the worst of their statuses: its results are appended best first.
+ * `runUlid`, all in one transaction through the marking engine: every attempt of a test is a
+ * result, oldest first. A case several tests bind to (parameter sets) takes the worst of their
+ * final statuses: its tests are appended best first.
  */
 export async function importResults(
   ctx: RequestContext,
@@ -156,26 +177,13 @@ export async function importResults(
     const sorted = [...boundTests].sort(
       (a, b) => order.get(a.caseId)! - order.get(b.caseId)! || STATUS_RANK[statusOf(a)] - STATUS_RANK[statusOf(b)],
     );
-    const entries = sorted.map(({ test, identity, caseId }): ImportedResult => {
-      const final = test.attempts.at(-1)!;
-      const failedBefore = test.attempts.slice(0, -1).some((attempt) => attempt.status === 'failed');
-      return {
-        caseId,
-        testName: test.name,
-        status: final.status,
-        elapsedMs: final.elapsedMs,
-        comment: final.message,
-        flaky: final.status === 'passed' && (failedBefore || test.flakyReported),
-        attempts: test.attempts.length > 1 ? test.attempts : null,
-        parameters: identity.parameters,
-      };
-    });
+    const entries = sorted.map(({ test, identity, caseId }) => importedResult(test, identity, caseId));
     const summary = { import: { format, tests: tests.length, createdCases: creations.length, createdSuites, unmatched: unmatched.length } };
     await appendImportedResults(tx, txCtx, { runUlid, projectId: project.id }, entries, summary);
     return {
       runUlid,
       tests: tests.length,
-      results: entries.length,
+      results: sorted.reduce((sum, entry) => sum + entry.test.attempts.length, 0),
       createdCases: creations.length,
       matchedCases,
       unmatched,

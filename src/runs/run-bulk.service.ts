@@ -222,15 +222,29 @@ export function submitRunResults(ctx: RequestContext, runUlid: string, input: Su
 }
 
 /**
- * Appends one result per entry, in order, with the one run.cases_bulk_marked event of a submit
- * (bulk submit-result, a result import): entries that change their case's status are listed
- * first. `summary` adds to the event's summary.
+ * An entry of a submit: the result that sets its case's status, after the earlier attempts of its
+ * test when a result import brings them (retries).
+ */
+export type SubmitEntry = MarkEntry & { runCase: RunCaseRow; earlierAttempts?: Array<Omit<MarkEntry, 'runCase'>> };
+
+/** The results of a submit in the order they are appended: each entry's earlier attempts, then the entry. */
+const resultsOf = (entries: SubmitEntry[]): MarkEntry[] =>
+  entries.flatMap(({ earlierAttempts = [], ...entry }) => [
+    ...earlierAttempts.map((attempt) => ({ ...attempt, runCase: entry.runCase })),
+    entry,
+  ]);
+
+/**
+ * Appends the results of every entry, in order, with the one run.cases_bulk_marked event of a
+ * submit (bulk submit-result, a result import): the event lists the entries, not their earlier
+ * attempts, those that change their case's status first. `summary` adds to the event's summary.
+ * Answers the ULIDs of the results appended, in order.
  */
 export async function appendResults(
   tx: Db,
   ctx: RequestContext,
   run: LockedRun,
-  entries: Array<MarkEntry & { runCase: RunCaseRow }>,
+  entries: SubmitEntry[],
   options: { source: ResultSource; summary?: Record<string, unknown> },
 ) {
   const statusNow = new Map<string, string>();
@@ -253,6 +267,6 @@ export async function appendResults(
     { ...(statusFrom ? { statusFrom } : {}), ...(statusTo ? { statusTo } : {}), ...options.summary },
     { evenIfUnchanged: true },
   );
-  const { outcomes } = await recordResults(tx, ctx, run, entries, { source: options.source, appendUnchanged: true });
+  const { outcomes } = await recordResults(tx, ctx, run, resultsOf(entries), { source: options.source, appendUnchanged: true });
   return { affected, unchanged, resultUlids: outcomes.map((outcome) => outcome.resultUlid!) };
 }

@@ -158,6 +158,17 @@ export const runResultSchema = z
     executedByUlid: z.string().nullable().meta({ description: 'The user who marked: the session user, or the creator of the API token' }),
     author: authorSchema,
     source: z.enum(RESULT_SOURCES),
+    attempt: z.number().int().min(1).meta({
+      description: 'Which run of an imported test this is, from 1 within its import (each retry is a result); 1 when not imported',
+    }),
+    flaky: z.boolean().meta({ description: 'The final result of an imported test that failed and then passed on a retry' }),
+    parameters: z
+      .union([z.record(z.string(), z.unknown()), z.string()])
+      .nullable()
+      .meta({
+        description:
+          'A parameterized test\'s arguments: CTRF `parameters` (by name), or the bracketed end of a JUnit test name (`test_add[1-2]`: "1-2"); null otherwise',
+      }),
   })
   .meta({ id: 'RunResult' });
 

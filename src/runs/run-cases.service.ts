@@ -282,6 +282,9 @@ const toRunResult = (row: ResultRow) => ({
   executedByUlid: row.executedById,
   author: toAuthor(row),
   source: row.source as 'manual' | 'api' | 'bulk' | 'import',
+  attempt: row.attempt,
+  flaky: row.flaky,
+  parameters: row.parameters,
 });
 
 const resultWhere = (runId: string, runCaseUlid: string | undefined): Prisma.TestRunResultWhereInput => ({

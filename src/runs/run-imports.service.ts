@@ -2,19 +2,19 @@ import type { RequestContext } from '../foundation/context.ts';
 import type { Db } from '../kernel/database/client.ts';
 import { AppError, notFound } from '../kernel/errors.ts';
 import { findRunCasesByUlid } from './internal/run-case-record.ts';
-import { isAssigneeLocked, type MarkEntry } from './internal/run-marking.ts';
+import { isAssigneeLocked } from './internal/run-marking.ts';
 import { lockRun } from './run-access.service.ts';
-import { appendResults } from './run-bulk.service.ts';
+import { appendResults, type SubmitEntry } from './run-bulk.service.ts';
 import { caseDisplayIdOf } from './run-events.service.ts';
 import { addRunCases } from './run-membership.service.ts';
 
-/** One result an import brings for a case: the test it came from names it in a refusal. */
-export type ImportedResult = Omit<MarkEntry, 'runCase'> & { caseId: string; testName: string };
+/** What an import brings for a case from one test: its final result after its earlier attempts; the test names it in a refusal. */
+export type ImportedResult = Omit<SubmitEntry, 'runCase'> & { caseId: string; testName: string };
 
 /**
  * Appends an import's results (src/result-imports/) to the open run `runUlid` of the project
  * `projectId` (404 for another project's), inside the import's transaction: the cases the run
- * lacks are added, then the results are appended in the entries' order with the one
+ * lacks are added, then the results (every attempt) are appended in the entries' order with the one
  * run.cases_bulk_marked event carrying `summary` (appendResults). A case only its assignee may mark
  * (assigneeResultLock) is 403 run_case_assignee_locked, naming the test.
  */

@@ -1,27 +1,12 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { prisma } from '../../src/kernel/database/client.ts';
 import { overrideOrganizationLimits } from '../../src/orgs/orgs.service.ts';
-import { auditEvents, type Caller, expectError, ownerWithProject, tokenFor, useTestApp } from '../support/app.ts';
+import { auditEvents, expectError, ownerWithProject, tokenFor, useTestApp } from '../support/app.ts';
+import { reportFixture as fixture, reportImporter, vitestJunitReport } from '../support/reports.ts';
 
 const t = useTestApp();
-const fixture = (name: string) => readFile(path.join(import.meta.dirname, '../fixtures/reports', name), 'utf8');
-
-type Query = Record<string, string>;
-const importRaw = (
-  caller: Caller,
-  code: string,
-  body: string | Buffer,
-  type: string,
-  query: Query = {},
-  headers: Record<string, string> = {},
-) =>
-  t.http.post(`/api/v1/projects/${code}/result-imports`).query(query).set(caller.headers).set(headers).set('Content-Type', type).send(body);
+const importRaw = reportImporter(t);
 
 /** What an import could have written in the organization. */
 async function writtenIn(orgId: string) {
@@ -42,13 +27,10 @@ const resultsOfRun = (runId: string) =>
   });
 
 /** A JUnit report produced by vitest's own junit reporter, run on a small test file at test time. */
-async function vitestReport(): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'tcms-vitest-report-'));
-  try {
-    // The file vitest runs to write the report: its skipped test is the report's skipped testcase.
-    await writeFile(
-      path.join(dir, 'cart.test.ts'),
-      `import { describe, expect, it } from 'vitest';
+const vitestReport = () =>
+  // The file vitest runs to write the report: its skipped test is the report's skipped testcase.
+  vitestJunitReport({
+    'cart.test.ts': `import { describe, expect, it } from 'vitest';
 describe('cart', () => {
   it('adds an item', () => expect(1 + 1).toBe(2));
   it('refuses a negative quantity', () => expect(-1).toBeGreaterThan(0));
@@ -57,19 +39,7 @@ describe('cart', () => {
 let calls = 0;
 it('retries a flaky checkout', { retry: 2 }, () => { calls++; expect(calls).toBe(2); });
 `,
-    );
-    const output = path.join(dir, 'junit.xml');
-    const vitest = path.join(process.cwd(), 'node_modules/vitest/vitest.mjs');
-    await promisify(execFile)(process.execPath, [vitest, 'run', '--root', dir, '--reporter=junit', `--outputFile=${output}`], {
-      cwd: dir,
-    }).catch((error: { code?: number }) => {
-      if (error.code !== 1) throw error; // a failing test makes vitest exit 1
-    });
-    return await readFile(output, 'utf8');
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
+  });
 
 describe('POST /api/v1/projects/{projectId}/result-imports', () => {
   it('imports a report written by vitest: cases are created with their automation keys, results are source import', async () => {
@@ -135,18 +105,20 @@ describe('POST /api/v1/projects/{projectId}/result-imports', () => {
     const { owner, code } = await ownerWithProject(t.http);
     const response = await importRaw(owner, code, await fixture('surefire-flaky.xml'), 'application/xml');
     expect(response.status, JSON.stringify(response.body)).toBe(201);
-    expect(response.body).toMatchObject({ tests: 4, results: 4, createdCases: 3, attempts: 2 + 3 + 1 + 1 });
+    expect(response.body).toMatchObject({ tests: 4, results: 7, createdCases: 3, attempts: 2 + 3 + 1 + 1 });
     const results = await resultsOfRun(response.body.runUlid);
     const byKey = (key: string) => results.filter((result) => result.testCase!.automationKey === key);
-    const [paid] = byKey('com.acme.checkout.PaymentTest.paysByCard');
-    expect(paid).toMatchObject({ status: 'passed', flaky: true, elapsedMs: 412 });
-    expect(paid!.attempts).toMatchObject([
-      { status: 'failed', message: expect.stringContaining('expected: <200> but was: <503>') },
-      { status: 'passed', elapsedMs: 412 },
+    const paid = byKey('com.acme.checkout.PaymentTest.paysByCard');
+    expect(paid).toMatchObject([
+      { attempt: 1, status: 'failed', flaky: false, comment: expect.stringContaining('expected: <200> but was: <503>') },
+      { attempt: 2, status: 'passed', flaky: true, elapsedMs: 412 },
     ]);
-    const [refund] = byKey('com.acme.checkout.PaymentTest.refundsTwice');
-    expect(refund).toMatchObject({ status: 'failed', flaky: false });
-    expect(refund!.attempts).toHaveLength(3);
+    const refund = byKey('com.acme.checkout.PaymentTest.refundsTwice');
+    expect(refund.map((result) => [result.attempt, result.status, result.flaky])).toEqual([
+      [1, 'failed', false],
+      [2, 'failed', false],
+      [3, 'failed', false],
+    ]);
     expect(byKey('com.acme.checkout.PaymentTest.sumsAmounts(int, int)').map((result) => result.parameters)).toEqual(['1', '2']);
 
     // A display ID in brackets wins over the automation key; foreign brackets are parameters.
@@ -166,11 +138,10 @@ describe('POST /api/v1/projects/{projectId}/result-imports', () => {
       .attach('file', gzipSync(await fixture('ctrf.json')), { filename: 'ctrf.json.gz', contentType: 'application/gzip' })
       .attach('file', Buffer.from(await fixture('go-junit-report.xml')), { filename: 'go.xml', contentType: 'application/xml' });
     expect(response.status, JSON.stringify(response.body)).toBe(201);
-    expect(response.body).toMatchObject({ tests: 7, results: 7, createdCases: 7, attempts: 9 });
+    expect(response.body).toMatchObject({ tests: 7, results: 9, createdCases: 7, attempts: 9 });
     const results = await resultsOfRun(response.body.runUlid);
     const byKey = new Map(results.map((result) => [result.testCase!.automationKey, result]));
-    expect(byKey.get('auth.spec.ts > login.logs in')).toMatchObject({ status: 'passed', flaky: true, elapsedMs: 1200 });
-    expect(byKey.get('auth.spec.ts > login.logs in')!.attempts).toHaveLength(3);
+    expect(byKey.get('auth.spec.ts > login.logs in')).toMatchObject({ status: 'passed', flaky: true, elapsedMs: 1200, attempt: 3 });
     expect(byKey.get('auth.spec.ts > login.logs out')).toMatchObject({ status: 'failed', comment: 'Expected URL /\nat auth.spec.ts:20' });
     expect(byKey.get('auth.spec.ts > password.resets password')).toMatchObject({ status: 'skipped' });
     expect(byKey.get('search by tag')).toMatchObject({ parameters: { tag: 'smoke' } });
@@ -192,12 +163,10 @@ describe('POST /api/v1/projects/{projectId}/result-imports', () => {
     // jest's CTRF reporter records the retries: the test that failed once and then passed is flaky.
     const ctrf = await importRaw(owner, code, await fixture('jest-ctrf.json'), 'application/json');
     expect(ctrf.status, JSON.stringify(ctrf.body)).toBe(201);
-    expect(ctrf.body).toMatchObject({ tests: 6, results: 6, attempts: 9 });
+    expect(ctrf.body).toMatchObject({ tests: 6, results: 9, attempts: 9 });
     const fromCtrf = new Map((await resultsOfRun(ctrf.body.runUlid)).map((result) => [result.testCase!.title, result]));
-    expect(fromCtrf.get('Cart loads the catalogue')).toMatchObject({ status: 'passed', flaky: true });
-    expect(fromCtrf.get('Cart loads the catalogue')!.attempts).toHaveLength(2);
-    expect(fromCtrf.get('Cart pays by card')).toMatchObject({ status: 'failed', flaky: false });
-    expect(fromCtrf.get('Cart pays by card')!.attempts).toHaveLength(3);
+    expect(fromCtrf.get('Cart loads the catalogue')).toMatchObject({ status: 'passed', flaky: true, attempt: 2 });
+    expect(fromCtrf.get('Cart pays by card')).toMatchObject({ status: 'failed', flaky: false, attempt: 3 });
     expect(fromCtrf.get('Cart ships abroad')).toMatchObject({ status: 'skipped' });
 
     const mocha = await importRaw(owner, code, await fixture('mocha-junit.xml'), 'text/xml');
@@ -234,12 +203,11 @@ describe('POST /api/v1/projects/{projectId}/result-imports', () => {
     const { owner, code } = await ownerWithProject(t.http);
     const response = await importRaw(owner, code, await fixture('surefire-2.22.xml'), 'application/xml');
     expect(response.status, JSON.stringify(response.body)).toBe(201);
-    expect(response.body).toMatchObject({ tests: 4, results: 4, createdCases: 4, attempts: 7 });
+    expect(response.body).toMatchObject({ tests: 4, results: 7, createdCases: 4, attempts: 7 });
+    // The last result of each case is its final attempt.
     const byKey = new Map((await resultsOfRun(response.body.runUlid)).map((result) => [result.testCase!.automationKey, result]));
-    expect(byKey.get('com.acme.shop.PaymentTest.loadsCatalogue')).toMatchObject({ status: 'passed', flaky: true });
-    expect(byKey.get('com.acme.shop.PaymentTest.loadsCatalogue')!.attempts).toHaveLength(2);
-    expect(byKey.get('com.acme.shop.PaymentTest.refundsOrder')).toMatchObject({ status: 'failed', flaky: false });
-    expect(byKey.get('com.acme.shop.PaymentTest.refundsOrder')!.attempts).toHaveLength(3);
+    expect(byKey.get('com.acme.shop.PaymentTest.loadsCatalogue')).toMatchObject({ status: 'passed', flaky: true, attempt: 2 });
+    expect(byKey.get('com.acme.shop.PaymentTest.refundsOrder')).toMatchObject({ status: 'failed', flaky: false, attempt: 3 });
     expect(byKey.get('com.acme.shop.PaymentTest.refundsOrder')!.comment).toContain('expected:<[refund]ed> but was:<[declin]ed>');
     expect(byKey.get('com.acme.shop.PaymentTest.shipsAbroad')).toMatchObject({ status: 'skipped' });
     expect(byKey.get('com.acme.shop.PaymentTest.paysByCard')).toMatchObject({ status: 'passed', flaky: false });
@@ -319,6 +287,14 @@ describe('POST /api/v1/projects/{projectId}/result-imports', () => {
         422,
         'parse_failed',
         (body) => expect(body.error.details).toEqual({ line: 3, column: 10 }),
+      ],
+      [
+        'JSON missing an array element',
+        '{\n  "results": {\n    "tests": [\n      {"name": "a", "status": "passed"},\n      ,\n      {"name": "b"}\n    ]\n  }\n}',
+        'application/json',
+        422,
+        'parse_failed',
+        (body) => expect(body.error.details).toEqual({ line: 5, column: 7 }),
       ],
       ['an empty JUnit report', '<testsuites><testsuite name="none" tests="0"/></testsuites>', 'application/xml', 422, 'empty_import'],
       ['an empty CTRF report', '{"results":{"tool":{"name":"x"},"tests":[]}}', 'application/json', 422, 'empty_import'],

@@ -365,6 +365,9 @@ describe('GET /api/v1/runs/{runUlid}/results', () => {
       executedByUlid: owner.userId,
       author: { kind: 'user', ulid: owner.userId, displayName: 'Test User', avatarKey: null },
       source: 'manual',
+      attempt: 1,
+      flaky: false,
+      parameters: null,
     });
     expect(second).toMatchObject({
       elapsedMs: null,

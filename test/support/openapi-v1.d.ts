@@ -3590,6 +3590,14 @@ export interface components {
             author: components["schemas"]["Author"];
             /** @enum {string} */
             source: "manual" | "api" | "bulk" | "import";
+            /** @description Which run of an imported test this is, from 1 within its import (each retry is a result); 1 when not imported */
+            attempt: number;
+            /** @description The final result of an imported test that failed and then passed on a retry */
+            flaky: boolean;
+            /** @description A parameterized test's arguments: CTRF `parameters` (by name), or the bracketed end of a JUnit test name (`test_add[1-2]`: "1-2"); null otherwise */
+            parameters: {
+                [key: string]: unknown;
+            } | string | null;
         };
         StagedResultAttachments: {
             items: components["schemas"]["StagedAttachment"][];
@@ -3739,7 +3747,7 @@ export interface components {
             runUlid: string;
             /** @description Tests in the report(s) */
             tests: number;
-            /** @description Results appended */
+            /** @description Results appended: one per attempt of every test bound to a case */
             results: number;
             createdCases: number;
             /** @description Existing cases the tests were bound to */

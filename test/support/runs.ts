@@ -114,6 +114,10 @@ export type ResultBody = {
   executedByUlid: string | null;
   author: AuthorBody;
   source: 'manual' | 'api' | 'bulk' | 'import';
+  /** Which run of an imported test, from 1; 1 when not imported. */
+  attempt: number;
+  flaky: boolean;
+  parameters: Record<string, unknown> | string | null;
 };
 
 /** GET /runs/{runUlid}, expecting 200. */

@@ -14,14 +14,17 @@ import { addTransition, type StatusDelta } from './run-status.ts';
 /** What marking needs of a run case. */
 export type MarkableCase = { id: string; caseId: string | null; status: string };
 
-/** `flaky`, `attempts` and `parameters` are what an imported result keeps of its test runner's report. */
+/**
+ * `flaky`, `attempt` and `parameters` are what an imported result keeps of its test runner's
+ * report: each run of a retried test is a result, `attempt` its number (from 1) within the import.
+ */
 export type MarkEntry = {
   runCase: MarkableCase;
   status: CaseStatus;
   elapsedMs?: number | null;
   comment?: string | null;
   flaky?: boolean;
-  attempts?: unknown[] | null;
+  attempt?: number;
   parameters?: unknown;
 };
 
@@ -100,7 +103,7 @@ export async function recordResults<R extends { id: string; name: string }>(
     elapsedMs: number | null;
     comment: string | null;
     flaky: boolean;
-    attempts: string | null;
+    attempt: number;
     parameters: string | null;
   }> = [];
   const outcomes = entries.map((entry) => {
@@ -120,7 +123,7 @@ export async function recordResults<R extends { id: string; name: string }>(
       elapsedMs: entry.elapsedMs ?? null,
       comment: entry.comment ?? null,
       flaky: entry.flaky ?? false,
-      attempts: entry.attempts ? JSON.stringify(entry.attempts) : null,
+      attempt: entry.attempt ?? 1,
       parameters: entry.parameters === undefined || entry.parameters === null ? null : JSON.stringify(entry.parameters),
     });
     return { entry, from, resultUlid };
@@ -154,16 +157,16 @@ export async function recordResults<R extends { id: string; name: string }>(
         WHERE c.id = v.id AND c.org_id = ${ctx.org.id}
       )${steps}
       INSERT INTO test_run_results (id, org_id, run_id, run_case_id, case_id, status, elapsed_ms, comment, source, executed_at,
-                                    executed_by_id, author_kind, author_id, author_name, author_avatar_key, flaky, attempts, parameters)
+                                    executed_by_id, author_kind, author_id, author_name, author_avatar_key, flaky, attempt, parameters)
       SELECT r.id, ${ctx.org.id}, ${run.id}, r.run_case_id, r.case_id, r.status, r.elapsed_ms, r.comment, ${options.source}, ${at},
              ${ctx.identity.user.id}, ${author.authorKind}, ${author.authorId}, ${author.authorName}, ${author.authorAvatarKey},
-             r.flaky, r.attempts::jsonb, r.parameters::jsonb
+             r.flaky, r.attempt, r.parameters::jsonb
       FROM unnest(${results.map((row) => row.id)}::char(26)[], ${results.map((row) => row.runCaseId)}::char(26)[],
                   ${results.map((row) => row.caseId)}::char(26)[], ${results.map((row) => row.status)}::text[],
                   ${results.map((row) => row.elapsedMs)}::int[], ${results.map((row) => row.comment)}::text[],
-                  ${results.map((row) => row.flaky)}::boolean[], ${results.map((row) => row.attempts)}::text[],
+                  ${results.map((row) => row.flaky)}::boolean[], ${results.map((row) => row.attempt)}::int[],
                   ${results.map((row) => row.parameters)}::text[])
-        AS r(id, run_case_id, case_id, status, elapsed_ms, comment, flaky, attempts, parameters)`,
+        AS r(id, run_case_id, case_id, status, elapsed_ms, comment, flaky, attempt, parameters)`,
     );
   }
 

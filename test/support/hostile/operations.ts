@@ -1,3 +1,4 @@
+import { CLI_DOWNLOADS } from '../../../rest/downloads.ts';
 import { pages } from '../../../rest/pages/index.ts';
 import type { Caller } from '../app.ts';
 import type { Envelope } from './answers.ts';
@@ -89,8 +90,8 @@ const plain = (method: string, path: string, envelopes: Envelope[] = []): Operat
 
 /**
  * The routes outside /api/v1 that a client reaches: metrics, the documents, the share page,
- * public assets and the OAuth authorization server. Their well-formed requests carry the
- * fixture's client, PKCE challenge and tokens.
+ * public assets, the command-line client's downloads and the OAuth authorization server. Their
+ * well-formed requests carry the fixture's client, PKCE challenge and tokens.
  */
 export function otherRouteOperations(fixture: HostileFixture): Operation[] {
   const { oauth, callers } = fixture;
@@ -110,6 +111,7 @@ export function otherRouteOperations(fixture: HostileFixture): Operation[] {
     plain('get', '/docs/', ['page']),
     plain('get', '/share/runs/{token}', ['page']),
     { ...plain('get', '/__assets/{key}'), parameters: queryOf(object({ v: { type: 'integer', minimum: 0 } }, [])) },
+    ...CLI_DOWNLOADS.map((download) => plain('get', download.path)),
     ...[
       '/.well-known/oauth-authorization-server',
       '/.well-known/oauth-protected-resource',

@@ -33,7 +33,7 @@ import { AppError } from '../src/kernel/errors.ts';
 import { logger } from '../src/kernel/logger.ts';
 import { startProgressFanOut } from '../src/live/progress-fanout.service.ts';
 import { publishRunChange } from '../src/live/progress-signals.service.ts';
-import { endAllStreams, refreshAllStreams } from '../src/live/progress-streams.service.ts';
+import { acceptStreams, endAllStreams, refreshAllStreams } from '../src/live/progress-streams.service.ts';
 import { wakeWebhookDispatchers } from '../src/webhooks/dispatch-signal.service.ts';
 import { startWebhookDispatcher } from '../src/webhooks/webhook-dispatcher.service.ts';
 import { startMaintenance } from './maintenance.ts';
@@ -81,6 +81,7 @@ export async function createApp(config: Config): Promise<App> {
   const webhookDispatcher = config.webhooks.dispatch
     ? startWebhookDispatcher(config.webhooks, database.backgroundClient, metrics.countWebhookDelivery)
     : undefined;
+  acceptStreams();
   // The audit hub's listeners: live progress hears the runs that changed, the webhook dispatchers the deliveries queued.
   const stopHearingAudit = onAuditCommitted((event) => {
     if (event.runId) publishRunChange({ orgId: event.orgId, runId: event.runId, planId: event.planId });

@@ -225,6 +225,11 @@ export function refreshAllStreams(): void {
   for (const topic of topics.values()) topic.changed();
 }
 
+/** Streams are served again: an app starts in this process (after another one's shutdown, in tests). */
+export function acceptStreams(): void {
+  draining = false;
+}
+
 /**
  * Ends every open stream after the event it has pending, so that the HTTP server can close, and
  * from now on ends new ones after their first event: the process is shutting down.

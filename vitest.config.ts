@@ -17,10 +17,6 @@ export default defineConfig({
     // Test files mostly wait on databases and child processes: three at once keep 2 cores busy
     // (measured in issue 29: 2,423 s for both suites against 4,101 s with the default).
     maxWorkers: 3,
-    // A worker keeps its modules from one test file to the next: half of each file's time was
-    // importing the app again (issue 29). Each file still starts its own app on its own database;
-    // what a module keeps across apps is reset when an app starts (createApp).
-    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Password hashes at the cheapest argon2id cost: production's is tested in test/rest/password-hashing.test.ts.

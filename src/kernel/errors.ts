@@ -105,15 +105,24 @@ export function fromValidationIssues(issues: readonly Issue[], location?: 'query
   });
 }
 
+/** PostgreSQL's SQLSTATE of a failed statement, as the driver adapter or Prisma carries it. */
+function sqlStateOf(error: unknown): string | undefined {
+  const { cause, message } = (error ?? {}) as { cause?: { originalCode?: unknown }; message?: unknown };
+  if (typeof cause?.originalCode === 'string') return cause.originalCode;
+  return typeof message === 'string' ? /Database error\. Code: `(\w{5})`/.exec(message)?.[1] : undefined;
+}
+
 /**
  * Any thrown value as an AppError: database unique violations become 409 conflict, a missing
- * row 404; anything unexpected becomes 500 internal_error (its message is never shown).
+ * row 404, text PostgreSQL cannot store (NUL: 22021) that reached a statement unchecked 422;
+ * anything unexpected becomes 500 internal_error (its message is never shown).
  */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   const code = (error as { code?: unknown } | null)?.code;
   if (code === 'P2002') return conflict('A resource with these unique values already exists');
   if (code === 'P2025') return notFound();
+  if (sqlStateOf(error) === '22021') return validationFailed('A value holds a character that cannot be stored (NUL)');
   return internalError();
 }
 

@@ -1,45 +1,16 @@
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { createProject, signUp, tokenFor, useTestApp } from '../support/app.ts';
+import { useBrowser } from '../support/browser.ts';
 import { useListeningApp } from '../support/event-streams.ts';
 
-/** Debian's chromium (`apt-get install chromium`; .ci/run installs it when missing). */
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = path.join(import.meta.dirname, '../../test-artifacts/docs-try-it-out.png');
 
 const t = useTestApp();
 const live = useListeningApp(t);
-let browser: BrowserContext;
-let profile: string;
-
-beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`The /docs browser test needs chromium at ${CHROMIUM}: apt-get install chromium`);
-  profile = await mkdtemp(path.join(os.tmpdir(), 'tcms-chromium-'));
-  // A fresh profile (--user-data-dir) for every run.
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  if (profile) await rm(profile, { recursive: true, force: true });
-});
+const browser = useBrowser();
 
 /** Swagger UI renders only the operations near the viewport: scrolls down until `selector` is rendered. */
 async function scrolledTo(page: Page, selector: string): Promise<Locator> {
@@ -59,7 +30,7 @@ describe('Swagger UI at /docs', () => {
     const owner = await signUp(t.http);
     const project = await createProject(t.http, owner, { name: 'Tried out' });
     const { token } = await tokenFor(t.http, owner);
-    const page = await browser.newPage();
+    const page = await browser.person();
     await page.goto(`${live.baseUrl}/docs/`);
 
     await page.locator('.auth-wrapper button.authorize').click();

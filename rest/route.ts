@@ -130,9 +130,13 @@ export function fingerprint(requestLine: string, body: unknown, files: UploadedF
 /** Where app/app.ts mounts `restRouter`. */
 const API_PREFIX = '/api/v1';
 
-/** The request line of an HTTP request to `route` with these path parameters and no query, as `fingerprint` reads it. */
+/**
+ * The request line of an HTTP request to `route` with these path parameters and no query, as
+ * `fingerprint` reads it. An MCP tool's arguments may hold lone surrogates, which a URL cannot:
+ * they read as U+FFFD (and fail the route's validation).
+ */
 export const requestLineOf = (route: RouteDefinition, params: Record<string, unknown>) =>
-  `${route.method.toUpperCase()} ${API_PREFIX}${route.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params[name])))}`;
+  `${route.method.toUpperCase()} ${API_PREFIX}${route.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params[name]).replace(/\p{Surrogate}/gu, '\uFFFD')))}`;
 
 function rateLimitHeaders(state: RateLimitState): Record<string, string> {
   return {

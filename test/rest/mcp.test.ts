@@ -266,6 +266,15 @@ describe('MCP hostile input', () => {
     const nul = await callFailing(client, 'list_test_cases', { projectId: project.id, q: 'a\u0000b' }, 'validation_failed');
     expect(JSON.stringify(nul.details)).toContain('NUL');
     await callFailing(client, 'mark_result', { runUlid: 'not-a-ulid', runCaseUlid: 'x', status: 'passed' }, 'not_found');
+    // A lone surrogate cannot be put in a URL: the keyed call's request line reads it as U+FFFD.
+    const run = await call(client, 'create_run', { projectId: project.id, name: 'Hostile', caseUlids: [] });
+    const lone = await callFailing(
+      client,
+      'mark_result',
+      { runUlid: run.ulid, runCaseUlid: '\uDBFF', status: 'failed', idempotencyKey: 'lone' },
+      'validation_failed',
+    );
+    expect(lone.details?.path).toEqual(['runCaseUlid']);
 
     for (const [message, code] of [
       [toolCall(2, 'drop_database', {}), -32602],

@@ -2,9 +2,15 @@ import { Prisma } from '../../../prisma/generated/client/client.ts';
 import type { Db } from './client.ts';
 import { queryRaw, sql } from './raw-sql.ts';
 
-/** The rows the services lock, by table; every tenant table also carries org_id. */
+/**
+ * The rows the services lock, by table; every tenant table also carries org_id. An organization's
+ * row is locked to take turns on its quotas and counters, never to change its key: FOR NO KEY
+ * UPDATE by default, which the foreign-key checks of every other write in the organization (FOR
+ * KEY SHARE) neither wait for nor hold up. FOR UPDATE there would deadlock a project's deletion
+ * with a run's deletion that had locked the run and then inserted its audit event.
+ */
 const LOCKABLE = {
-  organizations: { tenant: false },
+  organizations: { tenant: false, strength: 'no key update' },
   projects: { tenant: true },
   test_cases: { tenant: true },
   comments: { tenant: true },
@@ -15,7 +21,9 @@ const LOCKABLE = {
   test_runs: { tenant: true },
   user_groups: { tenant: true },
   webhooks: { tenant: true },
-} as const;
+} satisfies Record<string, Lockable>;
+
+type Lockable = { tenant: boolean; strength?: LockStrength };
 
 export type LockableTable = keyof typeof LOCKABLE;
 
@@ -39,13 +47,14 @@ export async function lockRows(
   options: { orgId?: string; strength?: LockStrength } = {},
 ): Promise<string[]> {
   if (ids.length === 0) return [];
-  if (LOCKABLE[table].tenant && options.orgId === undefined) throw new Error(`Locking ${table} needs the organization`);
+  const lockable: Lockable = LOCKABLE[table];
+  if (lockable.tenant && options.orgId === undefined) throw new Error(`Locking ${table} needs the organization`);
   const tenant = options.orgId === undefined ? Prisma.empty : sql`AND org_id = ${options.orgId}`;
   const rows = await queryRaw<Array<{ id: string }>>(
     tx,
     sql`
     SELECT id FROM ${Prisma.raw(table)} WHERE id = ANY(${ids}::char(26)[]) ${tenant}
-    ORDER BY id FOR ${Prisma.raw((options.strength ?? 'update').toUpperCase())}`,
+    ORDER BY id FOR ${Prisma.raw((options.strength ?? lockable.strength ?? 'update').toUpperCase())}`,
   );
   return rows.map((row) => row.id);
 }

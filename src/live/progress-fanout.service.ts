@@ -24,9 +24,11 @@ const isRunChange = (value: unknown): value is RunChange => {
  * Run changes across the server processes of one PostgreSQL database: one dedicated connection
  * per process LISTENs on one channel and also sends this process's changes as NOTIFYs (the change
  * as JSON), so every process — this one included — hears each change once it has committed.
- * Changes published in the same tick are sent as one statement, each run once. A lost connection
- * is reported once and opened again (then `onReconnected` lets the streams read what they missed);
- * while it is down, changes are still heard by this process.
+ * Changes published in the same tick are sent as one statement, each run once; the connection runs
+ * one statement at a time (pg 9 refuses a query sent while another waits), so those published
+ * while a NOTIFY is on its way go out together in the next. A lost connection is reported once
+ * and opened again (then `onReconnected` lets the streams read what they missed); while it is
+ * down, changes are still heard by this process.
  */
 export async function startProgressFanOut(databaseUrl: string, onReconnected: () => void): Promise<ProgressFanOut> {
   let client: pg.Client | undefined;
@@ -34,6 +36,7 @@ export async function startProgressFanOut(databaseUrl: string, onReconnected: ()
   let reconnectTimer: NodeJS.Timeout | undefined;
   let attempt = 0;
   let queued = new Map<string, RunChange>();
+  let sending: Promise<void> | undefined;
 
   const connect = async () => {
     const next = new pg.Client({ connectionString: databaseUrl, application_name: LISTENER_APPLICATION_NAME });
@@ -86,9 +89,7 @@ export async function startProgressFanOut(databaseUrl: string, onReconnected: ()
     }, delay);
   };
 
-  const flush = () => {
-    const changes = [...queued.values()];
-    queued = new Map();
+  const notify = async (changes: RunChange[]) => {
     const sender = client;
     if (!sender) {
       // Other processes miss these until the connection is back; this one's streams still hear them.
@@ -96,8 +97,20 @@ export async function startProgressFanOut(databaseUrl: string, onReconnected: ()
       return;
     }
     const payloads = changes.map((change) => JSON.stringify(change));
-    sender.query('SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload', [RUN_CHANGES_CHANNEL, payloads]).catch(() => {
+    try {
+      await sender.query('SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload', [RUN_CHANGES_CHANNEL, payloads]);
+    } catch {
       for (const change of changes) hearRunChange(change);
+    }
+  };
+
+  const flush = () => {
+    if (sending || queued.size === 0) return;
+    const changes = [...queued.values()];
+    queued = new Map();
+    sending = notify(changes).finally(() => {
+      sending = undefined;
+      flush();
     });
   };
 
@@ -112,7 +125,8 @@ export async function startProgressFanOut(databaseUrl: string, onReconnected: ()
       stopped = true;
       sendRunChangesThrough(undefined);
       clearTimeout(reconnectTimer);
-      if (queued.size > 0) flush();
+      flush();
+      while (sending) await sending;
       const last = client;
       client = undefined;
       await last?.end().catch(() => {});

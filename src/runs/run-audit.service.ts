@@ -1,18 +1,17 @@
 import type { AuditListQuery } from '../foundation/audit/audit.schemas.ts';
-import { NEWEST_FIRST, pageOfAuditEvents } from '../foundation/audit/audit.service.ts';
+import { type AuditConnectionWindow, pageOfAuditEvents, windowOfAuditEvents } from '../foundation/audit/audit.service.ts';
 import { authorize } from '../foundation/auth/policy.ts';
 import type { RequestContext } from '../foundation/context.ts';
-import type { Prisma } from '../kernel/database/client.ts';
 import { resolveRun } from './run-access.service.ts';
 
 /** The audit feed of one run: any member who can read the run; 404 once it is deleted. */
 export async function listRunAuditEvents(ctx: RequestContext, runUlid: string, query: AuditListQuery) {
   const run = await resolveRun(ctx, runUlid);
-  return pageOfAuditEvents(ctx, { runId: run.id }, query);
+  return pageOfAuditEvents(ctx, run.id, query);
 }
 
 /** The audit feed of a run the caller has read (resolveRun), for a GraphQL connection, newest first. */
-export async function findRunAuditEvents(ctx: RequestContext, run: { id: string }, window: Prisma.AuditEventFindManyArgs) {
+export async function findRunAuditEvents(ctx: RequestContext, run: { id: string }, window: AuditConnectionWindow) {
   authorize(ctx, 'project.read');
-  return ctx.db.auditEvent.findMany({ ...window, where: { runId: run.id }, orderBy: NEWEST_FIRST });
+  return windowOfAuditEvents(ctx, run.id, window);
 }

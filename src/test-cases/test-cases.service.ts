@@ -228,7 +228,8 @@ type CaseListRow = Omit<
  * attachments and its stored values) plus the field definitions: Prisma's nested include and its
  * result mapping cost several times the database's work on this hot read. The project was
  * resolved through the tenant client (a project hidden from the caller is a 404), so its cases
- * are the caller's to see.
+ * are the caller's to see. ULIDs compare bytewise (COLLATE "C"), an order only the index on
+ * (project_id, id COLLATE "C") holds: no plan can walk the primary key through other projects' cases.
  */
 export async function listTestCases(ctx: RequestContext, projectCode: string, query: TestCaseListQuery) {
   authorize(ctx, 'project.read');
@@ -252,8 +253,8 @@ export async function listTestCases(ctx: RequestContext, projectCode: string, qu
       c.archived_at AS "archivedAt", c.created_at AS "createdAt", c.updated_at AS "updatedAt"
     FROM test_cases c
     WHERE c.org_id = ${ctx.org.id} AND ${caseListCondition(project.id, query)}
-      ${query.cursor ? sql`AND c.id > ${query.cursor}` : Prisma.empty}
-    ORDER BY c.id
+      ${query.cursor ? sql`AND c.id COLLATE "C" > ${query.cursor}` : Prisma.empty}
+    ORDER BY c.id COLLATE "C"
     LIMIT ${query.limit + 1}`,
   );
   const page = cursorPageOf(rows, query.limit);

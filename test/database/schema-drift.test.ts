@@ -160,8 +160,8 @@ const REFERENTIAL_ACTIONS: Record<string, string> = {
 };
 
 /**
- * Indexes that Prisma cannot declare (partial or on an expression) are written as
- * `// partial [unique] index … WHERE …` or `// unique index …` comments.
+ * Indexes that Prisma cannot declare (partial, on an expression, or with a column's collation)
+ * are written as `// partial [unique] index … WHERE …`, `// [unique] index …` comments.
  */
 function partialIndexFacts(schema: string, facts: Facts): void {
   for (const [, unique, name, table, columns, where] of schema.matchAll(
@@ -310,11 +310,13 @@ async function databaseFacts(connection: SqlConnection): Promise<Facts> {
     `SELECT t.relname AS table_name, i.relname AS index_name, x.indisprimary AS is_primary,
             x.indisunique AS is_unique, am.amname AS method, x.indpred IS NOT NULL AS partial,
             (SELECT string_agg(
-                      COALESCE(a.attname, pg_get_indexdef(x.indexrelid, k.ord::int, true))
+                      COALESCE(a.attname || COALESCE(' COLLATE ' || quote_ident(c.collname), ''),
+                               pg_get_indexdef(x.indexrelid, k.ord::int, true))
                         || CASE WHEN x.indoption[k.ord - 1] & 1 = 1 THEN ' DESC' ELSE '' END,
                       ', ' ORDER BY k.ord)
                FROM unnest(x.indkey::int2[]) WITH ORDINALITY AS k(attnum, ord)
                LEFT JOIN pg_attribute a ON a.attrelid = x.indrelid AND a.attnum = k.attnum AND k.attnum > 0
+               LEFT JOIN pg_collation c ON c.oid = x.indcollation[k.ord - 1] AND c.oid <> a.attcollation
               WHERE k.ord <= x.indnkeyatts) AS columns
        FROM pg_index x
        JOIN pg_class i ON i.oid = x.indexrelid

@@ -12,6 +12,7 @@ const ORG_FEED = `query ($first: Int, $after: String) { organization { auditEven
 const RUN_FEED = `query ($ulid: String!, $first: Int, $after: String) { run(ulid: $ulid) { auditEvents(first: $first, after: $after) { ${PAGE} } } }`;
 
 type Feed = { edges: Array<{ cursor: string; node: AuditEventBody }>; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
+type BackwardFeed = { edges: Array<{ node: { ulid: string } }>; pageInfo: { hasPreviousPage: boolean; startCursor: string | null } };
 
 async function restFeed(caller: Caller, path: string): Promise<AuditEventBody[]> {
   const response = await t.http.get(`/api/v1${path}?limit=100`).set(caller.headers);
@@ -73,6 +74,22 @@ describe('GraphQL audit feeds', () => {
       ulid: owner.userId,
       email: owner.email,
     });
+  });
+
+  it('Organization.auditEvents pages backwards too: `last` events before a cursor, still newest first', async () => {
+    const { owner } = await scenario();
+    const rest = await restFeed(owner, `/orgs/${owner.orgId}/audit-events`);
+    const backwards = `query ($last: Int, $before: String) { organization { auditEvents(last: $last, before: $before) {
+      edges { node { ulid } } pageInfo { hasPreviousPage startCursor } } } }`;
+    const ulids: string[] = [];
+    let before: string | null = null;
+    for (;;) {
+      const feed: BackwardFeed = dataOf(await graphql(t.http, owner, backwards, { last: 2, before })).organization.auditEvents;
+      ulids.unshift(...feed.edges.map((edge) => edge.node.ulid));
+      if (!feed.pageInfo.hasPreviousPage) break;
+      before = feed.pageInfo.startCursor;
+    }
+    expect(ulids).toEqual(rest.map((event) => event.ulid));
   });
 
   it('Organization.auditEvents is for owners and admins: a member or a viewer gets forbidden', async () => {

@@ -1,4 +1,4 @@
-import type { Prisma } from '../../../prisma/generated/client/client.ts';
+import { Prisma } from '../../../prisma/generated/client/client.ts';
 import type { Db } from '../../kernel/database/client.ts';
 import { queryRaw, sql } from '../../kernel/database/raw-sql.ts';
 import { afterCommit } from '../../kernel/database/transactions.ts';
@@ -148,28 +148,54 @@ export function toAuditEventOut(row: AuditRow) {
   };
 }
 
-/** Feeds list events newest first: ULID descending. */
-export const NEWEST_FIRST = { id: 'desc' } satisfies Prisma.AuditEventOrderByWithRelationInput;
+/**
+ * A window of a feed (the organization's events, or one run's), newest first: `take` events
+ * older than `cursor`, or for a negative `take` the ones nearest above it (a backward page of a
+ * GraphQL connection). ULIDs compare bytewise (COLLATE "C"), an order only the feed's own index
+ * (org_id or run_id, then id) holds: no plan can walk the primary key through the newer events of
+ * other organizations, whatever the planner's statistics.
+ */
+async function auditWindow(ctx: RequestContext, runId: string | null, cursor: string | undefined, take: number): Promise<AuditRow[]> {
+  const newestFirst = take >= 0;
+  const rows = await queryRaw<AuditRow[]>(
+    ctx.db,
+    sql`
+    SELECT id, org_id AS "orgId", action, actor_kind AS "actorKind", actor_user_id AS "actorUserId",
+      actor_token_id AS "actorTokenId", actor_email AS "actorEmail", actor_name AS "actorName", entity_type AS "entityType",
+      entity_ulid AS "entityUlid", entity_label AS "entityLabel", run_id AS "runId", origin_run_id AS "originRunId",
+      metadata, created_at AS "createdAt"
+    FROM audit_events
+    WHERE org_id = ${ctx.org.id}
+      ${runId === null ? Prisma.empty : sql`AND run_id = ${runId}`}
+      ${cursor === undefined ? Prisma.empty : newestFirst ? sql`AND id COLLATE "C" < ${cursor}` : sql`AND id COLLATE "C" > ${cursor}`}
+    ORDER BY id COLLATE "C" ${newestFirst ? sql`DESC` : sql`ASC`}
+    LIMIT ${Math.abs(take)}`,
+  );
+  return newestFirst ? rows : rows.reverse();
+}
 
-/** A page of events matching `where`, newest first, ULID-cursor paged; callers authorize. */
-export async function pageOfAuditEvents(ctx: RequestContext, where: Prisma.AuditEventWhereInput, query: AuditListQuery) {
-  const rows = await ctx.db.auditEvent.findMany({
-    where: { ...where, ...(query.cursor ? { id: { lt: query.cursor } } : {}) },
-    orderBy: NEWEST_FIRST,
-    take: query.limit + 1,
-  });
+/** A page of a feed (see auditWindow), ULID-cursor paged; callers authorize. */
+export async function pageOfAuditEvents(ctx: RequestContext, runId: string | null, query: AuditListQuery) {
+  const rows = await auditWindow(ctx, runId, query.cursor, query.limit + 1);
   const page = cursorPageOf(rows, query.limit);
   return { events: page.items.map(toAuditEventOut), nextCursor: page.nextCursor };
 }
 
+/** Pothos's window of a connection: the cursor's own row, which Pothos skips (`skip: 1`), the strict comparison leaves out. */
+export type AuditConnectionWindow = { cursor?: Prisma.AuditEventWhereUniqueInput; take: number };
+
+/** A window of a feed for a GraphQL connection (see auditWindow); callers authorize. */
+export const windowOfAuditEvents = (ctx: RequestContext, runId: string | null, window: AuditConnectionWindow) =>
+  auditWindow(ctx, runId, window.cursor?.id, window.take);
+
 /** The organization's audit feed (owner/admin). */
 export async function listOrganizationAuditEvents(ctx: RequestContext, query: AuditListQuery) {
   authorize(ctx, 'audit.read');
-  return pageOfAuditEvents(ctx, {}, query);
+  return pageOfAuditEvents(ctx, null, query);
 }
 
-/** The organization's audit feed for a GraphQL connection (owner/admin): `window` carries Pothos's cursor, take/skip and selection. */
-export async function findOrganizationAuditEvents(ctx: RequestContext, window: Prisma.AuditEventFindManyArgs) {
+/** The organization's audit feed for a GraphQL connection (owner/admin). */
+export async function findOrganizationAuditEvents(ctx: RequestContext, window: AuditConnectionWindow) {
   authorize(ctx, 'audit.read');
-  return ctx.db.auditEvent.findMany({ ...window, orderBy: NEWEST_FIRST });
+  return windowOfAuditEvents(ctx, null, window);
 }

@@ -11,6 +11,7 @@ import './types/milestone.ts';
 import './types/environment.ts';
 import './types/configuration.ts';
 import './types/plan.ts';
+import './types/report.ts';
 import './types/run.ts';
 import './types/run-case.ts';
 import './types/run-case-bulk.ts';

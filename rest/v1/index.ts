@@ -16,6 +16,7 @@ import { oauthGrantRoutes } from './oauth-grants.routes.ts';
 import { planRoutes } from './plans.routes.ts';
 import { projectAccessRoutes } from './project-access.routes.ts';
 import { projectRoutes } from './projects.routes.ts';
+import { reportRoutes } from './reports.routes.ts';
 import { resultAttachmentRoutes } from './result-attachments.routes.ts';
 import { resultImportRoutes } from './result-imports.routes.ts';
 import { runCaseRoutes } from './run-cases.routes.ts';
@@ -45,6 +46,7 @@ export const v1Routes = [
   ...testCaseRoutes,
   ...testCaseImportRoutes,
   ...flakyTestRoutes,
+  ...reportRoutes,
   ...stepAttachmentRoutes,
   ...commentRoutes,
   ...customFieldRoutes,

@@ -1,7 +1,7 @@
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import cors from 'cors';
 import express, { type Express, type RequestHandler } from 'express';
 import { createYoga, useExecutionCancellation } from 'graphql-yoga';
+import type { Logger } from 'pino';
 import swaggerUi from 'swagger-ui-express';
 import { serveAsset } from '../rest/assets.ts';
 import { CLI_DOWNLOADS, serveDownload } from '../rest/downloads.ts';
@@ -66,13 +66,16 @@ const routeLabel =
     next();
   };
 
-/** The composition root: wires the core to its two front doors, Express (REST) and Yoga (GraphQL). */
-export async function createApp(config: Config): Promise<App> {
+/**
+ * The composition root: wires the core to its two front doors, Express (REST) and Yoga (GraphQL).
+ * `startUpLog` hears the database steps (the server's start-up lines).
+ */
+export async function createApp(config: Config, startUpLog?: Logger): Promise<App> {
   applySettings(config);
   logger.level = config.logLevel;
   openBillingProvider(config);
   await openFileStorage(config);
-  const database = await openDatabase(config);
+  const database = await openDatabase(config, 'server', startUpLog);
   await seedMissingSystemFields();
   const stopMaintenance = startMaintenance({ analyze: database.engine === 'pglite', client: database.backgroundClient });
   const http = httpSettings(config);
@@ -96,7 +99,8 @@ export async function createApp(config: Config): Promise<App> {
     graphqlEndpoint: '/graphql',
     // GraphiQL's page and assets come from the installed package: it works offline.
     graphiql: config.development,
-    renderGraphiQL,
+    // Its page is a 9 MB module: loaded only where it is served, not on every start.
+    renderGraphiQL: config.development ? (await import('@graphql-yoga/render-graphiql')).renderGraphiQL : undefined,
     landingPage: false,
     logging: false,
     // CORS is the app's (one allowlist for REST and GraphQL), not Yoga's reflect-any-origin default.
@@ -124,7 +128,7 @@ export async function createApp(config: Config): Promise<App> {
     ],
   });
 
-  const openApiDocument = buildOpenApiDocument(v1Routes);
+  let openApiDocument: ReturnType<typeof buildOpenApiDocument> | undefined;
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
@@ -138,6 +142,8 @@ export async function createApp(config: Config): Promise<App> {
   });
   app.use('/api/v1', restRouter(v1Routes, http));
   app.get('/openapi/v1.json', routeLabel('/openapi/v1.json'), (_req, res) => {
+    // Built when first asked for: it took a second of every start-up.
+    openApiDocument ??= buildOpenApiDocument(v1Routes);
     res.json(openApiDocument);
   });
   app.use('/docs', routeLabel('/docs'), swaggerUi.serve, swaggerUi.setup(undefined, { swaggerOptions: { url: '/openapi/v1.json' } }));

@@ -1,8 +1,9 @@
 import type { Server, ServerResponse } from 'node:http';
-import { applySettings, type Config, ConfigurationError, listeningOn, loadConfig } from '../src/kernel/config.ts';
+import { type Config, ConfigurationError, listeningOn, loadConfig } from '../src/kernel/config.ts';
 import { logger } from '../src/kernel/logger.ts';
-import { type App, createApp } from './app.ts';
-import { createHttpServer } from './http-server.ts';
+import { SERVICE_VERSION } from '../src/kernel/version.ts';
+import type { App } from './app.ts';
+import { createStartingHttpServer } from './http-server.ts';
 
 const LISTEN_ERRORS: Record<string, (port: number) => string> = {
   EADDRINUSE: (port) => `port ${port} is already in use (set PORT to another one)`,
@@ -10,20 +11,39 @@ const LISTEN_ERRORS: Record<string, (port: number) => string> = {
   EADDRNOTAVAIL: (port) => `cannot listen on port ${port}: the address is not available`,
 };
 
-/** A start-up failure as one line, then exit 1: never a stack (it goes to the debug level). */
-function failStart(error: unknown, config?: Config): never {
+/** A start-up failure as one line, then exit 1: never a stack (it goes to the debug level). `port`: listening on it failed. */
+function failStart(error: unknown, port?: number): never {
   const code = String((error as { code?: unknown } | null)?.code);
   const message =
     error instanceof ConfigurationError
       ? error.message
-      : config && LISTEN_ERRORS[code]
-        ? LISTEN_ERRORS[code](config.port)
+      : port !== undefined && LISTEN_ERRORS[code]
+        ? LISTEN_ERRORS[code](port)
         : `start-up failed: ${error instanceof Error ? error.message : String(error)}`;
   logger.debug({ err: error }, 'start-up failure');
-  logger.fatal(`tcms cannot start: ${message}`);
+  // A bad configuration names each bad variable on a line of its own.
+  for (const line of message.split('\n')) logger.fatal(`tcms cannot start: ${line}`);
   process.exit(1);
 }
 
+/** Listens on `port` (0: one the system chooses); answers the port bound. */
+function listen(server: Server, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, () => {
+      server.off('error', reject);
+      const address = server.address();
+      resolve(typeof address === 'object' && address ? address.port : port);
+    });
+  });
+}
+
+/**
+ * The port first, then the database and the app: a port in use fails at once, not after the
+ * migrations, and no other process can take the port meanwhile. Until the app is ready every
+ * request answers 503. The app's modules are imported only then, so that the bundle's entry
+ * (scripts/build.mjs splits it there) binds the port before loading them.
+ */
 async function start(): Promise<void> {
   let config: Config;
   try {
@@ -32,24 +52,16 @@ async function start(): Promise<void> {
     failStart(error);
   }
   logger.level = config.logLevel;
-  const app = await createApp(config).catch((error: unknown) => failStart(error, config));
-  const server = createHttpServer(app);
-  await new Promise<void>((resolve) => {
-    server.once('error', (error) => {
-      void app.close().finally(() => failStart(error, config));
-    });
-    server.listen(config.port, resolve);
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  // Before any request is read: the links of every answer and mail name the port bound.
-  applySettings(listeningOn(config, port));
+  const { server, serve } = createStartingHttpServer();
+  const port = await listen(server, config.port).catch((error: unknown) => failStart(error, config.port));
+  logger.info(`tcms ${SERVICE_VERSION} starting on port ${port} (it answers 503 until ready)`);
+  // The links of every answer and mail name the port bound, not PORT=0.
+  const app = await import('./app.ts')
+    .then(({ createApp }) => createApp(listeningOn(config, port), logger))
+    .catch((error: unknown) => failStart(error));
+  serve(app);
   logger.info(`tcms listening on http://localhost:${port} (REST /api/v1, GraphQL /graphql, docs /docs)`);
-  logger.info(
-    app.database.engine === 'pglite'
-      ? `database: embedded PostgreSQL (PGlite) in ${app.database.location}`
-      : `database: PostgreSQL server at ${app.database.location}`,
-  );
+  logger.info(`ready in ${Math.round(performance.now())} ms`);
   drainOnSignals(server, app);
 }
 

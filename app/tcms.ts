@@ -3,10 +3,15 @@ import { parseArgs } from 'node:util';
 import { emailSchema } from '../src/foundation/auth/auth.schemas.ts';
 import { type SignInBlocker, unblockSignIn } from '../src/foundation/auth/sign-in-throttle.ts';
 import { PLAN_NAMES, type PlanName } from '../src/kernel/billing-tiers.ts';
-import { loadConfig } from '../src/kernel/config.ts';
+import { ConfigurationError, loadConfig } from '../src/kernel/config.ts';
+import { checkBackupFile, restoreBackup, writeBackup } from '../src/kernel/database/backup.ts';
 import { openDatabase, prisma } from '../src/kernel/database/client.ts';
+import { pendingMigrations } from '../src/kernel/database/migration-status.ts';
+import { migrate } from '../src/kernel/database/migrator.ts';
+import { openOperatorSession } from '../src/kernel/database/operator-session.ts';
 import { AppError } from '../src/kernel/errors.ts';
 import { ULID_PATTERN } from '../src/kernel/ids.ts';
+import { SERVICE_VERSION } from '../src/kernel/version.ts';
 import { setMemberSuspension } from '../src/members/members.service.ts';
 import {
   describeOrganization,
@@ -59,13 +64,25 @@ Commands:
       Clear the sign-in throttle of an account (its failed sign-ins from every
       client address) or of a client address (its failures for every account);
       prints how many failure counters it cleared.
+  tcms backup <file>
+      Write a consistent snapshot of the whole database to <file>, a SQL script
+      (safe while the server runs and takes writes).
+  tcms restore <file>
+      Restore a backup into an empty database (a new TCMS_DATA_DIR, created
+      here, or an empty PostgreSQL database), then apply this version's newer
+      migrations. psql -v ON_ERROR_STOP=1 -1 -d <database> -f <file> restores
+      it too.
+  tcms migrate [--dry-run]
+      Apply the pending migrations (--dry-run: only list them).
 ${RESULTS_USAGE}
   tcms help
       Print this text.
+  tcms version, tcms --version
+      Print the version of tcms.
 
-The org, user and auth commands work on the server's database: DATABASE_URL (a postgres://
-address) or else the embedded database under TCMS_DATA_DIR (default ./data). Results are printed
-as JSON.
+The org, user, auth, backup, restore and migrate commands work on the server's database:
+DATABASE_URL (a postgres:// address) or else the embedded database under TCMS_DATA_DIR (default
+./data). Results are printed as JSON. Backup, restore and upgrade: docs/operations.md.
 Exit codes: 0 success, 1 error (unknown organization, bad value, failed upload), 2 usage error,
 ${EXIT.failedTests} uploaded with --fail-on-failed-tests and the run has failed cases.`;
 
@@ -91,11 +108,15 @@ const OPTIONS = {
   'requests-per-minute': { type: 'string' },
   'audit-export': { type: 'string' },
   reason: { type: 'string' },
+  'dry-run': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
 } as const;
 
 type Command =
   | { kind: 'help' }
+  | { kind: 'version' }
+  | DatabaseCommand
   | { kind: 'set-plan'; orgId: string; plan: PlanName }
   | { kind: 'override'; orgId: string; overrides: LimitOverrides }
   | { kind: 'show'; orgId: string }
@@ -104,6 +125,9 @@ type Command =
   | { kind: 'org-suspension'; orgId: string; suspended: boolean; reason?: string | undefined }
   | { kind: 'erase-user'; email: string }
   | { kind: 'unblock-sign-in'; blocker: SignInBlocker };
+
+/** The commands on the database as a whole: they open a session of their own, without migrating. */
+type DatabaseCommand = { kind: 'backup'; file: string } | { kind: 'restore'; file: string } | { kind: 'migrate'; dryRun: boolean };
 
 function parseNumber(flag: string, raw: string): number | null {
   if (raw === 'default') return null;
@@ -156,7 +180,10 @@ export function parseCommand(argv: string[]): Command {
   const { values, positionals } = parsed;
   const [group, action, ...rest] = positionals;
   if (values.help || group === 'help') return { kind: 'help' };
+  if (values.version || group === 'version') return { kind: 'version' };
   if (group === undefined) throw new UsageError('Missing command');
+  if (group === 'backup' || group === 'restore' || group === 'migrate') return parseDatabaseCommand(group, positionals.slice(1), values);
+  if (values['dry-run']) throw new UsageError(`"${group}" takes no option --dry-run`);
   if (group === 'user') return parseUserCommand(action, rest);
   if (group === 'auth') return parseAuthCommand(action, rest);
   if (group !== 'org') throw new UsageError(`Unknown command "${group}"`);
@@ -217,6 +244,23 @@ export function parseCommand(argv: string[]): Command {
   }
 }
 
+function parseDatabaseCommand(
+  group: DatabaseCommand['kind'],
+  args: string[],
+  values: Partial<Record<keyof typeof OPTIONS, string | boolean>>,
+): DatabaseCommand {
+  const strayFlag = (Object.keys(OPTIONS) as (keyof typeof OPTIONS)[]).find(
+    (name) => values[name] !== undefined && !(group === 'migrate' && name === 'dry-run'),
+  );
+  if (strayFlag !== undefined) throw new UsageError(`"${group}" takes no option --${strayFlag}`);
+  if (group === 'migrate') {
+    if (args.length !== 0) throw new UsageError('Expected: tcms migrate [--dry-run]');
+    return { kind: 'migrate', dryRun: values['dry-run'] === true };
+  }
+  if (args.length !== 1) throw new UsageError(`Expected: tcms ${group} <file>`);
+  return { kind: group, file: args[0]! };
+}
+
 function parseUserCommand(action: string | undefined, rest: string[]): Command {
   if (action !== 'erase') throw new UsageError(action === undefined ? 'Missing user command: erase' : `Unknown user command "${action}"`);
   if (rest.length !== 1) throw new UsageError('Expected: tcms user erase <email>');
@@ -243,7 +287,26 @@ async function unblock(blocker: SignInBlocker) {
   return 'email' in blocker ? { account: blocker.email, countersCleared } : { clientAddress: blocker.ip, countersCleared };
 }
 
-async function execute(command: Exclude<Command, { kind: 'help' }>) {
+async function executeOnDatabase(command: DatabaseCommand, env: NodeJS.ProcessEnv) {
+  // Before a restore creates a database for it.
+  if (command.kind === 'restore') await checkBackupFile(command.file);
+  const session = await openOperatorSession(loadConfig(env), { create: command.kind === 'restore' });
+  try {
+    switch (command.kind) {
+      case 'backup':
+        return await writeBackup(session.connection, command.file);
+      case 'restore':
+        return await restoreBackup(session.connection, command.file, session.location);
+      case 'migrate':
+        if (command.dryRun) return { pending: (await pendingMigrations(session.connection)).map((migration) => migration.name) };
+        return { applied: await migrate(session.connection) };
+    }
+  } finally {
+    await session.close();
+  }
+}
+
+async function execute(command: Exclude<Command, { kind: 'help' | 'version' } | DatabaseCommand>) {
   switch (command.kind) {
     case 'erase-user':
       return eraseUser(command.email);
@@ -280,6 +343,12 @@ function databaseIsOpen(): boolean {
 
 const oneLine = (message: string) => message.replace(/\s+/g, ' ').trim() || 'Unexpected error';
 
+/** A bad configuration has a line per bad variable; any other failure is one line. */
+const failureLines = (error: unknown): string[] =>
+  error instanceof ConfigurationError
+    ? error.message.split('\n')
+    : [oneLine(error instanceof AppError ? error.message : error instanceof Error ? error.message : String(error))];
+
 /** Runs one command line; answers the exit code (0 ok, 1 error, 2 usage). Never throws. */
 export async function runCli(argv: string[], output: CliOutput, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   if (argv[0] === 'results') return runResults(argv.slice(1), output, env);
@@ -298,6 +367,19 @@ export async function runCli(argv: string[], output: CliOutput, env: NodeJS.Proc
     for (const line of USAGE.split('\n')) output.out(line);
     return 0;
   }
+  if (command.kind === 'version') {
+    output.out(SERVICE_VERSION);
+    return 0;
+  }
+  if (command.kind === 'backup' || command.kind === 'restore' || command.kind === 'migrate') {
+    try {
+      output.out(JSON.stringify(await executeOnDatabase(command, env), null, 2));
+      return 0;
+    } catch (error) {
+      for (const line of failureLines(error)) output.err(`tcms: ${line}`);
+      return 1;
+    }
+  }
 
   let close: (() => Promise<void>) | undefined;
   try {
@@ -309,21 +391,11 @@ export async function runCli(argv: string[], output: CliOutput, env: NodeJS.Proc
     output.out(JSON.stringify(result, null, 2));
     return 0;
   } catch (error) {
-    const message = error instanceof AppError ? error.message : describeUnexpected(error);
-    output.err(`tcms: ${oneLine(message)}`);
+    for (const line of failureLines(error)) output.err(`tcms: ${line}`);
     return 1;
   } finally {
     if (close) {
       await close().catch((error: unknown) => output.err(`tcms: closing the database failed: ${oneLine(String(error))}`));
     }
   }
-}
-
-function describeUnexpected(error: unknown): string {
-  if (error && typeof error === 'object' && 'issues' in error && Array.isArray(error.issues)) {
-    // A zod failure of loadConfig(): name the offending environment variable.
-    const issue = error.issues[0] as { path?: PropertyKey[]; message?: string } | undefined;
-    return `Invalid environment: ${issue?.path?.map(String).join('.') ?? ''} ${issue?.message ?? ''}`;
-  }
-  return error instanceof Error ? error.message : String(error);
 }

@@ -31,6 +31,9 @@
  * through /proc/<pid>/clear_refs before the call, read after it) and PUT plan selection of 5,000
  * cases, `BENCH_ONLY=runs` for only those (BENCH_RUNS_SCALE in (0, 1] scales their case counts
  * down for a quick check).
+ * And of start-up (bench/start.ts): the built server from its spawn to the first 200 of
+ * GET /api/v1/health, on a new and on an existing database of each engine, `BENCH_ONLY=start`
+ * for only those (the build is brought up to date first).
  *
  * Where the service runs: in a child process (bench/serve.ts, the same composition root as
  * app/server.ts, bound to 127.0.0.1), not in this process. In-process, autocannon's request
@@ -67,6 +70,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+// @ts-expect-error the build script is plain JavaScript without type declarations
+import { ensureBuilt } from '../scripts/build.mjs';
 import { killServices, type ServiceProcess, startService } from './child.ts';
 import {
   EXPORT_MEASURES,
@@ -134,6 +139,7 @@ import {
   serviceSubmit,
 } from './runs.ts';
 import { bearer, getJson, type Integrator, newIntegrator, seedProjects } from './setup.ts';
+import { killStartedServers, START_RUNS, type StartFigures, type StartRow, startReport, timeStart } from './start.ts';
 import type { Measurement } from './stats.ts';
 import {
   CASE_PAGE,
@@ -229,8 +235,8 @@ const RUN_BOUND_MS = 45_000;
 const DEADLINE_MS = 1_800_000;
 const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 /**
- * `BENCH_ONLY=team`, `exports`, `import`, `live` or `runs`: only the project-team, the export, the
- * import, the live or the run-creation measures, on both engines; `hot`: only the rows of HOT_ROWS.
+ * `BENCH_ONLY=team`, `exports`, `import`, `live`, `runs` or `start`: only the project-team, the export, the
+ * import, the live, the run-creation or the start-up measures, on both engines; `hot`: only the rows of HOT_ROWS.
  */
 const ONLY = process.env.BENCH_ONLY;
 /** BENCH_RAW_NAMED=true: the PostgreSQL floor names its statements as the service does (bench/raw.ts). */
@@ -239,8 +245,8 @@ const RAW_NAMED = process.env.BENCH_RAW_NAMED === 'true';
 const FLOOR = process.env.BENCH_FLOOR ?? 'issue';
 if (!['issue', 'today'].includes(FLOOR)) throw new Error('BENCH_FLOOR takes issue (the default) or today');
 const RUNS_STATEMENTS = FLOOR === 'today' ? TODAY_STATEMENTS : ISSUE_STATEMENTS;
-if (ONLY !== undefined && !['team', 'exports', 'import', 'live', 'runs', 'hot'].includes(ONLY)) {
-  throw new Error('BENCH_ONLY takes one value: team, exports, import, live, runs or hot');
+if (ONLY !== undefined && !['team', 'exports', 'import', 'live', 'runs', 'start', 'hot'].includes(ONLY)) {
+  throw new Error('BENCH_ONLY takes one value: team, exports, import, live, runs, start or hot');
 }
 const LIVE_PLANS = { pglite: livePlan('pglite', SCALE), postgres: livePlan('postgres', SCALE) };
 
@@ -284,6 +290,7 @@ function abort(reason: string, code: number) {
   exiting = true;
   log(`bench: ${reason}; cleaning up`);
   killServices();
+  killStartedServers();
   void cleanUpAll().finally(() => process.exit(code));
 }
 const deadline = setTimeout(() => abort(`the ${DEADLINE_MS / 1000} s deadline passed`, 2), DEADLINE_MS);
@@ -883,6 +890,48 @@ async function livePostgres(): Promise<LiveRow> {
   return { engine: 'postgres', webhooks: { service: webhooks, raw: rawHooks }, progress: { service: progress, raw: rawStreams } };
 }
 
+// ---- start-up (BENCH_ONLY=start), on each engine -------------------------------------------------
+
+async function startPglite(): Promise<StartRow[]> {
+  log('pglite: start-up on new data directories, then on each again');
+  const fresh: StartFigures[] = [];
+  const again: StartFigures[] = [];
+  for (let run = 1; run <= START_RUNS; run++) {
+    const { dataDir, remove } = await temporaryDataDir();
+    const env = serviceEnv({ TCMS_DATA_DIR: dataDir });
+    fresh.push(await timed(`new data directory, run ${run}`, () => timeStart(env)));
+    again.push(await timed(`existing data directory, run ${run}`, () => timeStart(env)));
+    await remove();
+  }
+  return [
+    { engine: 'pglite', database: 'new', runs: fresh },
+    { engine: 'pglite', database: 'existing', runs: again },
+  ];
+}
+
+async function startPostgres(): Promise<StartRow[]> {
+  const fresh: StartFigures[] = [];
+  const again: StartFigures[] = [];
+  for (let run = 1; run <= START_RUNS; run++) {
+    const { databaseUrl, drop } = await temporaryDatabase();
+    const { dataDir, remove } = await temporaryDataDir();
+    const env = serviceEnv({ DATABASE_URL: databaseUrl.toString(), TCMS_DATA_DIR: dataDir });
+    fresh.push(await timed(`new database, run ${run}`, () => timeStart(env)));
+    again.push(await timed(`existing database, run ${run}`, () => timeStart(env)));
+    await drop();
+    await remove();
+  }
+  return [
+    { engine: 'postgres', database: 'new', runs: fresh },
+    { engine: 'postgres', database: 'existing', runs: again },
+  ];
+}
+
+async function benchStart(): Promise<void> {
+  await timed('build up to date', () => ensureBuilt());
+  process.stdout.write(startReport([...(await startPglite()), ...(await startPostgres())]));
+}
+
 // ---- result import (BENCH_ONLY=import), on each engine in a database of its own -----------------
 
 type ImportRow = { engine: string; first: ImportFigures; second: ImportFigures; raw: ImportFigures };
@@ -1111,6 +1160,9 @@ try {
     process.stdout.write(liveReport(liveRows, LIVE_PLANS));
     process.stdout.write(footer());
     if (liveRows.some(liveShortfall)) exitCode = 1;
+  } else if (ONLY === 'start') {
+    await benchStart();
+    process.stdout.write(footer());
   } else if (ONLY === 'runs') {
     process.stdout.write(runCreationReport([await runCreationPglite(), await runCreationPostgres()]));
     process.stdout.write(footer());
@@ -1130,6 +1182,7 @@ try {
     if (liveRows.length > 0) process.stdout.write(liveReport(liveRows, LIVE_PLANS));
     if (runCreationRows.length > 0) process.stdout.write(runCreationReport(runCreationRows));
     if (everything) await benchImport();
+    if (everything) await benchStart();
     if (
       rows.some((row) => row.service.failed || row.raw.failed || row.service.truncated || row.raw.truncated) ||
       liveRows.some(liveShortfall)

@@ -63,6 +63,7 @@ function httpStatusOf(error: AppError): number {
     case 'email_send_failed':
       return 502;
     case 'billing_provider_unavailable':
+    case 'service_unavailable':
       return 503;
     default:
       return unreachable(code);

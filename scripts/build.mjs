@@ -2,7 +2,8 @@
 // (by `npm install` and, when the sources changed since, by `npm start`), never on every start.
 // Dependencies stay in node_modules; only this repository's code is bundled. Beside them, the
 // command-line client a CI job installs from the service, which bundles everything it needs.
-import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -137,8 +138,13 @@ async function buildCliPackage() {
   await writeFile(CLI_INPUTS, JSON.stringify(inputs));
 }
 
+/**
+ * The service's bundles. Split at dynamic imports: the server's entry binds its port before it
+ * imports the app (app/server.ts), and code the entries share lives in chunks beside them, loaded
+ * once. Chunks of an earlier build that this one no longer writes are removed.
+ */
 async function bundleService() {
-  await build({
+  const { metafile } = await build({
     absWorkingDir: root,
     // The parse workers (src/foundation/uploads/parse-pool.ts) run a bundle of their own beside the server's.
     entryPoints: {
@@ -150,23 +156,59 @@ async function bundleService() {
     outdir: 'dist',
     outExtension: { '.js': '.mjs' },
     bundle: true,
+    splitting: true,
+    chunkNames: 'chunk-[hash]',
     packages: 'external',
     platform: 'node',
     format: 'esm',
     target: 'node20',
     sourcemap: true,
+    metafile: true,
     logLevel: 'warning',
   });
+  const written = new Set(Object.keys(metafile.outputs).map((output) => path.basename(output)));
+  const stale = (await readdir(path.join(root, 'dist'))).filter((name) => /^chunk-.*\.mjs(\.map)?$/.test(name) && !written.has(name));
+  await Promise.all(stale.map((name) => rm(path.join(root, 'dist', name), { force: true })));
+}
+
+/** Where the installed PGlite keeps its package.json (its `exports` do not list it). */
+const pgliteManifest = () => path.join(path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite')), '..', 'package.json');
+
+/**
+ * An empty embedded database, made by the installed PGlite (initdb, then a clean shut-down), that
+ * the server copies into a new data directory instead of running initdb, which takes most of a
+ * first start (src/kernel/database/embedded.ts). Its name carries PGlite's version: the server
+ * takes only the one of the PGlite it runs, and another version makes its own. Made once, aside,
+ * then renamed into place.
+ */
+async function buildEmptyDatabase() {
+  const { version } = JSON.parse(await readFile(pgliteManifest(), 'utf8'));
+  const name = `pgdata-template-${version}`;
+  const target = path.join(root, 'dist', name);
+  // Those of other PGlite versions go; one of this version being made by another build stays.
+  const others = (await readdir(path.join(root, 'dist')).catch(() => [])).filter(
+    (each) => each.startsWith('pgdata-template-') && each !== name && !each.startsWith(`${name}.`),
+  );
+  await Promise.all(others.map((other) => rm(path.join(root, 'dist', other), { recursive: true, force: true })));
+  if ((await mtimeOf(path.join(target, 'PG_VERSION'))) !== undefined) return;
+  const { PGlite } = await import('@electric-sql/pglite');
+  const partial = `${target}.${process.pid}.partial`;
+  await rm(partial, { recursive: true, force: true });
+  const database = await PGlite.create(partial);
+  await database.close();
+  // Another build that made it meanwhile made the same.
+  await rename(partial, target).catch(() => rm(partial, { recursive: true, force: true }));
 }
 
 export async function buildService() {
-  await Promise.all([bundleService(), buildCliPackage()]);
+  await Promise.all([bundleService(), buildCliPackage(), buildEmptyDatabase()]);
   await writeFile(STAMP, new Date().toISOString());
 }
 
 /** Builds unless dist/ is newer than every source: a no-op of a few milliseconds when nothing changed. */
 export async function ensureBuilt() {
   if (await isStale()) await buildService();
+  else await buildEmptyDatabase();
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

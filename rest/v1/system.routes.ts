@@ -1,5 +1,6 @@
 import { livenessSchema, readinessSchema } from '../../src/foundation/health/health.schemas.ts';
 import { checkReadiness } from '../../src/foundation/health/health.service.ts';
+import { SERVICE_VERSION } from '../../src/kernel/version.ts';
 import { defineRoute, Reply } from '../route.ts';
 
 export const systemRoutes = [
@@ -7,11 +8,11 @@ export const systemRoutes = [
     method: 'get',
     path: '/health',
     operationId: 'getHealth',
-    summary: 'Liveness probe: 200 while the process serves requests',
+    summary: 'Liveness probe: 200 while the process serves requests, with the version serving them',
     tag: 'System',
     auth: 'none',
     success: { status: 200, description: 'The service is up', schema: livenessSchema },
-    handle: async () => ({ status: 'ok' }),
+    handle: async () => ({ status: 'ok', version: SERVICE_VERSION }),
   }),
   defineRoute({
     method: 'get',

@@ -2,6 +2,10 @@
 export const PLAN_NAMES = ['free', 'team', 'enterprise'] as const;
 export type PlanName = (typeof PLAN_NAMES)[number];
 
+/** The billing providers this build has (src/billing/ implements each); TCMS_BILLING_PROVIDER names one. */
+export const BILLING_PROVIDER_NAMES = ['local'] as const;
+export type BillingProviderName = (typeof BILLING_PROVIDER_NAMES)[number];
+
 const GIB = 1024 ** 3;
 
 /** The billing plans of organizations (contract §2) and their ceilings. `null` means unlimited. */

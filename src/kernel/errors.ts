@@ -38,6 +38,7 @@ export const ERROR_CODES = [
   'organization_plan_required',
   'run_case_assignee_locked',
   'project_locked',
+  'service_unavailable',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

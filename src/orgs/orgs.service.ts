@@ -3,6 +3,7 @@ import { emitAudit, SYSTEM_ACTOR } from '../foundation/audit/audit.service.ts';
 import { authorize } from '../foundation/auth/policy.ts';
 import type { Identity, RequestContext, UserSnapshot } from '../foundation/context.ts';
 import { effectiveLimits, PLAN_NAMES, type PlanName } from '../kernel/billing-tiers.ts';
+import { settings } from '../kernel/config.ts';
 import { type Db, prisma } from '../kernel/database/client.ts';
 import { lockRow } from '../kernel/database/locks.ts';
 import { inTransaction } from '../kernel/database/transactions.ts';
@@ -19,9 +20,9 @@ export const toOrganization = (org: Pick<OrganizationRow, 'id' | 'name' | 'plan'
   createdAt: org.createdAt.getTime(),
 });
 
-/** Creates an organization owned by `user`, with its audit event, inside the caller's transaction. */
+/** Creates an organization owned by `user` on the default plan (TCMS_DEFAULT_PLAN), with its audit event, inside the caller's transaction. */
 export async function createOrganizationFor(tx: Db, user: UserSnapshot, name: string) {
-  const org = await tx.organization.create({ data: { id: newId(), name } });
+  const org = await tx.organization.create({ data: { id: newId(), name, plan: settings().defaultPlan } });
   await tx.membership.create({ data: { id: newId(), orgId: org.id, userId: user.id, role: 'owner' } });
   await seedSystemFields(tx, org.id);
   const identity: Identity = { kind: 'session', user, sessionId: '' };

@@ -34,13 +34,17 @@ describe('mail settings', () => {
     [
       'an SMTP address of another scheme',
       { TCMS_SMTP_URL: 'https://mail.example.com' },
-      /TCMS_SMTP_URL must be an smtp:\/\/ or smtps:\/\/ address/,
+      /^TCMS_SMTP_URL=https:\/\/mail\.example\.com: must be an smtp:\/\/ or smtps:\/\/ address/,
     ],
     ['an SMTP address without a host', { TCMS_SMTP_URL: 'smtp://' }, /TCMS_SMTP_URL/],
-    ['a sender without an address', { TCMS_MAIL_FROM: 'tcms' }, /TCMS_MAIL_FROM must be an address/],
-    ['a retry base of zero', { TCMS_RETRY_BASE_MS: '0' }, /TCMS_RETRY_BASE_MS must be at least 1 milliseconds/],
-    ['a retry base that is not a number', { TCMS_RETRY_BASE_MS: '30s' }, /TCMS_RETRY_BASE_MS must be a whole number of milliseconds/],
-    ['a poll interval that would spin', { TCMS_MAIL_POLL_MS: '1' }, /TCMS_MAIL_POLL_MS must be at least 10 milliseconds/],
+    ['a sender without an address', { TCMS_MAIL_FROM: 'tcms' }, /^TCMS_MAIL_FROM=tcms: must be an address/],
+    ['a retry base of zero', { TCMS_RETRY_BASE_MS: '0' }, /^TCMS_RETRY_BASE_MS=0: must be a whole number of milliseconds from 1 to/],
+    ['a retry base that is not a number', { TCMS_RETRY_BASE_MS: '30s' }, /^TCMS_RETRY_BASE_MS=30s: must be a whole number of milliseconds/],
+    [
+      'a poll interval that would spin',
+      { TCMS_MAIL_POLL_MS: '1' },
+      /^TCMS_MAIL_POLL_MS=1: must be a whole number of milliseconds from 10 to/,
+    ],
   ])('refuses %s', (_label, env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigurationError);
     expect(() => loadConfig(env)).toThrow(message);

@@ -44,7 +44,7 @@ describe('errors', () => {
     // The versioned health probe is the control: it exists.
     const health = await t.http.get('/api/v1/health');
     expect(health.status).toBe(200);
-    expect(health.body).toEqual({ status: 'ok' });
+    expect(health.body).toEqual({ status: 'ok', version: expect.any(String) });
   });
 
   it('answers 400 validation_failed JSON for a malformed JSON body and executes nothing', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createHttpServer, SERVER_TIMEOUTS } from '../../app/http-server.ts';
+import { SERVICE_VERSION } from '../../src/kernel/version.ts';
 import { createProject, graphql, signUp, tokenFor, useTestApp } from '../support/app.ts';
 
 /** What an operator and a load balancer see of the service: probes, metrics, CORS, timeouts. */
@@ -8,7 +9,7 @@ const t = useTestApp();
 
 describe('probes', () => {
   it('answers liveness and readiness while the database answers', async () => {
-    expect((await t.http.get('/api/v1/health')).body).toEqual({ status: 'ok' });
+    expect((await t.http.get('/api/v1/health')).body).toEqual({ status: 'ok', version: SERVICE_VERSION });
     const ready = await t.http.get('/api/v1/health/ready');
     expect(ready.status).toBe(200);
     expect(ready.body).toEqual({ status: 'ready', checks: { database: 'up' } });

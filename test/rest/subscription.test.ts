@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../app/app.ts';
 import { oneMonthAfter } from '../../src/billing/local-provider.ts';
 import { ConfigurationError, loadConfig } from '../../src/kernel/config.ts';
 import { prisma } from '../../src/kernel/database/client.ts';
@@ -10,7 +8,6 @@ import { newId } from '../../src/kernel/ids.ts';
 import { reserveSeats, seatUsage } from '../../src/seats/seats.service.ts';
 import { applyDueSubscriptions } from '../../src/subscription/subscription.service.ts';
 import { auditEvents, type Caller, expectError, joinAs, signUp, uniqueEmail, useTestApp } from '../support/app.ts';
-import { newDataDir } from '../support/data-directories.ts';
 
 const t = useTestApp();
 
@@ -90,15 +87,11 @@ describe('local provider periods', () => {
     expect(oneMonthAfter(new Date('2031-12-31T23:59:59.999Z')).toISOString()).toBe('2032-01-31T23:59:59.999Z');
   });
 
-  it('refuses to start with a billing provider this build does not know', async () => {
-    const dataDir = await newDataDir('tcms-billing-');
-    try {
-      const starting = createApp(loadConfig({ ...process.env, TCMS_DATA_DIR: dataDir, NODE_ENV: 'test', TCMS_BILLING_PROVIDER: 'stripe' }));
-      await expect(starting).rejects.toBeInstanceOf(ConfigurationError);
-      await expect(starting).rejects.toThrow(/TCMS_BILLING_PROVIDER "stripe".*known: local/);
-    } finally {
-      await rm(dataDir, { recursive: true, force: true });
-    }
+  it('refuses to start with a billing provider this build does not know', () => {
+    expect(() => loadConfig({ TCMS_BILLING_PROVIDER: 'stripe' })).toThrow(ConfigurationError);
+    expect(() => loadConfig({ TCMS_BILLING_PROVIDER: 'stripe' })).toThrow(
+      /^TCMS_BILLING_PROVIDER=stripe: must be a billing provider this build has: local/,
+    );
   });
 });
 

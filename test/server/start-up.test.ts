@@ -1,8 +1,15 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pgdataOf } from '../../src/kernel/database/embedded.ts';
+import { migrate, readMigrations } from '../../src/kernel/database/migrator.ts';
+import { openPgConnection } from '../../src/kernel/database/sql-connection.ts';
+import { SERVICE_VERSION } from '../../src/kernel/version.ts';
+import { freshServerDatabase } from '../support/databases.ts';
 import {
   exitWithin,
   killNow,
@@ -10,6 +17,7 @@ import {
   ROOT,
   spawnServer,
   spawnWatched,
+  stopServer,
   untilListening,
   type WatchedProcess,
 } from '../support/processes.ts';
@@ -17,7 +25,9 @@ import { freePort } from '../support/tcp-proxy.ts';
 
 /**
  * The server as an operator starts it: `npm start` is one process that stops on SIGTERM, and a
- * start-up that cannot succeed ends with one clear log line and exit code 1, never a stack.
+ * start-up that cannot succeed ends with one clear log line and exit code 1, never a stack. It
+ * holds its port before any database work, answers 503 until ready, and logs each step.
+ * On the embedded database, or on the PostgreSQL server of DATABASE_URL when set.
  */
 
 const started: WatchedProcess[] = [];
@@ -55,12 +65,12 @@ function expectOneLineFailure(output: string, pattern: RegExp) {
 
 describe('start-up failures', { timeout: 120_000 }, () => {
   it.each([
-    ['a PORT that is not a port', { PORT: 'eighty' }, /PORT must be a port number from 0 to 65535/],
-    ['a PORT out of range', { PORT: '70000' }, /PORT must be a port number/],
+    ['a PORT that is not a port', { PORT: 'eighty' }, /PORT\b.*must be a port number from 0 to 65535/],
+    ['a PORT out of range', { PORT: '70000' }, /PORT\b.*must be a port number/],
     [
       'a DATABASE_URL that is not a postgres:// address',
       { DATABASE_URL: 'mysql://root@localhost/tcms' },
-      /DATABASE_URL must be a postgres:\/\//,
+      /DATABASE_URL\b.*must be a postgres:\/\//,
     ],
     ['a CORS origin with a path', { TCMS_CORS_ORIGINS: 'https://app.example.com/dashboard' }, /TCMS_CORS_ORIGINS/],
   ])('%s: one line and exit 1', async (_label, env, pattern) => {
@@ -94,30 +104,96 @@ describe('start-up failures', { timeout: 120_000 }, () => {
     expectOneLineFailure(output, /no-such-host\.invalid:5432\/tcms: unknown host/);
   });
 
-  it('a port already in use: one line naming the port, and the database is closed again', async () => {
+  it('a port already in use: one line naming the port within 2 s, before any database work', async () => {
     const blocker = net.createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '0.0.0.0', resolve));
     try {
       const port = (blocker.address() as net.AddressInfo).port;
+      const startedAt = performance.now();
       const { exit, output } = await failedStart({ PORT: String(port) });
+      expect(performance.now() - startedAt, output).toBeLessThan(2_000);
       expect(exit).toEqual({ code: 1, signal: null });
       expectOneLineFailure(output, new RegExp(`port ${port} is already in use`));
-      expect(output).not.toMatch(/listening on/);
+      expect(output).not.toMatch(/listening on|starting on port|embedded database|PostgreSQL server|migration/);
+      expect(existsSync(pgdataOf(dataDir))).toBe(false);
     } finally {
       await new Promise((resolve) => blocker.close(resolve));
     }
   });
 });
 
-describe('npm start', { timeout: 150_000 }, () => {
-  it('runs the built server in one process that stops when npm receives SIGTERM', async () => {
+/** A new data directory, and a new database on the PostgreSQL server when the suite runs on one. */
+async function newDatabase() {
+  const directory = await mkdtemp(path.join(os.tmpdir(), 'tcms-first-start-'));
+  const server = process.env.DATABASE_URL ? await freshServerDatabase(process.env.DATABASE_URL) : undefined;
+  return {
+    env: { TCMS_DATA_DIR: directory, ...(server ? { DATABASE_URL: server.url } : {}) },
+    remove: async () => {
+      await server?.drop();
+      await rm(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+// The second test starts on the database the first one created.
+describe('a first start on a new database, then npm start on the same one', { timeout: 150_000 }, () => {
+  let database: Awaited<ReturnType<typeof newDatabase>>;
+  beforeAll(async () => {
+    database = await newDatabase();
+  });
+  afterAll(async () => {
+    await Promise.all(started.map((child) => killNow(child)));
+    await database?.remove();
+  });
+
+  it('answers 503 until ready, logs each step with the migrations it applies, then health names the version', async () => {
+    const server = spawnServer({ dataDir: database.env.TCMS_DATA_DIR, env: database.env, limitMs: 140_000 });
+    started.push(server);
+    const [, port] = await server.waitFor(/tcms \S+ starting on port (\d+)/, 30_000);
+    const starting = await fetch(`http://127.0.0.1:${port}/api/v1/health`);
+    expect(starting.status).toBe(503);
+    expect(starting.headers.get('retry-after')).toBe('1');
+    expect(await starting.json()).toEqual({
+      error: { code: 'service_unavailable', message: expect.any(String), details: { retryAfterSeconds: 1 } },
+    });
+
+    const { baseUrl } = await untilListening(server, 120_000);
+    const health = await fetch(`${baseUrl}/api/v1/health`);
+    expect(await health.json()).toEqual({ status: 'ok', version: SERVICE_VERSION });
+    await server.waitFor(/"msg":"ready in \d+ ms"/, 10_000);
+    await stopServer(server);
+
+    const names = (await readMigrations()).map((migration) => migration.name);
+    const messages = logMessages(server.output());
+    const expected = [
+      `tcms ${SERVICE_VERSION} starting on port ${port} (it answers 503 until ready)`,
+      ...(process.env.DATABASE_URL
+        ? [expect.stringMatching(/^connecting to the PostgreSQL server at postgres:\/\//), expect.stringMatching(/^connected in \d+ ms$/)]
+        : [
+            `creating the embedded database in ${pgdataOf(database.env.TCMS_DATA_DIR)}`,
+            expect.stringMatching(/^embedded database created in \d+ ms$/),
+          ]),
+      `applying ${names.length} migrations: ${names.join(', ')}`,
+      ...names.map((name) => expect.stringMatching(new RegExp(`^migration ${name} applied in \\d+ ms$`))),
+      `tcms listening on http://localhost:${port} (REST /api/v1, GraphQL /graphql, docs /docs)`,
+      expect.stringMatching(/^ready in \d+ ms$/),
+    ];
+    expect(messages.slice(0, expected.length)).toEqual(expected);
+  });
+
+  it('npm start runs the built server in one process, with nothing to migrate, that stops when npm receives SIGTERM', async () => {
     const npm = spawnWatched('npm', ['start', '--silent'], {
       cwd: ROOT,
-      env: { PORT: '0', TCMS_DATA_DIR: dataDir, NODE_ENV: 'test', TCMS_LOG_LEVEL: 'info', TCMS_LOG_REQUESTS: 'true' },
+      env: { PORT: '0', NODE_ENV: 'test', TCMS_LOG_LEVEL: 'info', TCMS_LOG_REQUESTS: 'true', ...database.env },
       limitMs: 140_000,
     });
     started.push(npm);
     const { baseUrl } = await untilListening(npm, 120_000);
+    const names = await readMigrations();
+    expect(logMessages(npm.output())).toContain(`no pending migrations (${names.length} applied)`);
+    if (!process.env.DATABASE_URL) {
+      expect(logMessages(npm.output())).toContain(`opening the embedded database in ${pgdataOf(database.env.TCMS_DATA_DIR)}`);
+    }
     const health = await fetch(`${baseUrl}/api/v1/health`);
     expect(health.status).toBe(200);
     // Request lines are JSON with the request id the client got back.
@@ -133,5 +209,39 @@ describe('npm start', { timeout: 150_000 }, () => {
     expect(logMessages(npm.output())).toContain('stopped');
     // The server process went with it: nothing answers on its port any more.
     await expect(fetch(`${baseUrl}/api/v1/health`, { signal: AbortSignal.timeout(5_000) })).rejects.toThrow();
+  });
+});
+
+// On the embedded database a statement holds the event loop until it ends: only a server's wait can be named while it lasts.
+describe.runIf(process.env.DATABASE_URL)('a migration that takes long', { timeout: 60_000 }, () => {
+  it('is named while start-up waits for it, the first one only', async () => {
+    const database = await freshServerDatabase(process.env.DATABASE_URL!);
+    const directory = await mkdtemp(path.join(os.tmpdir(), 'tcms-slow-migrations-'));
+    const migrations = {
+      '001_quick': 'CREATE TABLE quick (id integer)',
+      '002_slow': 'SELECT pg_sleep(1.5)',
+      '003_slow_too': 'SELECT pg_sleep(1.5)',
+    };
+    for (const [name, sql] of Object.entries(migrations)) {
+      await mkdir(path.join(directory, name));
+      await writeFile(path.join(directory, name, 'migration.sql'), sql);
+    }
+    const messages: string[] = [];
+    const log = pino({ base: undefined }, { write: (line: string) => messages.push((JSON.parse(line) as { msg: string }).msg) });
+    const connection = await openPgConnection(database.url);
+    try {
+      await migrate(connection, directory, log);
+    } finally {
+      await connection.close();
+      await database.drop();
+      await rm(directory, { recursive: true, force: true });
+    }
+    expect(messages).toEqual([
+      'applying 3 migrations: 001_quick, 002_slow, 003_slow_too',
+      expect.stringMatching(/^migration 001_quick applied in \d+ ms$/),
+      'migration 002_slow is taking long (over 1 s); start-up waits for it',
+      expect.stringMatching(/^migration 002_slow applied in \d+ ms$/),
+      expect.stringMatching(/^migration 003_slow_too applied in \d+ ms$/),
+    ]);
   });
 });

@@ -7,7 +7,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness probe: 200 while the process serves requests */
+        /** Liveness probe: 200 while the process serves requests, with the version serving them */
         get: operations["getHealth"];
         put?: never;
         post?: never;
@@ -635,6 +635,108 @@ export interface paths {
         };
         /** Cases whose recent results flip between passed and failed, or were flagged flaky, most flips first */
         get: operations["listFlakyTests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{projectId}/reports/trend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Results, pass rate, executed cases and runs per day or week, narrowed by planUlid, milestoneId and runUlids */
+        get: operations["getTrendReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{projectId}/reports/burn-up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The progress counts of the runs at the end of each day or week, narrowed by planUlid, milestoneId and runUlids */
+        get: operations["getBurnUpReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{projectId}/reports/failing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Cases by failures over the last days or results, narrowed by planUlid, milestoneId and runUlids */
+        get: operations["getFailingReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{projectId}/reports/slowest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Cases by the 95th percentile of their elapsed time over the last days or results, narrowed by planUlid, milestoneId and runUlids */
+        get: operations["getSlowestReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{projectId}/reports/coverage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Cases never executed, not executed since a date, and without an automation key, by suite, narrowed by planUlid, milestoneId and runUlids */
+        get: operations["getCoverageReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{projectId}/reports/defects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Defects opened and resolved per day or week, and open at the end of each, narrowed by planUlid, milestoneId and runUlids (defects linked to their results) */
+        get: operations["getDefectReport"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2264,7 +2366,7 @@ export interface components {
                  * @example validation_failed
                  * @enum {string}
                  */
-                code: "validation_failed" | "not_found" | "conflict" | "last_owner" | "unauthorized" | "forbidden" | "email_not_verified" | "email_send_failed" | "challenge_failed" | "too_many_requests" | "unsupported_media_type" | "internal_error" | "immutable_field" | "system_field" | "system_field_readonly" | "field_has_values" | "not_system_field" | "storage_quota_exceeded" | "staging_already_committed" | "file_too_large" | "too_many_cases" | "too_many_attachments" | "too_many_suites" | "parse_failed" | "empty_import" | "organization_suspended" | "seat_limit_exceeded" | "project_limit_exceeded" | "api_result_limit_exceeded" | "email_recipient_suppressed" | "billing_provider_unavailable" | "organization_plan_required" | "run_case_assignee_locked" | "project_locked";
+                code: "validation_failed" | "not_found" | "conflict" | "last_owner" | "unauthorized" | "forbidden" | "email_not_verified" | "email_send_failed" | "challenge_failed" | "too_many_requests" | "unsupported_media_type" | "internal_error" | "immutable_field" | "system_field" | "system_field_readonly" | "field_has_values" | "not_system_field" | "storage_quota_exceeded" | "staging_already_committed" | "file_too_large" | "too_many_cases" | "too_many_attachments" | "too_many_suites" | "parse_failed" | "empty_import" | "organization_suspended" | "seat_limit_exceeded" | "project_limit_exceeded" | "api_result_limit_exceeded" | "email_recipient_suppressed" | "billing_provider_unavailable" | "organization_plan_required" | "run_case_assignee_locked" | "project_locked" | "service_unavailable";
                 message: string;
                 details?: unknown;
             };
@@ -2272,6 +2374,11 @@ export interface components {
         Liveness: {
             /** @enum {string} */
             status: "ok";
+            /**
+             * @description The version of tcms serving the request
+             * @example 0.1.0
+             */
+            version: string;
         };
         /** @description status ready with 200; unavailable with 503 while a dependency is down */
         Readiness: {
@@ -2733,6 +2840,133 @@ export interface components {
                 ulid: string;
                 name: string;
             }[];
+        };
+        TrendReport: {
+            from: number;
+            to: number;
+            /** @enum {string} */
+            bucket: "day" | "week";
+            timeZone: string;
+            buckets: components["schemas"]["TrendBucket"][];
+        };
+        /** @description The results (attempts) executed in one bucket, and the runs opened and closed in it */
+        TrendBucket: {
+            /** @description Epoch ms of the start of the day or week in the time zone (the first one may start before `from`) */
+            start: number;
+            passed: number;
+            failed: number;
+            blocked: number;
+            skipped: number;
+            /** @description Results that set a case back to untested (or to be retested) */
+            untested: number;
+            /** @description passed / (passed + failed + blocked); null when that is 0 */
+            passRate: number | null;
+            /** @description Distinct cases with a passed, failed, blocked or skipped result */
+            executedCases: number;
+            /** @description Results written by API tokens or imports */
+            automated: number;
+            /** @description Results written by people */
+            manual: number;
+            runsOpened: number;
+            runsClosed: number;
+        };
+        BurnUpReport: {
+            from: number;
+            to: number;
+            /** @enum {string} */
+            bucket: "day" | "week";
+            timeZone: string;
+            points: components["schemas"]["BurnUpPoint"][];
+        };
+        /** @description The progress counts of the runs' cases at the end of one bucket */
+        BurnUpPoint: {
+            /** @description Epoch ms of the start of the day or week in the time zone (the first one may start before `from`) */
+            start: number;
+            /** @description Epoch ms of the bucket end (at most `to`): the counts are as they stood then */
+            end: number;
+            totalRuns: number;
+            closedRuns: number;
+            passed: number;
+            failed: number;
+            blocked: number;
+            skipped: number;
+            untested: number;
+        };
+        CaseResultStatsPage: {
+            items: components["schemas"]["CaseResultStats"][];
+            page: number;
+            pageSize: number;
+            total: number;
+        };
+        CaseResultStats: {
+            caseUlid: string;
+            displayId: string;
+            title: string;
+            /** @description The names of the case's suite and its parents, root first */
+            suitePath: string[];
+            /** @description Passed, failed, blocked and skipped results looked at */
+            results: number;
+            /** @description Failed results (each failed attempt counts) */
+            failures: number;
+            /** @description failures / (passed + failed + blocked); null when that is 0 */
+            failureRate: number | null;
+            /** @description The comment of the latest failed result, clipped to 500 characters */
+            lastFailureMessage: string | null;
+            /** @description Median elapsedMs of the results that have one */
+            p50ElapsedMs: number | null;
+            /** @description 95th percentile of elapsedMs of the results that have one */
+            p95ElapsedMs: number | null;
+        };
+        /** @description Suites with cases, in tree order (cases in no suite last), a page of them */
+        CoverageReport: {
+            items: components["schemas"]["CoverageSuite"][];
+            page: number;
+            pageSize: number;
+            total: number;
+            since: number;
+            totals: components["schemas"]["CoverageCounts"];
+        };
+        CoverageSuite: {
+            /** @description null for the cases in no suite */
+            suite: {
+                ulid: string;
+                displayId: string;
+                path: string[];
+            } | null;
+            /** @description Cases not archived */
+            cases: number;
+            /** @description Cases without a passed, failed, blocked or skipped result */
+            neverExecuted: number;
+            /** @description Cases without such a result since `since` (those never executed included) */
+            notExecutedSince: number;
+            withoutAutomationKey: number;
+        };
+        CoverageCounts: {
+            /** @description Cases not archived */
+            cases: number;
+            /** @description Cases without a passed, failed, blocked or skipped result */
+            neverExecuted: number;
+            /** @description Cases without such a result since `since` (those never executed included) */
+            notExecutedSince: number;
+            withoutAutomationKey: number;
+        };
+        DefectReport: {
+            from: number;
+            to: number;
+            /** @enum {string} */
+            bucket: "day" | "week";
+            timeZone: string;
+            buckets: components["schemas"]["DefectBucket"][];
+        };
+        DefectBucket: {
+            /** @description Epoch ms of the start of the day or week in the time zone (the first one may start before `from`) */
+            start: number;
+            /** @description Defects created in the bucket */
+            opened: number;
+            /** @description Defects whose status went from open or in_progress to resolved or closed */
+            resolved: number;
+            /** @description Defects open or in progress at the bucket's end */
+            open: number;
         };
         StagedAttachments: {
             items: components["schemas"]["StagedAttachment"][];
@@ -6309,6 +6543,298 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FlakyTestPage"];
+                };
+            };
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    getTrendReport: {
+        parameters: {
+            query?: {
+                /** @description Only the plan's runs */
+                planUlid?: string;
+                /** @description Only the milestone's runs: those linked to it, and those of plans linked to it (a milestone ULID) */
+                milestoneId?: string;
+                /** @description Only these runs: comma-separated run ULIDs, at most 200 */
+                runUlids?: string;
+                /** @description Start of the window, epoch ms, inclusive (default: 30 days before `to`) */
+                from?: number;
+                /** @description End of the window, epoch ms, exclusive (default: now); at most 366 days after `from` */
+                to?: number;
+                /** @description day, or week (weeks start on Monday) */
+                bucket?: "day" | "week";
+                /** @description The IANA time zone whose days and weeks the buckets are */
+                timeZone?: string;
+            };
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+            };
+            path: {
+                /** @description The project code */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrendReport"];
+                };
+            };
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    getBurnUpReport: {
+        parameters: {
+            query?: {
+                /** @description Only the plan's runs */
+                planUlid?: string;
+                /** @description Only the milestone's runs: those linked to it, and those of plans linked to it (a milestone ULID) */
+                milestoneId?: string;
+                /** @description Only these runs: comma-separated run ULIDs, at most 200 */
+                runUlids?: string;
+                /** @description Start of the window, epoch ms, inclusive (default: 30 days before `to`) */
+                from?: number;
+                /** @description End of the window, epoch ms, exclusive (default: now); at most 366 days after `from` */
+                to?: number;
+                /** @description day, or week (weeks start on Monday) */
+                bucket?: "day" | "week";
+                /** @description The IANA time zone whose days and weeks the buckets are */
+                timeZone?: string;
+            };
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+            };
+            path: {
+                /** @description The project code */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BurnUpReport"];
+                };
+            };
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    getFailingReport: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page, 1..200 */
+                pageSize?: number;
+                /** @description Only the plan's runs */
+                planUlid?: string;
+                /** @description Only the milestone's runs: those linked to it, and those of plans linked to it (a milestone ULID) */
+                milestoneId?: string;
+                /** @description Only these runs: comma-separated run ULIDs, at most 200 */
+                runUlids?: string;
+                /** @description The days looked back, 1..366 */
+                limit?: number;
+                /** @description Instead of days: each case's last results, 1..100, whenever they were */
+                lastResults?: number;
+            };
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+            };
+            path: {
+                /** @description The project code */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaseResultStatsPage"];
+                };
+            };
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    getSlowestReport: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page, 1..200 */
+                pageSize?: number;
+                /** @description Only the plan's runs */
+                planUlid?: string;
+                /** @description Only the milestone's runs: those linked to it, and those of plans linked to it (a milestone ULID) */
+                milestoneId?: string;
+                /** @description Only these runs: comma-separated run ULIDs, at most 200 */
+                runUlids?: string;
+                /** @description The days looked back, 1..366 */
+                limit?: number;
+                /** @description Instead of days: each case's last results, 1..100, whenever they were */
+                lastResults?: number;
+            };
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+            };
+            path: {
+                /** @description The project code */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaseResultStatsPage"];
+                };
+            };
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    getCoverageReport: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page, 1..200 */
+                pageSize?: number;
+                /** @description Only the plan's runs */
+                planUlid?: string;
+                /** @description Only the milestone's runs: those linked to it, and those of plans linked to it (a milestone ULID) */
+                milestoneId?: string;
+                /** @description Only these runs: comma-separated run ULIDs, at most 200 */
+                runUlids?: string;
+                /** @description The instant notExecutedSince counts from, epoch ms (default: 30 days ago) */
+                since?: number;
+            };
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+            };
+            path: {
+                /** @description The project code */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoverageReport"];
+                };
+            };
+            401: components["responses"]["MeteredUnauthorized"];
+            403: components["responses"]["MeteredForbidden"];
+            404: components["responses"]["MeteredNotFound"];
+            422: components["responses"]["MeteredValidationFailed"];
+            429: components["responses"]["MeteredTooManyRequests"];
+        };
+    };
+    getDefectReport: {
+        parameters: {
+            query?: {
+                /** @description Only the plan's runs */
+                planUlid?: string;
+                /** @description Only the milestone's runs: those linked to it, and those of plans linked to it (a milestone ULID) */
+                milestoneId?: string;
+                /** @description Only these runs: comma-separated run ULIDs, at most 200 */
+                runUlids?: string;
+                /** @description Start of the window, epoch ms, inclusive (default: 30 days before `to`) */
+                from?: number;
+                /** @description End of the window, epoch ms, exclusive (default: now); at most 366 days after `from` */
+                to?: number;
+                /** @description day, or week (weeks start on Monday) */
+                bucket?: "day" | "week";
+                /** @description The IANA time zone whose days and weeks the buckets are */
+                timeZone?: string;
+            };
+            header?: {
+                /** @description Session callers: the organization to act in (default: the oldest membership); API tokens carry their own */
+                "X-Organization-Id"?: string;
+            };
+            path: {
+                /** @description The project code */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DefectReport"];
                 };
             };
             401: components["responses"]["MeteredUnauthorized"];

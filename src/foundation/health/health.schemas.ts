@@ -1,6 +1,11 @@
 import { z } from 'zod';
 
-export const livenessSchema = z.object({ status: z.literal('ok') }).meta({ id: 'Liveness' });
+export const livenessSchema = z
+  .object({
+    status: z.literal('ok'),
+    version: z.string().meta({ description: 'The version of tcms serving the request', example: '0.1.0' }),
+  })
+  .meta({ id: 'Liveness' });
 
 export const readinessSchema = z
   .object({

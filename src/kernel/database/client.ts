@@ -1,12 +1,13 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
+import type { Logger } from 'pino';
 import { PrismaClient } from '../../../prisma/generated/client/client.ts';
 import type { Config } from '../config.ts';
 import { logger } from '../logger.ts';
 import { pgdataOf, reachEmbeddedDatabase, serveEmbeddedDatabase } from './embedded.ts';
 import { takingTurns } from './embedded-turns.ts';
-import { migrate } from './migrator.ts';
+import { MIGRATIONS_DIR, migrate } from './migrator.ts';
 import { emitQuery, isQueryHeard } from './query-events.ts';
 import { RawAccessFactory, statementName, TRANSACTION_TIMEOUT_MS, withRawAccess } from './raw-sql.ts';
 import { untilReachable } from './reachability.ts';
@@ -79,13 +80,19 @@ export type OpenDatabase = {
  */
 export type DatabaseUser = 'server' | 'command';
 
-/** Opens the configured database, applies pending migrations and sets the process client. */
-export async function openDatabase(config: Config, user: DatabaseUser = 'server'): Promise<OpenDatabase> {
-  const opened = config.databaseUrl ? openPostgres(config.databaseUrl, config) : await openEmbedded(config, user);
+/**
+ * Opens the configured database, applies pending migrations and sets the process client. `log`
+ * hears each step (the server's start-up lines; the `tcms` command prints none).
+ */
+export async function openDatabase(config: Config, user: DatabaseUser = 'server', log?: Logger): Promise<OpenDatabase> {
+  const startedAt = performance.now();
+  const opened = config.databaseUrl ? openPostgres(config.databaseUrl, config) : await openEmbedded(config, user, log);
   try {
+    if (config.databaseUrl) log?.info(`connecting to the PostgreSQL server at ${opened.location}`);
     const connection = await untilReachable(opened.openSqlConnection, opened.location, config.dbConnectTimeoutMs);
+    if (config.databaseUrl) log?.info(`connected in ${Math.round(performance.now() - startedAt)} ms`);
     try {
-      await migrate(connection);
+      await migrate(connection, MIGRATIONS_DIR, log);
     } finally {
       await connection.close();
     }
@@ -144,9 +151,9 @@ function openPostgres(databaseUrl: string, config: Pick<Config, 'poolSize' | 'st
   };
 }
 
-async function openEmbedded(config: Config, user: DatabaseUser) {
+async function openEmbedded(config: Config, user: DatabaseUser, log?: Logger) {
   const location = pgdataOf(config.dataDir);
-  const embedded = user === 'server' ? await serveEmbeddedDatabase(config.dataDir) : await reachEmbeddedDatabase(config.dataDir);
+  const embedded = user === 'server' ? await serveEmbeddedDatabase(config.dataDir, log) : await reachEmbeddedDatabase(config.dataDir);
   if ('connectionString' in embedded) {
     // The owner runs its clients' transactions one at a time: a second connection would only wait.
     // Every connection to the socket shares the owner's one session: a statement name one of them

@@ -1,7 +1,11 @@
-import { rm, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { cp, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { connect } from 'node:net';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import type { Logger } from 'pino';
 import { ConfigurationError } from '../config.ts';
 import { ensureDataDirectory, isDataDirectory } from '../data-directory.ts';
 import { logger } from '../logger.ts';
@@ -24,8 +28,11 @@ export type ServedDatabase = { connectionString: string };
 /** Where PGlite keeps the embedded database of `dataDir`. */
 export const pgdataOf = (dataDir: string) => path.join(dataDir, 'pgdata');
 
-/** The server: owns the database of `dataDir` (creating both if needed) and serves it on the socket. */
-export async function serveEmbeddedDatabase(dataDir: string): Promise<OwnedDatabase> {
+/**
+ * The server: owns the database of `dataDir` (creating both if needed) and serves it on the
+ * socket; `log` hears whether it opens or creates the database, and how long that took.
+ */
+export async function serveEmbeddedDatabase(dataDir: string, log?: Logger): Promise<OwnedDatabase> {
   await ensureDataDirectory(dataDir);
   const attempt = await lockDataDirectory(dataDir);
   if ('ownerPid' in attempt) {
@@ -33,7 +40,7 @@ export async function serveEmbeddedDatabase(dataDir: string): Promise<OwnedDatab
       `the embedded database in ${dataDir} is in use by process ${attempt.ownerPid} (stop it, or set TCMS_DATA_DIR or DATABASE_URL)`,
     );
   }
-  return openOwned(dataDir, attempt.lock, { serve: true });
+  return openOwned(dataDir, attempt.lock, { serve: true, log });
 }
 
 /**
@@ -54,13 +61,18 @@ export async function reachEmbeddedDatabase(dataDir: string): Promise<OwnedDatab
   return { connectionString: socketConnectionString(dataDir) };
 }
 
-async function openOwned(dataDir: string, lock: OwnerLock, { serve }: { serve: boolean }): Promise<OwnedDatabase> {
+async function openOwned(dataDir: string, lock: OwnerLock, { serve, log }: { serve: boolean; log?: Logger }): Promise<OwnedDatabase> {
   let database: PGlite | undefined;
   let socket: SocketService | undefined;
   try {
     // A socket file left by an owner that was killed.
     await rm(socketPathOf(dataDir), { force: true });
+    const startedAt = performance.now();
+    const existing = await holdsDatabase(dataDir);
+    log?.info(`${existing ? 'opening' : 'creating'} the embedded database in ${pgdataOf(dataDir)}`);
+    if (!existing) await copyEmptyDatabase(pgdataOf(dataDir));
     database = await PGlite.create(pgdataOf(dataDir));
+    log?.info(`embedded database ${existing ? 'open' : 'created'} in ${Math.round(performance.now() - startedAt)} ms`);
     if (serve) socket = await serveSocket(database, dataDir);
   } catch (error) {
     await database?.close();
@@ -79,6 +91,44 @@ async function openOwned(dataDir: string, lock: OwnerLock, { serve }: { serve: b
       }
     },
   };
+}
+
+/**
+ * The empty database the build made with the installed PGlite (scripts/build.mjs names it by
+ * PGlite's version), looked for in the package's dist/ from this module, in src/ or in the bundle.
+ */
+function emptyDatabaseOfTheBuild(): string | undefined {
+  const require = createRequire(import.meta.url);
+  const manifest = path.join(path.dirname(require.resolve('@electric-sql/pglite')), '..', 'package.json');
+  const name = `pgdata-template-${(require(manifest) as { version: string }).version}`;
+  for (let dir = path.dirname(fileURLToPath(import.meta.url)); path.dirname(dir) !== dir; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'dist', name);
+    if (existsSync(path.join(candidate, 'PG_VERSION'))) return candidate;
+  }
+  return undefined;
+}
+
+/**
+ * A new database as a copy of the build's empty one: PGlite's initdb takes most of a first start.
+ * Copied aside, then renamed into place, so that a start killed meanwhile leaves no half database
+ * (the owner lock keeps any other process from copying meanwhile). Without a copy (no build's, an
+ * unreadable one, `pgdata` not empty) PGlite runs initdb itself.
+ */
+async function copyEmptyDatabase(pgdata: string): Promise<void> {
+  const template = emptyDatabaseOfTheBuild();
+  if (!template) return;
+  const partial = `${pgdata}.partial`;
+  try {
+    // An empty directory in its place is no database; anything else there stays for PGlite to judge.
+    await rmdir(pgdata).catch(() => undefined);
+    // What a start killed while copying left.
+    await rm(partial, { recursive: true, force: true });
+    await cp(template, partial, { recursive: true });
+    await rename(partial, pgdata);
+  } catch (error) {
+    logger.debug({ err: error }, "the build's empty database was not copied: PGlite runs initdb");
+    await rm(partial, { recursive: true, force: true });
+  }
 }
 
 async function serveSocket(database: PGlite, dataDir: string): Promise<SocketService | undefined> {

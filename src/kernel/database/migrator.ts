@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Logger } from 'pino';
 import type { SqlConnection } from './sql-connection.ts';
 
 /** The package's prisma/migrations, found upwards from this module: from src/ or from the dist/ bundle. */
@@ -20,7 +21,7 @@ export const MIGRATIONS_DIR = findMigrationsDir();
 const MIGRATION_LOCK_KEY = 7_202_611;
 
 // The bookkeeping table exactly as `prisma migrate deploy` creates and reads it.
-const CREATE_PRISMA_MIGRATIONS = `
+export const CREATE_PRISMA_MIGRATIONS = `
 CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
   "id" VARCHAR(36) PRIMARY KEY NOT NULL,
   "checksum" VARCHAR(64) NOT NULL,
@@ -48,12 +49,16 @@ export async function readMigrations(directory = MIGRATIONS_DIR): Promise<Migrat
   );
 }
 
+/** The first migration still running after this long is named while it runs: the operator learns what start-up waits for. */
+const SLOW_MIGRATION_MS = 1_000;
+
 /**
  * Applies every pending migration in name order, each in its own transaction together with its
  * `_prisma_migrations` row. A session-level advisory lock makes processes that start together
- * take turns, so each migration runs exactly once. Returns the names applied by this call.
+ * take turns, so each migration runs exactly once. Returns the names applied by this call;
+ * `log` hears the pending ones, then each one applied and how long it took.
  */
-export async function migrate(connection: SqlConnection, directory = MIGRATIONS_DIR): Promise<string[]> {
+export async function migrate(connection: SqlConnection, directory = MIGRATIONS_DIR, log?: Logger): Promise<string[]> {
   const migrations = await readMigrations(directory);
   await connection.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
   try {
@@ -62,19 +67,33 @@ export async function migrate(connection: SqlConnection, directory = MIGRATIONS_
       'SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
     );
     const applied = new Map(rows.map((row) => [row.migration_name, row.checksum]));
-    const appliedNow: string[] = [];
     for (const migration of migrations) {
       const checksum = applied.get(migration.name);
-      if (checksum !== undefined) {
-        if (checksum !== migration.checksum) {
-          throw new Error(`Migration ${migration.name} was changed after it was applied`);
-        }
-        continue;
+      if (checksum !== undefined && checksum !== migration.checksum) {
+        throw new Error(`Migration ${migration.name} was changed after it was applied`);
       }
-      await applyOne(connection, migration);
-      appliedNow.push(migration.name);
     }
-    return appliedNow;
+    const pending = migrations.filter((migration) => !applied.has(migration.name));
+    if (pending.length === 0) log?.info(`no pending migrations (${migrations.length} applied)`);
+    else log?.info(`applying ${pending.length} migrations: ${pending.map((migration) => migration.name).join(', ')}`);
+    let slowOneNamed = false;
+    for (const migration of pending) {
+      const startedAt = performance.now();
+      const slow =
+        log && !slowOneNamed
+          ? setTimeout(() => {
+              slowOneNamed = true;
+              log.warn(`migration ${migration.name} is taking long (over ${SLOW_MIGRATION_MS / 1000} s); start-up waits for it`);
+            }, SLOW_MIGRATION_MS)
+          : undefined;
+      try {
+        await applyOne(connection, migration);
+      } finally {
+        clearTimeout(slow);
+      }
+      log?.info(`migration ${migration.name} applied in ${Math.round(performance.now() - startedAt)} ms`);
+    }
+    return pending.map((migration) => migration.name);
   } finally {
     await connection.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
   }

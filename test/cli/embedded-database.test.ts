@@ -100,15 +100,23 @@ describe('while a server owns the embedded database', () => {
     expect(run.stderr).toMatch(/^tcms: .*01ARZ3NDEKTSV4RRFFQ69G5FAV.*not found.*\n$/i);
   });
 
-  it('psql -h <dataDir> -U postgres reaches the database', async () => {
+  it("the README's psql line, run where the server's ./data is, reaches the database", async () => {
     await signUp(http);
-    const psql = spawnWatched('/usr/bin/psql', ['-h', dataDir, '-U', 'postgres', '-At', '-c', 'select count(*) from organizations'], {
+    const readme = await readFile(path.join(import.meta.dirname, '../../README.md'), 'utf8');
+    const line = /`(psql -h [^`]+)`/.exec(readme)?.[1];
+    expect(line).toBeDefined();
+    // The directory a server started without TCMS_DATA_DIR would run in: its data is ./data.
+    const serverDir = await mkdtemp(path.join(os.tmpdir(), 'tcms-psql-'));
+    await symlink(dataDir, path.join(serverDir, 'data'));
+    const psql = spawnWatched('/bin/sh', ['-c', `${line} -At -c 'select count(*) from organizations'`], {
+      cwd: serverDir,
       limitMs: 30_000,
     });
     const { code } = await psql.closed;
     expect(psql.stderr()).toBe('');
     expect(code).toBe(0);
     expect(Number(psql.stdout().trim())).toBeGreaterThanOrEqual(1);
+    await rm(serverDir, { recursive: true, force: true });
     // There is no password: only the owner's user may connect.
     expect((await stat(path.join(dataDir, SOCKET_FILE))).mode & 0o777).toBe(0o600);
   });

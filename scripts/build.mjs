@@ -194,6 +194,8 @@ async function buildEmptyDatabase() {
   const { PGlite } = await import('@electric-sql/pglite');
   const partial = `${target}.${process.pid}.partial`;
   await rm(partial, { recursive: true, force: true });
+  // PGlite makes only the last directory of the path: on a fresh checkout dist/ may not exist yet.
+  await mkdir(path.dirname(partial), { recursive: true });
   const database = await PGlite.create(partial);
   await database.close();
   // Another build that made it meanwhile made the same.

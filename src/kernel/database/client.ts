@@ -11,7 +11,7 @@ import { MIGRATIONS_DIR, migrate } from './migrator.ts';
 import { emitQuery, isQueryHeard } from './query-events.ts';
 import { RawAccessFactory, statementName, TRANSACTION_TIMEOUT_MS, withRawAccess } from './raw-sql.ts';
 import { untilReachable } from './reachability.ts';
-import { openPgConnection, pgliteConnection, type SqlConnection } from './sql-connection.ts';
+import { openPgConnection, pgliteConnection, type SqlConnection, withoutPassword } from './sql-connection.ts';
 
 export type { Prisma } from '../../../prisma/generated/client/client.ts';
 export type { Db } from './db.ts';
@@ -132,15 +132,13 @@ function newPool(databaseUrl: string, size: number, config: Pick<Config, 'statem
 
 /** `named`: raw statements are named prepared statements, which needs a session per connection. */
 function openPostgres(databaseUrl: string, config: Pick<Config, 'poolSize' | 'statementTimeoutMs'>, named = true) {
-  const url = new URL(databaseUrl);
-  url.password = url.password ? '***' : '';
   const pool = newPool(databaseUrl, config.poolSize, config);
   // Connects on first use: a process that does no background work never opens it.
   const backgroundPool = newPool(databaseUrl, 1, config);
   const adapterOptions = named ? { statementNameGenerator: statementName } : undefined;
   return {
     engine: 'postgres' as const,
-    location: url.toString(),
+    location: withoutPassword(databaseUrl),
     client: newClient(new PrismaPg(pool, adapterOptions), { heard: true, named }),
     backgroundClient: newClient(new PrismaPg(backgroundPool, adapterOptions), { heard: false, named }),
     poolUsage: (): PoolUsage => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),

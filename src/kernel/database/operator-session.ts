@@ -1,7 +1,7 @@
 import type { Config } from '../config.ts';
 import { pgdataOf, reachEmbeddedDatabase, serveEmbeddedDatabase } from './embedded.ts';
 import { untilReachable } from './reachability.ts';
-import { openPgConnection, pgliteConnection, type SqlConnection } from './sql-connection.ts';
+import { openPgConnection, pgliteConnection, type SqlConnection, withoutPassword } from './sql-connection.ts';
 
 /** One raw SQL session on the configured database, and where that database is (never with a password). */
 export type OperatorSession = { connection: SqlConnection; location: string; close(): Promise<void> };
@@ -15,9 +15,7 @@ export type OperatorSession = { connection: SqlConnection; location: string; clo
 export async function openOperatorSession(config: Config, { create }: { create: boolean }): Promise<OperatorSession> {
   if (config.databaseUrl) {
     const { databaseUrl } = config;
-    const url = new URL(databaseUrl);
-    url.password = url.password ? '***' : '';
-    const location = url.toString();
+    const location = withoutPassword(databaseUrl);
     const connection = await untilReachable(() => openPgConnection(databaseUrl), location, config.dbConnectTimeoutMs);
     return { connection, location, close: () => connection.close() };
   }

@@ -9,6 +9,13 @@ export interface SqlConnection {
   close(): Promise<void>;
 }
 
+/** A postgres:// address as logs and answers may show it: its password masked. */
+export function withoutPassword(databaseUrl: string): string {
+  const url = new URL(databaseUrl);
+  url.password = url.password ? '***' : '';
+  return url.toString();
+}
+
 export async function openPgConnection(connectionString: string): Promise<SqlConnection> {
   const client = new pg.Client({ connectionString });
   await client.connect();

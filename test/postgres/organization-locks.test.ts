@@ -1,6 +1,6 @@
-import pg from 'pg';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createProject, ownerWithProject, useTestApp } from '../support/app.ts';
+import { useLockHolder } from '../support/lock-holder.ts';
 import { createCases, createRun } from '../support/runs.ts';
 
 /*
@@ -12,26 +12,7 @@ import { createCases, createRun } from '../support/runs.ts';
 
 const t = useTestApp();
 
-let holder: pg.Client;
-beforeEach(async () => {
-  holder = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await holder.connect();
-});
-afterEach(async () => {
-  await holder.query('ROLLBACK');
-  await holder.end();
-});
-
-async function untilWaitingForLocks() {
-  for (let attempt = 0; attempt < 500; attempt++) {
-    const { rows } = await holder.query<{ waiting: number }>(
-      `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
-    );
-    if (rows[0]!.waiting > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('the request never waited for a lock');
-}
+const holder = useLockHolder();
 
 describe('the organization row lock', { timeout: 60_000 }, () => {
   it("lets a run's deletion that locked its run write its audit event while the project's deletion waits for that run", async () => {
@@ -46,7 +27,7 @@ describe('the organization row lock', { timeout: 60_000 }, () => {
       .delete(`/api/v1/projects/${code}`)
       .set(owner.headers)
       .then((response) => response);
-    await untilWaitingForLocks();
+    await holder.untilWaitingForLocks();
 
     // Its audit event's foreign key to the organization: held at once, not behind the project's deletion.
     await holder.query("SET LOCAL lock_timeout = '5s'");
@@ -65,7 +46,7 @@ describe('the organization row lock', { timeout: 60_000 }, () => {
     const creation = createProject(t.http, owner).then(() => {
       created = true;
     });
-    await untilWaitingForLocks();
+    await holder.untilWaitingForLocks();
     expect(created).toBe(false);
     await holder.query('ROLLBACK');
     await creation;

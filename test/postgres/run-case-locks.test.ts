@@ -1,7 +1,7 @@
-import pg from 'pg';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { prisma } from '../../src/kernel/database/client.ts';
 import { auditEvents, type Caller, ownerWithProject, useTestApp } from '../support/app.ts';
+import { useLockHolder } from '../support/lock-holder.ts';
 import { createCases, createRun, type RunCaseBody } from '../support/runs.ts';
 
 /*
@@ -13,27 +13,7 @@ import { createCases, createRun, type RunCaseBody } from '../support/runs.ts';
 
 const t = useTestApp();
 
-let holder: pg.Client;
-beforeEach(async () => {
-  holder = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await holder.connect();
-});
-afterEach(async () => {
-  await holder.query('ROLLBACK');
-  await holder.end();
-});
-
-/** Resolves once `count` other sessions of this database wait for a lock (polled; bounded). */
-async function untilWaitingForLocks(count: number) {
-  for (let attempt = 0; attempt < 500; attempt++) {
-    const { rows } = await holder.query<{ waiting: number }>(
-      `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
-    );
-    if (rows[0]!.waiting >= count) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`${count} sessions never waited for a lock`);
-}
+const holder = useLockHolder();
 
 /** A request in flight, and whether it has been answered yet. */
 function tracked<T>(request: PromiseLike<T>) {
@@ -75,7 +55,7 @@ describe('locks of a mark', { timeout: 60_000 }, () => {
         .set(owner.headers)
         .send({ caseUlids: [third.ulid], status: 'blocked' }),
     );
-    await untilWaitingForLocks(2);
+    await holder.untilWaitingForLocks(2);
     expect([sameCase.settled, runWide.settled]).toEqual([false, false]);
 
     await holder.query('ROLLBACK');
@@ -107,7 +87,7 @@ describe('locks of a mark', { timeout: 60_000 }, () => {
     );
 
     const late = tracked(mark(owner, run.ulid, second.ulid, 'failed'));
-    await untilWaitingForLocks(1);
+    await holder.untilWaitingForLocks(1);
     expect(late.settled).toBe(false);
     await holder.query('COMMIT');
     const refused = await late.promise;
@@ -140,7 +120,7 @@ describe('locks of a mark', { timeout: 60_000 }, () => {
         .set(owner.headers)
         .send({ targetUlid: target!.ulid, sourceUlids: [first.caseUlid] }),
     );
-    await untilWaitingForLocks(1);
+    await holder.untilWaitingForLocks(1);
     // The mark's result refers to its case: the key share a foreign key takes. Had the merge locked
     // the cases before the run, this would wait for the merge while the merge waits for the mark.
     await holder.query('SELECT id FROM test_cases WHERE id = $1 FOR KEY SHARE', [first.caseUlid]);

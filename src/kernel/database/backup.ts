@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { errorCode } from '../data-directory.ts';
 import { SERVICE_VERSION } from '../version.ts';
-import { appliedMigrations, knownMigration, type Migration } from './migration-status.ts';
-import { CREATE_PRISMA_MIGRATIONS, readMigrations } from './migrator.ts';
+import { appliedMigrations, knownMigration } from './migration-status.ts';
+import { CREATE_PRISMA_MIGRATIONS, type Migration, readMigrations, recordApplied } from './migrator.ts';
 import type { SqlConnection } from './sql-connection.ts';
 
 /**
@@ -266,11 +265,7 @@ async function replay(connection: SqlConnection, file: string, known: Migration[
 
 async function applyMigration(connection: SqlConnection, migration: Migration): Promise<void> {
   await runStatements(connection, migration.sql, `migration ${migration.name}`);
-  await connection.query(
-    `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, finished_at, applied_steps_count)
-     VALUES ($1, $2, $3, now(), now(), 1)`,
-    [randomUUID(), migration.checksum, migration.name],
-  );
+  await recordApplied(connection, migration);
 }
 
 async function runStatements(connection: SqlConnection, sql: string, what: string): Promise<void> {

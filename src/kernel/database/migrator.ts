@@ -33,7 +33,7 @@ CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
   "applied_steps_count" INTEGER NOT NULL DEFAULT 0
 )`;
 
-type Migration = { name: string; sql: string; checksum: string };
+export type Migration = { name: string; sql: string; checksum: string };
 
 export async function readMigrations(directory = MIGRATIONS_DIR): Promise<Migration[]> {
   const entries = await readdir(directory, { withFileTypes: true });
@@ -52,6 +52,27 @@ export async function readMigrations(directory = MIGRATIONS_DIR): Promise<Migrat
 /** The first migration still running after this long is named while it runs: the operator learns what start-up waits for. */
 const SLOW_MIGRATION_MS = 1_000;
 
+/** Name → checksum of the migrations the database has applied (none before the bookkeeping table exists). */
+export async function appliedChecksums(connection: SqlConnection): Promise<Map<string, string>> {
+  const [bookkeeping] = await connection.query<{ exists: boolean }>(`SELECT to_regclass('"_prisma_migrations"') IS NOT NULL AS exists`);
+  if (!bookkeeping?.exists) return new Map();
+  const rows = await connection.query<{ migration_name: string; checksum: string }>(
+    'SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
+  );
+  return new Map(rows.map((row) => [row.migration_name, row.checksum]));
+}
+
+/** Those of `migrations` not `applied`, in their order; an error for an applied one whose SQL changed since. */
+export function pendingAmong(migrations: Migration[], applied: Map<string, string>): Migration[] {
+  for (const migration of migrations) {
+    const checksum = applied.get(migration.name);
+    if (checksum !== undefined && checksum !== migration.checksum) {
+      throw new Error(`Migration ${migration.name} was changed after it was applied`);
+    }
+  }
+  return migrations.filter((migration) => !applied.has(migration.name));
+}
+
 /**
  * Applies every pending migration in name order, each in its own transaction together with its
  * `_prisma_migrations` row. A session-level advisory lock makes processes that start together
@@ -63,17 +84,7 @@ export async function migrate(connection: SqlConnection, directory = MIGRATIONS_
   await connection.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
   try {
     await connection.execScript(CREATE_PRISMA_MIGRATIONS);
-    const rows = await connection.query<{ migration_name: string; checksum: string }>(
-      'SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
-    );
-    const applied = new Map(rows.map((row) => [row.migration_name, row.checksum]));
-    for (const migration of migrations) {
-      const checksum = applied.get(migration.name);
-      if (checksum !== undefined && checksum !== migration.checksum) {
-        throw new Error(`Migration ${migration.name} was changed after it was applied`);
-      }
-    }
-    const pending = migrations.filter((migration) => !applied.has(migration.name));
+    const pending = pendingAmong(migrations, await appliedChecksums(connection));
     if (pending.length === 0) log?.info(`no pending migrations (${migrations.length} applied)`);
     else log?.info(`applying ${pending.length} migrations: ${pending.map((migration) => migration.name).join(', ')}`);
     let slowOneNamed = false;
@@ -99,15 +110,20 @@ export async function migrate(connection: SqlConnection, directory = MIGRATIONS_
   }
 }
 
+/** The bookkeeping row of a migration just applied, in the same transaction as its SQL. */
+export async function recordApplied(connection: SqlConnection, migration: Migration): Promise<void> {
+  await connection.query(
+    `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, finished_at, applied_steps_count)
+     VALUES ($1, $2, $3, now(), now(), 1)`,
+    [randomUUID(), migration.checksum, migration.name],
+  );
+}
+
 async function applyOne(connection: SqlConnection, migration: Migration): Promise<void> {
   await connection.execScript('BEGIN');
   try {
     await connection.execScript(migration.sql);
-    await connection.query(
-      `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, finished_at, applied_steps_count)
-       VALUES ($1, $2, $3, now(), now(), 1)`,
-      [randomUUID(), migration.checksum, migration.name],
-    );
+    await recordApplied(connection, migration);
     await connection.execScript('COMMIT');
   } catch (error) {
     await connection.execScript('ROLLBACK');

@@ -78,7 +78,14 @@ export async function openRequest(needs: CallerNeeds, credentials: RequestCreden
   try {
     const now = Date.now();
     const requestedOrgId = needs.orgFromPath ?? credentials.organizationHeader;
-    const identified = await identify(credentials, requestMeter(needs, credentials, requestedOrgId), now);
+    const identified = await identify(
+      credentials,
+      {
+        meter: requestMeter(needs, credentials, requestedOrgId),
+        entering: needs.caller === 'org' && !orgsDisagree(needs, credentials) ? { orgId: requestedOrgId } : undefined,
+      },
+      now,
+    );
     if (!identified) return refused(unauthorized());
     const { identity } = identified;
     if ((needs.sessionOnly || needs.caller === 'user') && identity.kind !== 'session') {
@@ -88,7 +95,7 @@ export async function openRequest(needs: CallerNeeds, credentials: RequestCreden
     if (needs.caller === 'user') return { kind: 'open', identity, ctx: undefined, rateLimit: undefined };
 
     if (orgsDisagree(needs, credentials)) return refused(notFound('Organization'));
-    const ctx = await enterOrganization(identity, requestedOrgId, localeOf(credentials.acceptLanguage));
+    const ctx = await enterOrganization(identified, requestedOrgId, localeOf(credentials.acceptLanguage));
     if (ctx.org.suspended && !needs.openWhileSuspended) return refused(organizationSuspended());
     if (!ctx.metered || needs.meteredBySubRequest) return { kind: 'open', identity, ctx, rateLimit: undefined };
     const { rateLimit, error } =

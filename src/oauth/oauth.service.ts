@@ -61,7 +61,7 @@ export type Approval = {
 export async function grantAuthorization(sessionToken: string | undefined, approval: Approval): Promise<string> {
   const identity = await sessionIdentity(sessionToken);
   if (!identity) throw unauthorized('Sign in to authorize an application');
-  const ctx = await enterOrganization(identity, approval.organizationUlid);
+  const ctx = await enterOrganization({ identity }, approval.organizationUlid);
   if (ctx.org.suspended) throw organizationSuspended();
   const name = clientName({ id: approval.client.client_id, metadata: approval.client });
   const { secret, hash } = newSecret();

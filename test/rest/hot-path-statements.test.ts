@@ -105,26 +105,27 @@ describe('run creation and plan selection cost a fixed number of SQL statements'
 });
 
 describe('a single mark costs a fixed number of SQL statements', () => {
-  /** A run of all the seeded cases, marked once through PATCH by an API token; the statements of that mark. */
-  async function markOnce(each: Seeded) {
+  /** A run of all the seeded cases, marked once through PATCH by an API token or in the owner's session; the statements of that mark. */
+  async function markOnce(each: Seeded, by: 'token' | 'session') {
     const token = await tokenFor(t.http, each.owner);
+    const caller = by === 'token' ? token : each.owner;
     const run = await createRun(t.http, each.owner, each.code, { caseUlids: each.caseIds });
     const [runCase] = (await t.http.get(`/api/v1/runs/${run.ulid}/cases?pageSize=1`).set(token.headers)).body.items as RunCaseBody[];
     const marked = await recordStatements(() =>
-      t.http.patch(`/api/v1/runs/${run.ulid}/cases/${runCase!.ulid}`).set(token.headers).send({ status: 'failed', elapsedMs: 1200 }),
+      t.http.patch(`/api/v1/runs/${run.ulid}/cases/${runCase!.ulid}`).set(caller.headers).send({ status: 'failed', elapsedMs: 1200 }),
     );
     expect(marked.result.status, JSON.stringify(marked.result.body)).toBe(200);
     return { run, runCase: runCase!, token, ...marked };
   }
 
-  it('sends five statements for a mark by a token, in a run of 2 cases of 2 steps as in one of 300 cases of 12 steps', async () => {
-    const small = await markOnce(await seeded(2));
-    const large = await markOnce(await seeded(300, 12));
+  it('sends four statements for a mark by a token, in a run of 2 cases of 2 steps as in one of 300 cases of 12 steps', async () => {
+    const small = await markOnce(await seeded(2), 'token');
+    const large = await markOnce(await seeded(300, 12), 'token');
     // Token with the request counter, the case gate (run, settings, case and steps), the case +
-    // steps + result writes, the run's counters with run.case_marked and the monthly result
+    // steps + result writes with the run's counters, run.case_marked and the monthly result
     // charge, COMMIT.
-    expect(small.statements, small.statements.join('\n')).toHaveLength(5);
-    expect(large.statements, large.statements.join('\n')).toHaveLength(5);
+    expect(small.statements, small.statements.join('\n')).toHaveLength(4);
+    expect(large.statements, large.statements.join('\n')).toHaveLength(4);
 
     // The answer is built from what was read under the case lock: it equals the case as stored.
     const { resultUlid, ...answered } = large.result.body as RunCaseBody & { resultUlid: string };
@@ -136,6 +137,13 @@ describe('a single mark costs a fixed number of SQL statements', () => {
     const results = await t.http.get(`/api/v1/runs/${large.run.ulid}/results`).set(large.token.headers);
     expect(results.body.items.map((item: { ulid: string }) => item.ulid)).toEqual([resultUlid]);
   }, 120_000);
+
+  it('sends four statements for a mark in a session too: the session, its membership and hidden projects are one', async () => {
+    const marked = await markOnce(await seeded(2), 'session');
+    expect(marked.statements, marked.statements.join('\n')).toHaveLength(4);
+    expect(marked.statements[0]).toContain('FROM sessions');
+    expect(marked.statements[0]).toContain('FROM memberships');
+  });
 });
 
 describe("a plan's detail costs a fixed number of SQL statements", () => {

@@ -1,3 +1,4 @@
+import { Prisma } from '../../../prisma/generated/client/client.ts';
 import { effectiveLimits, type OrganizationPlanRow } from '../../kernel/billing-tiers.ts';
 import { prisma } from '../../kernel/database/client.ts';
 import { queryRaw, sql } from '../../kernel/database/raw-sql.ts';
@@ -10,7 +11,7 @@ import type { Identity, OrganizationSnapshot, RequestContext, Role, UserSnapshot
 import { countCallStatement } from '../rate-limit/rate-limit.service.ts';
 import { SESSION_IDLE_MS } from './auth.schemas.ts';
 import { lowerRole } from './policy.ts';
-import { bypassesAllowlist, hiddenProjectIds } from './project-visibility.ts';
+import { bypassesAllowlist, hiddenProjectIds, hiddenProjectsExpression } from './project-visibility.ts';
 
 // lastSeenAt / lastUsedAt are refreshed at most this often, not on every request.
 const TOUCH_INTERVAL_MS = 60 * 1000;
@@ -56,13 +57,26 @@ export const userSnapshot = (user: {
  */
 export type RequestMeter = { orgId: string | undefined; openWhileSuspended: boolean };
 
-/** The caller, and for a metered API token request this request's count in its window. */
-export type Identified = { identity: Identity; requestCount?: number | undefined };
+/** The organization a request will enter: `orgId`, or undefined for the caller's default. */
+export type OrganizationEntry = { orgId: string | undefined };
 
-/** Resolves the caller from a bearer token or a session cookie; null when neither was sent. */
-export async function identify(credentials: Credentials, meter?: RequestMeter, now = Date.now()): Promise<Identified | null> {
-  if (credentials.authorization !== undefined) return identifyToken(credentials.authorization, meter, now);
-  if (credentials.sessionToken) return { identity: await identifySession(credentials.sessionToken, now) };
+/**
+ * The caller; for a metered API token request this request's count in its window; for a session
+ * identified with an entry, the membership it enters (null: none, so 404).
+ */
+export type Identified = { identity: Identity; requestCount?: number | undefined; membership?: MembershipRow | null };
+
+/**
+ * Resolves the caller from a bearer token or a session cookie; null when neither was sent. A
+ * session read for a request that enters an organization (`entering`) brings its membership along.
+ */
+export async function identify(
+  credentials: Credentials,
+  options: { meter?: RequestMeter | undefined; entering?: OrganizationEntry | undefined } = {},
+  now = Date.now(),
+): Promise<Identified | null> {
+  if (credentials.authorization !== undefined) return identifyToken(credentials.authorization, options.meter, now);
+  if (credentials.sessionToken) return identifySession(credentials.sessionToken, options.entering, now);
   return null;
 }
 
@@ -173,48 +187,105 @@ async function identifyOAuthToken(secret: string, now: number): Promise<Identity
   };
 }
 
-async function identifySession(sessionToken: string, now: number): Promise<Identity> {
-  const session = await prisma().session.findUnique({
-    where: { tokenHash: sha256(sessionToken) },
-    include: { user: true },
-  });
-  if (!session) throw unauthorized('No valid session');
-  const idle = now - session.lastSeenAt.getTime();
-  if (idle > SESSION_IDLE_MS) {
-    await prisma().session.deleteMany({ where: { id: session.id } });
-    throw unauthorized('The session expired');
-  }
-  if (idle > TOUCH_INTERVAL_MS) {
-    await prisma().session.update({ where: { id: session.id }, data: { lastSeenAt: new Date(now) } });
-  }
-  return { kind: 'session', user: userSnapshot(session.user), sessionId: session.id };
+/** A person's membership of the organization a request enters, with that organization and the projects hidden from them. */
+type MembershipRow = {
+  role: string;
+  suspendedAt: Date | null;
+  hiddenProjectIds: string[];
+  orgId: string;
+  orgName: string;
+  orgSuspendedAt: Date | null;
+} & OrganizationPlanRow;
+
+/**
+ * The membership a session's request enters: of `orgId`, or without one the oldest active (not
+ * suspended) membership, with its organization and the private projects hidden from the person.
+ */
+const membershipStatement = (userId: Prisma.Sql, orgId: string | undefined) => sql`
+  SELECT m.role, m.suspended_at AS "suspendedAt",
+         ${hiddenProjectsExpression(sql`m.org_id`, sql`m.user_id`, sql`m.role`)} AS "hiddenProjectIds",
+         o.id AS "orgId", o.name AS "orgName", o.suspended_at AS "orgSuspendedAt", o.plan,
+         o.max_projects_override AS "maxProjectsOverride", o.max_seats_override AS "maxSeatsOverride",
+         o.max_results_per_month_override AS "maxResultsPerMonthOverride",
+         o.requests_per_minute_override AS "requestsPerMinuteOverride", o.audit_export_enabled_override AS "auditExportEnabledOverride"
+  FROM memberships AS m
+  JOIN organizations AS o ON o.id = m.org_id
+  WHERE m.user_id = ${userId} AND m.org_id = coalesce(${orgId ?? null}::text, m.org_id)
+  ORDER BY m.suspended_at ASC NULLS FIRST, m.created_at, m.id
+  LIMIT 1`;
+
+type SessionRow = {
+  sessionId: string;
+  lastSeenAt: Date;
+  userId: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  avatarKey: string | null;
+  emailVerifiedAt: Date | null;
+} & Partial<MembershipRow>;
+
+/**
+ * A session with its person in one statement, which also deletes it once idle too long and
+ * records its use (at most once a minute); `entering`: also the membership the request enters.
+ */
+async function identifySession(sessionToken: string, entering: OrganizationEntry | undefined, now: number): Promise<Identified> {
+  const idleSince = new Date(now - SESSION_IDLE_MS);
+  const [row] = await queryRaw<SessionRow[]>(
+    prisma(),
+    sql`
+    WITH session AS (
+      SELECT id, user_id, last_seen_at FROM sessions WHERE token_hash = ${sha256(sessionToken)}
+    ), expired AS (
+      DELETE FROM sessions WHERE id IN (SELECT id FROM session WHERE last_seen_at < ${idleSince})
+    ), touched AS (
+      UPDATE sessions SET last_seen_at = ${new Date(now)}
+      WHERE id IN (SELECT id FROM session WHERE last_seen_at >= ${idleSince} AND last_seen_at < ${new Date(now - TOUCH_INTERVAL_MS)})
+    )
+    SELECT session.id AS "sessionId", session.last_seen_at AS "lastSeenAt",
+           u.id AS "userId", u.email, u.first_name AS "firstName", u.last_name AS "lastName", u.avatar_key AS "avatarKey",
+           u.email_verified_at AS "emailVerifiedAt"${entering ? sql`, membership.*` : Prisma.empty}
+    FROM session
+    JOIN users AS u ON u.id = session.user_id
+    ${entering ? sql`LEFT JOIN LATERAL (${membershipStatement(sql`session.user_id`, entering.orgId)}) AS membership ON true` : Prisma.empty}`,
+  );
+  if (!row) throw unauthorized('No valid session');
+  if (row.lastSeenAt < idleSince) throw unauthorized('The session expired');
+  const identity: Identity = { kind: 'session', user: userSnapshot({ ...row, id: row.userId }), sessionId: row.sessionId };
+  if (!entering) return { identity };
+  return { identity, membership: row.orgId === null ? null : (row as SessionRow & MembershipRow) };
 }
 
 /**
  * Enters the organization a request acts in: a token's own organization, or for a session the
  * requested one (X-Organization-Id or an `/orgs/{orgUlid}` path), else the oldest active
  * (not suspended) membership. An organization the caller does not belong to is
- * indistinguishable from a missing one (404); a suspended membership answers 403.
+ * indistinguishable from a missing one (404); a suspended membership answers 403. A session's
+ * membership read with the session (`identify` with an entry) is taken as read.
  */
-export async function enterOrganization(identity: Identity, requestedOrgId?: string, locale: Locale = 'en'): Promise<RequestContext> {
+export async function enterOrganization(identified: Identified, requestedOrgId?: string, locale: Locale = 'en'): Promise<RequestContext> {
+  const { identity } = identified;
   if (requestedOrgId !== undefined && !ULID_PATTERN.test(requestedOrgId)) throw notFound('Organization');
   if (identity.kind !== 'session') {
     if (requestedOrgId !== undefined && requestedOrgId !== identity.token.orgId) throw notFound('Organization');
     const { role } = identity.token;
     // An OAuth token sees what its user sees; an API token is never evaluated against the allowlist.
-    const hidden = bypassesAllowlist(identity, role) ? [] : await hiddenProjectIds(prisma(), identity.org.id, identity.user.id);
+    const hidden = bypassesAllowlist(identity, role) ? [] : await hiddenProjectIds(prisma(), identity.org.id, identity.user.id, role);
     return context(identity, identity.org, role, true, locale, hidden);
   }
-  const membership = await prisma().membership.findFirst({
-    where: { userId: identity.user.id, ...(requestedOrgId ? { orgId: requestedOrgId } : {}) },
-    orderBy: [{ suspendedAt: { sort: 'asc', nulls: 'first' } }, { createdAt: 'asc' }, { id: 'asc' }],
-    include: { org: true },
-  });
+  const membership =
+    identified.membership !== undefined
+      ? identified.membership
+      : ((await queryRaw<MembershipRow[]>(prisma(), membershipStatement(sql`${identity.user.id}`, requestedOrgId)))[0] ?? null);
   if (!membership) throw notFound('Organization');
   if (membership.suspendedAt) throw membershipSuspended();
-  const role = membership.role as Role;
-  const hidden = bypassesAllowlist(identity, role) ? [] : await hiddenProjectIds(prisma(), membership.orgId, identity.user.id);
-  return context(identity, organizationSnapshot(membership.org), role, false, locale, hidden);
+  const org = organizationSnapshot({
+    ...membership,
+    id: membership.orgId,
+    name: membership.orgName,
+    suspendedAt: membership.orgSuspendedAt,
+  });
+  return context(identity, org, membership.role as Role, false, locale, membership.hiddenProjectIds);
 }
 
 /** The name of an OAuth client that people see (consent page, audit events, an OAuth identity's token name): the registered client_name, else the client id. */

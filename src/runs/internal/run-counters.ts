@@ -28,8 +28,9 @@ export type AppendedResults = { count: number; durationMs: number; at: Date };
  * row, both held to the commit. A mutation of one case, which does not exclude other marks of the
  * run, passes `whileAccepting`: the change then applies only while the run still accepts results
  * (another mark may have closed it meanwhile), else 409. `audit` (the mutation's event,
- * auditWrites) rides on the same statement, which saves a mark a round trip. Returns the run as
- * it now is.
+ * auditWrites) rides on the same statement, and so do the mutation's own `writes` (data-modifying
+ * CTEs on other tables, named apart from these): a mark is then one statement after its gate.
+ * Returns the run as it now is.
  */
 export async function applyRunChange<R extends RunForChange>(
   tx: Db,
@@ -40,6 +41,7 @@ export async function applyRunChange<R extends RunForChange>(
     results?: AppendedResults;
     whileAccepting?: { allowClosed: boolean };
     audit?: AuditEntry;
+    writes?: Prisma.Sql[];
   },
 ): Promise<R & TestRunRow> {
   const delta = (status: CaseStatus) => change.statusDelta?.[status] ?? 0;
@@ -72,6 +74,7 @@ export async function applyRunChange<R extends RunForChange>(
     RETURNING ${RUN_ROW_COLUMNS}, (before.state = 'open' AND r.state = 'closed') AS "closedNow")`,
     ...(charge ? [sql`charged AS (${charge})`] : []),
     ...(audit ? [audit.ctes] : []),
+    ...(change.writes ?? []),
   ];
   const [row] = await queryRaw<Array<TestRunRow & { closedNow: boolean; charged: boolean; auditDeliveries: number }>>(
     tx,

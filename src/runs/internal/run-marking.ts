@@ -1,9 +1,9 @@
-import { Prisma } from '../../../prisma/generated/client/client.ts';
+import type { Prisma } from '../../../prisma/generated/client/client.ts';
 import { authorColumns } from '../../foundation/actors.ts';
 import type { AuditEntry } from '../../foundation/audit/audit.service.ts';
 import type { RequestContext } from '../../foundation/context.ts';
 import type { Db } from '../../kernel/database/client.ts';
-import { executeRaw, sql } from '../../kernel/database/raw-sql.ts';
+import { sql } from '../../kernel/database/raw-sql.ts';
 import { newId } from '../../kernel/ids.ts';
 import type { CaseStatus } from '../../kernel/statuses.ts';
 import type { RunSettings } from '../../run-settings/run-settings.service.ts';
@@ -131,31 +131,28 @@ export async function recordResults<R extends { id: string; name: string }>(
 
   const withResults = new Set(results.map((row) => row.runCaseId));
   const touched = [...finalOf].filter(([id, next]) => next.status !== original.get(id) || withResults.has(id));
-  // One statement for the cases, their steps and the results, for any number of cases: columns
-  // travel as arrays (unnest), which costs far less to build than a row of parameters per case.
-  // Raw SQL names org_id itself.
+  // The cases, their steps and the results ride on the run counters' statement (applyRunChange),
+  // for any number of cases: columns travel as arrays (unnest), which costs far less to build
+  // than a row of parameters per case. Raw SQL names org_id itself.
+  const writes: Prisma.Sql[] = [];
   if (touched.length > 0) {
     const ids = touched.map(([id]) => id);
     const author = authorColumns(ctx.identity);
-    const steps =
-      options.stepsFollow === false
-        ? Prisma.empty
-        : sql`, steps AS (
-            UPDATE test_run_case_steps AS s SET status = v.status, updated_at = ${at}
-            FROM unnest(${ids}::char(26)[], ${touched.map(([, next]) => stepStatusFor(next.status))}::text[]) AS v(run_case_id, status)
-            WHERE s.run_case_id = v.run_case_id AND s.org_id = ${ctx.org.id} AND s.status <> v.status)`;
-    await executeRaw(
-      tx,
-      sql`
-      WITH cases AS (
+    writes.push(sql`marked_cases AS (
         UPDATE test_run_cases AS c
         SET status = v.status, elapsed_ms = CASE WHEN v.set_elapsed THEN v.elapsed ELSE c.elapsed_ms END,
             last_result_at = ${at}, updated_at = ${at}
         FROM unnest(${ids}::char(26)[], ${touched.map(([, next]) => next.status)}::text[],
                     ${touched.map(([, next]) => next.elapsedMs ?? null)}::int[], ${touched.map(([, next]) => next.elapsedMs !== undefined)}::boolean[])
           AS v(id, status, elapsed, set_elapsed)
-        WHERE c.id = v.id AND c.org_id = ${ctx.org.id}
-      )${steps}
+        WHERE c.id = v.id AND c.org_id = ${ctx.org.id})`);
+    if (options.stepsFollow !== false) {
+      writes.push(sql`marked_steps AS (
+            UPDATE test_run_case_steps AS s SET status = v.status, updated_at = ${at}
+            FROM unnest(${ids}::char(26)[], ${touched.map(([, next]) => stepStatusFor(next.status))}::text[]) AS v(run_case_id, status)
+            WHERE s.run_case_id = v.run_case_id AND s.org_id = ${ctx.org.id} AND s.status <> v.status)`);
+    }
+    writes.push(sql`appended_results AS (
       INSERT INTO test_run_results (id, org_id, run_id, run_case_id, case_id, status, elapsed_ms, comment, source, executed_at,
                                     executed_by_id, author_kind, author_id, author_name, author_avatar_key, flaky, attempt, parameters)
       SELECT r.id, ${ctx.org.id}, ${run.id}, r.run_case_id, r.case_id, r.status, r.elapsed_ms, r.comment, ${options.source}, ${at},
@@ -166,8 +163,7 @@ export async function recordResults<R extends { id: string; name: string }>(
                   ${results.map((row) => row.elapsedMs)}::int[], ${results.map((row) => row.comment)}::text[],
                   ${results.map((row) => row.flaky)}::boolean[], ${results.map((row) => row.attempt)}::int[],
                   ${results.map((row) => row.parameters)}::text[])
-        AS r(id, run_case_id, case_id, status, elapsed_ms, comment, flaky, attempt, parameters)`,
-    );
+        AS r(id, run_case_id, case_id, status, elapsed_ms, comment, flaky, attempt, parameters))`);
   }
 
   const statusDelta: StatusDelta = {};
@@ -178,6 +174,7 @@ export async function recordResults<R extends { id: string; name: string }>(
     results: { count: results.length, durationMs, at },
     whileAccepting: options.whileAccepting,
     audit: options.audit,
+    writes,
   });
   return { run: updated, at, outcomes };
 }

@@ -183,24 +183,12 @@ export async function createTestCase(ctx: RequestContext, projectCode: string, i
   });
 }
 
-/** The filters of a case list, as a Prisma filter within one project. */
-function caseListWhere(projectId: string, filter: TestCaseFilter): Prisma.TestCaseWhereInput {
-  return {
-    projectId,
-    archivedAt: filter.archived ? { not: null } : null,
-    ...(filter.suiteUlid ? { suiteId: filter.suiteUlid } : {}),
-    ...(filter.q ? { title: { contains: likeLiteral(filter.q), mode: 'insensitive' } } : {}),
-    ...(filter.tag ? { tags: { has: filter.tag } } : {}),
-    ...(filter.automationKey !== undefined ? { automationKey: filter.automationKey } : {}),
-  };
-}
-
 /** 404 unless the `suiteUlid` filter names a suite of the project. */
 async function checkFilter(ctx: RequestContext, projectId: string, filter: TestCaseFilter): Promise<void> {
   if (filter.suiteUlid) await findLiveSuiteInProject(ctx.db, projectId, filter.suiteUlid);
 }
 
-/** caseListWhere as a typed SQL condition on `test_cases c` (the list reads cases with typed SQL). */
+/** The list's filter as a condition on `test_cases c`. */
 function caseListCondition(projectId: string, filter: TestCaseFilter): Prisma.Sql {
   const conditions = [sql`c.project_id = ${projectId}`, filter.archived ? sql`c.archived_at IS NOT NULL` : sql`c.archived_at IS NULL`];
   if (filter.suiteUlid) conditions.push(sql`c.suite_id = ${filter.suiteUlid}`);
@@ -298,7 +286,11 @@ export async function listArchivedTestCases(ctx: RequestContext, projectCode: st
   return pageOf(items, query, total);
 }
 
-/** Cases for GraphQL connections: `window` carries Pothos's cursor, take/skip and selection. */
+/**
+ * Cases for GraphQL connections: `window` carries Pothos's cursor, take/skip (a negative take
+ * pages backwards) and selection. The page's ULIDs are read in byte order with the list's own
+ * index, as listTestCases reads them; the cases then by those ULIDs, with the selection.
+ */
 export async function findTestCases(
   ctx: RequestContext,
   project: Pick<ProjectRow, 'id' | 'lockedAt'>,
@@ -308,12 +300,33 @@ export async function findTestCases(
   authorize(ctx, 'project.read');
   assertProjectUnlocked(project);
   await checkFilter(ctx, project.id, filter);
-  return ctx.db.testCase.findMany({ ...window, where: caseListWhere(project.id, filter), orderBy: { id: 'asc' } });
+  const { cursor, take = 0, skip = 0, ...selection } = window;
+  const backward = take < 0;
+  const bound = cursor?.id
+    ? sql`AND c.id COLLATE "C" ${backward ? sql`<` : sql`>`}${skip > 0 ? Prisma.empty : sql`=`} ${cursor.id}`
+    : Prisma.empty;
+  const page = await queryRaw<Array<{ id: string }>>(
+    ctx.db,
+    sql`
+    SELECT c.id FROM test_cases c
+    WHERE c.org_id = ${ctx.org.id} AND ${caseListCondition(project.id, filter)} ${bound}
+    ORDER BY c.id COLLATE "C" ${backward ? sql`DESC` : sql`ASC`}
+    LIMIT ${Math.abs(take)} OFFSET ${cursor?.id ? Math.max(skip - 1, 0) : skip}`,
+  );
+  if (page.length === 0) return [];
+  const ids = page.map((row) => row.id).sort();
+  const cases = await ctx.db.testCase.findMany({ ...selection, where: { id: { in: ids } } });
+  const position = new Map(ids.map((id, index) => [id, index]));
+  return cases.sort((a, b) => position.get(a.id)! - position.get(b.id)!);
 }
 
 export async function countTestCases(ctx: RequestContext, project: Pick<ProjectRow, 'id'>, filter: TestCaseFilter) {
   authorize(ctx, 'project.read');
-  return ctx.db.testCase.count({ where: caseListWhere(project.id, filter) });
+  const [row] = await queryRaw<Array<{ count: number }>>(
+    ctx.db,
+    sql`SELECT count(*)::int AS count FROM test_cases c WHERE c.org_id = ${ctx.org.id} AND ${caseListCondition(project.id, filter)}`,
+  );
+  return row!.count;
 }
 
 /**

@@ -29,11 +29,11 @@ const SET_STEPS = `mutation($ulid: String!, $steps: [TestCaseStepInput!]!) { set
 const ARCHIVE = `mutation($ulid: String!) { archiveTestCase(ulid: $ulid) { ulid archivedAt } }`;
 const RESTORE = `mutation($ulid: String!) { restoreTestCase(ulid: $ulid) { ulid archivedAt } }`;
 const DELETE = `mutation($ulid: String!) { deleteTestCase(ulid: $ulid) }`;
-const LIST = `query($code: String!, $first: Int, $after: String, $suiteUlid: String, $q: String, $tag: String, $archived: Boolean) {
+const LIST = `query($code: String!, $first: Int, $after: String, $last: Int, $before: String, $suiteUlid: String, $q: String, $tag: String, $archived: Boolean) {
   project(code: $code) {
-    testCases(first: $first, after: $after, suiteUlid: $suiteUlid, q: $q, tag: $tag, archived: $archived) {
+    testCases(first: $first, after: $after, last: $last, before: $before, suiteUlid: $suiteUlid, q: $q, tag: $tag, archived: $archived) {
       edges { node { ulid title customFieldValues { fieldUlid value } } }
-      pageInfo { hasNextPage endCursor }
+      pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
       totalCount
     }
   }
@@ -230,6 +230,14 @@ describe('GraphQL: test cases', () => {
     } while (after);
     expect(pages).toBe(2);
     expect(seen).toEqual(cases.slice(0, 4).map((item) => item.ulid));
+
+    // Backwards: the last two, then the two before them, each page in ULID order.
+    const last = dataOf(await graphql(t.http, owner, LIST, { code, last: 2 })).project.testCases;
+    expect(last.edges.map((edge: { node: { ulid: string } }) => edge.node.ulid)).toEqual([cases[2].ulid, cases[3].ulid]);
+    expect(last.pageInfo.hasPreviousPage).toBe(true);
+    const before = dataOf(await graphql(t.http, owner, LIST, { code, last: 2, before: last.pageInfo.startCursor })).project.testCases;
+    expect(before.edges.map((edge: { node: { ulid: string } }) => edge.node.ulid)).toEqual([cases[0].ulid, cases[1].ulid]);
+    expect(before.pageInfo.hasPreviousPage).toBe(false);
 
     const ulids = async (variables: Record<string, unknown>) => {
       const connection = dataOf(await graphql(t.http, owner, LIST, { code, ...variables })).project.testCases;

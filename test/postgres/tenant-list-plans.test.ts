@@ -6,7 +6,7 @@ import { type App, createApp } from '../../app/app.ts';
 import { loadConfig } from '../../src/kernel/config.ts';
 import { onQuery, type QueryEvent } from '../../src/kernel/database/client.ts';
 import { openPgConnection, type SqlConnection } from '../../src/kernel/database/sql-connection.ts';
-import { type Caller, createProject, signUp, TEST_DEFAULTS } from '../support/app.ts';
+import { type Caller, createProject, graphql, signUp, TEST_DEFAULTS } from '../support/app.ts';
 import { newDataDir } from '../support/data-directories.ts';
 import { freshServerDatabase } from '../support/databases.ts';
 
@@ -188,6 +188,26 @@ describe('list pages beside a large neighbour', { timeout: 120_000 }, () => {
     const next = await answerAndStatement('test_cases', () => http.get(`${list}?cursor=${first.body.nextCursor}`).set(tenant.headers));
     expect(next.body.items.map((item: { ulid: string }) => item.ulid)).toEqual(seededRange(4_000_000, PAGE).map(seededUlid));
     expect(next.body.nextCursor).toBe(seededUlid(4_000_000 + PAGE));
+    await expectOwnRowsRead(next.statement, 'test_cases', ownCases);
+  });
+
+  it("the GraphQL case connection's first and next pages read only the project's cases", async () => {
+    const ownCases = await rowsOf('test_cases', 'project_id', projectUlid);
+    const page = (after: string | null) => () =>
+      graphql(
+        http,
+        tenant,
+        `query($code: String!, $after: String) { project(code: $code) { testCases(first: ${PAGE}, after: $after) { edges { node { ulid } } pageInfo { endCursor } } } }`,
+        { code, after },
+      );
+    const ulidsOf = (body: { data: { project: { testCases: { edges: Array<{ node: { ulid: string } }> } } } }) =>
+      body.data.project.testCases.edges.map((edge) => edge.node.ulid);
+    const first = await answerAndStatement('test_cases', page(null));
+    expect(ulidsOf(first.body)).toEqual(seededRange(2_000_000, PAGE).map(seededUlid));
+    await expectOwnRowsRead(first.statement, 'test_cases', ownCases);
+
+    const next = await answerAndStatement('test_cases', page(first.body.data.project.testCases.pageInfo.endCursor));
+    expect(ulidsOf(next.body)).toEqual(seededRange(4_000_000, PAGE).map(seededUlid));
     await expectOwnRowsRead(next.statement, 'test_cases', ownCases);
   });
 });

@@ -74,7 +74,8 @@ export async function lockRun(
   return locked;
 }
 
-type CaseLockRow = {
+/** A run as runGate reads it. */
+type RunGateRow = {
   runId: string;
   runName: string;
   runState: string;
@@ -84,6 +85,56 @@ type CaseLockRow = {
   projectLockedAt: Date | null;
   organizationSettings: unknown;
   projectSettings: unknown;
+};
+
+/**
+ * The run `runUlid` (a value or an expression) of the active organization, unless its project is
+ * hidden from the caller, with its project and both levels of run settings, locked `strength`.
+ */
+const runGate = (ctx: RequestContext, runUlid: Prisma.Sql, strength: Prisma.Sql) => sql`
+  SELECT r.id AS "runId", r.name AS "runName", r.state AS "runState", r.aborted_at AS "runAbortedAt",
+         r.project_id AS "projectId", p.code AS "projectCode", p.locked_at AS "projectLockedAt",
+         o.run_settings AS "organizationSettings", p.run_settings AS "projectSettings"
+  FROM test_runs AS r
+  JOIN projects AS p ON p.id = r.project_id
+  JOIN organizations AS o ON o.id = r.org_id
+  WHERE r.id = ${runUlid} AND r.org_id = ${ctx.org.id} AND r.project_id <> ALL(${ctx.hiddenProjectIds}::char(26)[])
+  FOR ${strength} OF r`;
+
+/** The run of a gate's row, its settings resolved; refused when its project is locked or, per `options`, when it accepts no changes. */
+function gatedRun(row: RunGateRow, options: RunOptions): RunOfCaseMutation {
+  const run: RunOfCaseMutation = {
+    id: row.runId,
+    name: row.runName,
+    state: row.runState,
+    abortedAt: row.runAbortedAt,
+    projectId: row.projectId,
+    project: { code: row.projectCode, lockedAt: row.projectLockedAt },
+    settings: settingValues(resolveRunSettings(row.organizationSettings, row.projectSettings)),
+  };
+  assertProjectUnlocked(run.project);
+  assertAccepts(run, options);
+  return run;
+}
+
+/**
+ * lockRun for the mutations of a run's cases (bulk operations, submitted results), which need
+ * only what a mutation of one case needs of its run: the same lock and refusals, in one statement.
+ */
+export async function lockRunForCases(
+  tx: Db,
+  ctx: RequestContext,
+  runUlid: string,
+  capability: Capability,
+  options: RunOptions = {},
+): Promise<RunOfCaseMutation> {
+  authorize(ctx, capability);
+  const [row] = await queryRaw<RunGateRow[]>(tx, runGate(ctx, sql`${runUlid}`, sql`UPDATE`));
+  if (!row) throw notFound('Run');
+  return gatedRun(row, options);
+}
+
+type CaseLockRow = RunGateRow & {
   runCase: (Omit<RunCaseRecord, 'lastResultAt' | 'createdAt' | 'updatedAt' | 'steps'> & CaseTimes & { steps: Array<StepRow> }) | null;
 };
 type CaseTimes = { lastResultAt: string | null; createdAt: string; updatedAt: string };
@@ -115,17 +166,8 @@ export async function lockRunCase(
   const [row] = await queryRaw<CaseLockRow[]>(
     tx,
     sql`
-    WITH run AS MATERIALIZED (
-      SELECT r.id, r.name, r.state, r.aborted_at, r.project_id, p.code, p.locked_at, p.run_settings, o.run_settings AS organization_settings
-      FROM test_runs AS r
-      JOIN projects AS p ON p.id = r.project_id
-      JOIN organizations AS o ON o.id = r.org_id
-      WHERE r.id = ${runUlid} AND r.org_id = ${orgId} AND r.project_id <> ALL(${ctx.hiddenProjectIds}::char(26)[])
-      FOR KEY SHARE OF r
-    )
-    SELECT run.id AS "runId", run.name AS "runName", run.state AS "runState", run.aborted_at AS "runAbortedAt",
-           run.project_id AS "projectId", run.code AS "projectCode", run.locked_at AS "projectLockedAt",
-           run.organization_settings AS "organizationSettings", run.run_settings AS "projectSettings",
+    WITH run AS MATERIALIZED (${runGate(ctx, runUlid, sql`KEY SHARE`)})
+    SELECT run.*,
            CASE WHEN run_case.id IS NULL THEN NULL ELSE jsonb_build_object(
              'id', run_case.id, 'orgId', run_case.org_id, 'runId', run_case.run_id, 'caseId', run_case.case_id,
              'caseNumber', run_case.case_number, 'title', run_case.title, 'suiteName', run_case.suite_name,
@@ -135,7 +177,7 @@ export async function lockRunCase(
     FROM run
     LEFT JOIN LATERAL (
       SELECT c.* FROM test_run_cases AS c
-      WHERE c.id = ${ref.runCaseUlid} AND c.run_id = ${runUlid} AND c.org_id = ${orgId}
+      WHERE c.id = ${ref.runCaseUlid} AND c.run_id = run."runId" AND c.org_id = ${orgId}
       FOR UPDATE
     ) AS run_case ON true
     LEFT JOIN LATERAL (
@@ -147,17 +189,7 @@ export async function lockRunCase(
     ) AS steps ON true`,
   );
   if (!row) throw notFound(ref.runUlid === undefined ? 'Run case' : 'Run');
-  const run: RunOfCaseMutation = {
-    id: row.runId,
-    name: row.runName,
-    state: row.runState,
-    abortedAt: row.runAbortedAt,
-    projectId: row.projectId,
-    project: { code: row.projectCode, lockedAt: row.projectLockedAt },
-    settings: settingValues(resolveRunSettings(row.organizationSettings, row.projectSettings)),
-  };
-  assertProjectUnlocked(run.project);
-  assertAccepts(run, options);
+  const run = gatedRun(row, options);
   if (!row.runCase) throw notFound('Run case');
   return { run, runCase: runCaseRecordOf(row.runCase) };
 }

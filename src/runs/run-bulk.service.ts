@@ -1,5 +1,5 @@
 import { assertMembers, userRefs } from '../foundation/actors.ts';
-import { emitAudit } from '../foundation/audit/audit.service.ts';
+import { type AuditEntry, emitAudit } from '../foundation/audit/audit.service.ts';
 import type { RequestContext } from '../foundation/context.ts';
 import type { Db } from '../kernel/database/client.ts';
 import { inTransaction } from '../kernel/database/transactions.ts';
@@ -9,7 +9,7 @@ import { findRunCasesByUlid, type RunCaseRow } from './internal/run-case-record.
 import { applyRunChange } from './internal/run-counters.ts';
 import { isAssigneeLocked, type MarkEntry, type ResultSource, recordResults } from './internal/run-marking.ts';
 import { addTransition, type StatusDelta } from './internal/run-status.ts';
-import { type LockedRun, lockRun } from './run-access.service.ts';
+import { lockRunForCases, type RunOfCaseMutation } from './run-access.service.ts';
 import type { BulkAssignInput, BulkCasesInput, BulkMarkInput, BulkResult, SubmitResultsInput } from './run-bulk.schemas.ts';
 import { type CaseEntry, caseDisplayIdOf, caseEntry, listedEntries, runEvent } from './run-events.service.ts';
 
@@ -24,7 +24,7 @@ function uniform<T>(values: T[], key: (value: T) => unknown = (value) => value):
  * or its test case's). ULIDs naming no case of the run are skipped as not_found, a case named a
  * second time (by its other ULID) as unchanged.
  */
-async function selectCases(tx: Db, ctx: RequestContext, run: LockedRun, caseUlids: string[]) {
+async function selectCases(tx: Db, ctx: RequestContext, run: RunOfCaseMutation, caseUlids: string[]) {
   const found = await findRunCasesByUlid(tx, ctx, run.id, caseUlids);
   const cases: RunCaseRow[] = [];
   const skipped: CaseEntry[] = [];
@@ -44,34 +44,36 @@ async function selectCases(tx: Db, ctx: RequestContext, run: LockedRun, caseUlid
 type BulkAction = 'run.cases_bulk_marked' | 'run.cases_bulk_assigned' | 'run.cases_bulk_retried' | 'run.cases_bulk_removed';
 
 /**
- * Records the one event of a bulk operation, before its effects are applied, so that an
- * automatic run.closed it causes follows it. Changed cases are listed first, then unchanged ones.
- * An operation that changes nothing records nothing, unless `evenIfUnchanged` (results appended).
+ * The one event of a bulk operation, recorded before its effects apply (or with them, on the run
+ * counters' statement) so that an automatic run.closed it causes follows it. Changed cases are
+ * listed first, then unchanged ones. An operation that changes nothing records nothing, unless
+ * `evenIfUnchanged` (results appended).
  */
-async function recordBulkEvent(
-  tx: Db,
-  ctx: RequestContext,
-  run: LockedRun,
+function bulkEvent(
+  run: RunOfCaseMutation,
   action: BulkAction,
   changed: CaseEntry[],
   unchanged: CaseEntry[],
   summary: Record<string, unknown> = {},
   options: { evenIfUnchanged?: boolean } = {},
-): Promise<BulkResult> {
+): { result: BulkResult; audit: AuditEntry | undefined } {
   const result = { affected: changed.length, unchanged: unchanged.length };
-  if (changed.length === 0 && !options.evenIfUnchanged) return result;
-  await emitAudit(tx, ctx, {
-    action,
-    ...runEvent(run),
-    metadata: { bulkCases: { ...listedEntries([...changed, ...unchanged]), summary: { ...result, ...summary } } },
-  });
+  if (changed.length === 0 && !options.evenIfUnchanged) return { result, audit: undefined };
+  const metadata = { bulkCases: { ...listedEntries([...changed, ...unchanged]), summary: { ...result, ...summary } } };
+  return { result, audit: { action, ...runEvent(run), metadata } };
+}
+
+/** Records bulkEvent's event before the operation's effects. */
+async function recordBulkEvent(tx: Db, ctx: RequestContext, ...event: Parameters<typeof bulkEvent>): Promise<BulkResult> {
+  const { result, audit } = bulkEvent(...event);
+  if (audit) await emitAudit(tx, ctx, audit);
   return result;
 }
 
 /** POST /runs/{runUlid}/cases/bulk-mark: one result per case whose status changes. */
 export function bulkMarkRunCases(ctx: RequestContext, runUlid: string, input: BulkMarkInput): Promise<BulkResult> {
   return inTransaction(ctx.db, async (tx) => {
-    const run = await lockRun(tx, ctx, runUlid, 'result.execute');
+    const run = await lockRunForCases(tx, ctx, runUlid, 'result.execute');
     const { cases, skipped } = await selectCases(tx, ctx, run, input.caseUlids);
     const marked: RunCaseRow[] = [];
     for (const runCase of cases) {
@@ -81,7 +83,8 @@ export function bulkMarkRunCases(ctx: RequestContext, runUlid: string, input: Bu
     }
     const changed = marked.map((runCase) => caseEntry(run, runCase, { fromStatus: runCase.status, toStatus: input.status }));
     const statusFrom = uniform(marked.map((runCase) => runCase.status));
-    const result = await recordBulkEvent(tx, ctx, run, 'run.cases_bulk_marked', changed, skipped, {
+    // The event is there only when cases change, and then rides on their writes.
+    const { result, audit } = bulkEvent(run, 'run.cases_bulk_marked', changed, skipped, {
       ...(statusFrom ? { statusFrom } : {}),
       statusTo: input.status,
     });
@@ -91,7 +94,7 @@ export function bulkMarkRunCases(ctx: RequestContext, runUlid: string, input: Bu
         ctx,
         run,
         marked.map((runCase) => ({ runCase, status: input.status })),
-        { source: 'bulk' },
+        { source: 'bulk', audit },
       );
     }
     return result;
@@ -101,7 +104,7 @@ export function bulkMarkRunCases(ctx: RequestContext, runUlid: string, input: Bu
 /** POST /runs/{runUlid}/cases/bulk-assign: `assigneeUlid` must be a member (404), null unassigns. */
 export function bulkAssignRunCases(ctx: RequestContext, runUlid: string, input: BulkAssignInput): Promise<BulkResult> {
   return inTransaction(ctx.db, async (tx) => {
-    const run = await lockRun(tx, ctx, runUlid, 'result.execute');
+    const run = await lockRunForCases(tx, ctx, runUlid, 'result.execute');
     if (input.assigneeUlid) await assertMembers(tx, [input.assigneeUlid]);
     const { cases, skipped } = await selectCases(tx, ctx, run, input.caseUlids);
     const reassigned: RunCaseRow[] = [];
@@ -133,7 +136,7 @@ export function bulkAssignRunCases(ctx: RequestContext, runUlid: string, input: 
  */
 export function bulkRetryRunCases(ctx: RequestContext, runUlid: string, input: BulkCasesInput): Promise<BulkResult> {
   return inTransaction(ctx.db, async (tx) => {
-    const run = await lockRun(tx, ctx, runUlid, 'result.execute');
+    const run = await lockRunForCases(tx, ctx, runUlid, 'result.execute');
     const { cases, skipped } = await selectCases(tx, ctx, run, input.caseUlids);
     const retried: RunCaseRow[] = [];
     for (const runCase of cases) {
@@ -167,7 +170,7 @@ export function bulkRetryRunCases(ctx: RequestContext, runUlid: string, input: B
  * with them, their results stay (run_case_id becomes null), the counters shrink, and the run may
  * close itself when every remaining case has an outcome.
  */
-export async function removeRunCases(tx: Db, ctx: RequestContext, run: LockedRun, removed: Array<{ id: string; status: string }>) {
+export async function removeRunCases(tx: Db, ctx: RequestContext, run: RunOfCaseMutation, removed: Array<{ id: string; status: string }>) {
   if (removed.length === 0) return;
   await tx.testRunCase.deleteMany({ where: { id: { in: removed.map((runCase) => runCase.id) } } });
   const statusDelta: StatusDelta = {};
@@ -178,7 +181,7 @@ export async function removeRunCases(tx: Db, ctx: RequestContext, run: LockedRun
 /** POST /runs/{runUlid}/cases/bulk-remove: the event keeps a snapshot of each case and its status. */
 export function bulkRemoveRunCases(ctx: RequestContext, runUlid: string, input: BulkCasesInput): Promise<BulkResult> {
   return inTransaction(ctx.db, async (tx) => {
-    const run = await lockRun(tx, ctx, runUlid, 'result.execute');
+    const run = await lockRunForCases(tx, ctx, runUlid, 'result.execute');
     const { cases, skipped } = await selectCases(tx, ctx, run, input.caseUlids);
     const changed = cases.map((runCase) => caseEntry(run, runCase, { statusAtRemoval: runCase.status }));
     const result = await recordBulkEvent(tx, ctx, run, 'run.cases_bulk_removed', changed, skipped);
@@ -195,7 +198,7 @@ export function bulkRemoveRunCases(ctx: RequestContext, runUlid: string, input: 
  */
 export function submitRunResults(ctx: RequestContext, runUlid: string, input: SubmitResultsInput) {
   return inTransaction(ctx.db, async (tx) => {
-    const run = await lockRun(tx, ctx, runUlid, 'result.execute');
+    const run = await lockRunForCases(tx, ctx, runUlid, 'result.execute');
     const found = await findRunCasesByUlid(
       tx,
       ctx,
@@ -243,7 +246,7 @@ const resultsOf = (entries: SubmitEntry[]): MarkEntry[] =>
 export async function appendResults(
   tx: Db,
   ctx: RequestContext,
-  run: LockedRun,
+  run: RunOfCaseMutation,
   entries: SubmitEntry[],
   options: { source: ResultSource; summary?: Record<string, unknown> },
 ) {
@@ -257,9 +260,7 @@ export async function appendResults(
   }
   const statusFrom = uniform(changed.map((entry) => entry.fromStatus));
   const statusTo = uniform(entries.map((entry) => entry.status));
-  const { affected, unchanged } = await recordBulkEvent(
-    tx,
-    ctx,
+  const { result, audit } = bulkEvent(
     run,
     'run.cases_bulk_marked',
     changed,
@@ -267,6 +268,6 @@ export async function appendResults(
     { ...(statusFrom ? { statusFrom } : {}), ...(statusTo ? { statusTo } : {}), ...options.summary },
     { evenIfUnchanged: true },
   );
-  const { outcomes } = await recordResults(tx, ctx, run, resultsOf(entries), { source: options.source, appendUnchanged: true });
-  return { affected, unchanged, resultUlids: outcomes.map((outcome) => outcome.resultUlid!) };
+  const { outcomes } = await recordResults(tx, ctx, run, resultsOf(entries), { source: options.source, appendUnchanged: true, audit });
+  return { ...result, resultUlids: outcomes.map((outcome) => outcome.resultUlid!) };
 }

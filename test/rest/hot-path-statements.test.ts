@@ -146,6 +146,28 @@ describe('a single mark costs a fixed number of SQL statements', () => {
   });
 });
 
+describe('a bulk submit costs a fixed number of SQL statements', () => {
+  it('sends five statements for 2 results as for 300, its event riding on the writes', async () => {
+    const submit = async (each: Seeded) => {
+      const token = await tokenFor(t.http, each.owner);
+      const run = await createRun(t.http, each.owner, each.code, { caseUlids: each.caseIds });
+      // One case stays untested, so that the run does not close (which would add run.closed).
+      const results = each.caseIds.slice(1).map((caseUlid) => ({ caseUlid, status: 'passed', elapsedMs: 10 }));
+      const submitted = await recordStatements(() =>
+        t.http.post(`/api/v1/runs/${run.ulid}/results/bulk`).set(token.headers).send({ results }),
+      );
+      expect(submitted.result.status, JSON.stringify(submitted.result.body)).toBe(200);
+      return submitted.statements;
+    };
+    const few = await submit(await seeded(3));
+    const many = await submit(await seeded(301));
+    // Token with the request counter, the run locked with its settings, its cases by ULID, the
+    // case + step + result writes with the counters, the charge and run.cases_bulk_marked, COMMIT.
+    expect(few, few.join('\n')).toHaveLength(5);
+    expect(many, many.join('\n')).toHaveLength(5);
+  }, 120_000);
+});
+
 describe("a plan's detail costs a fixed number of SQL statements", () => {
   it('reads a plan with its milestone, case count and progress in one statement after the token, with 1 run as with 6', async () => {
     const seed = await seeded(3);

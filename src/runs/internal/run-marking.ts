@@ -70,13 +70,13 @@ export function markedRunCase(
 
 /**
  * Sets the status of run cases and appends their results, inside the caller's transaction after
- * lockRun (or lockRunCase, which passes `whileAccepting` on to applyRunChange). Entries apply in order (one case may appear several
+ * lockRun or lockRunForCases (or lockRunCase, which passes `whileAccepting` on to applyRunChange). Entries apply in order (one case may appear several
  * times); a result is appended for an entry whose status differs from the case's current one,
  * or for every entry with `appendUnchanged` (bulk submit-result). The steps of a case whose
  * status is set take it too, unless `stepsFollow` is false (a step mark, where the case status
  * is the aggregate of steps already marked). Counters, durations and auto-close follow through
  * applyRunChange, which charges machine-authored results too. Audit events are the caller's: one
- * per case or one bulk event; `audit` is written by applyRunChange's statement (a single mark).
+ * per case or one bulk event; `audit` is written by applyRunChange's statement.
  * Returns the run as it now is, when the results were executed, and per entry its status before and its result ULID (or null).
  */
 export async function recordResults<R extends { id: string; name: string }>(

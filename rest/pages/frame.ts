@@ -94,7 +94,9 @@ function navigation(page: PageRequest): Html {
 
 /** The whole document of a page's answer. */
 export function frame(page: PageRequest, nonce: string, answer: Extract<PageAnswer, { title: string }>): Html {
-  return html`<!doctype html><html lang="${page.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${answer.title} · tcms</title><style nonce="${nonce}">${new Html(STYLE)}</style></head><body><a class="skip" href="#main">${FRAME[page.locale].skip}</a>${navigation(
+  return html`<!doctype html><html lang="${page.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${answer.title} · tcms</title><style nonce="${nonce}">${new Html(STYLE + (answer.style ?? ''))}</style></head><body><a class="skip" href="#main">${FRAME[page.locale].skip}</a>${navigation(
     page,
-  )}<main id="main" tabindex="-1"><h1>${answer.title}</h1>${errorSummary(page, answer.errors)}${answer.body}</main></body></html>`;
+  )}<main id="main" tabindex="-1"><h1>${answer.title}</h1>${errorSummary(page, answer.errors)}${answer.body}</main>${
+    answer.script ? html`<script nonce="${nonce}">${new Html(answer.script)}</script>` : null
+  }</body></html>`;
 }

@@ -22,6 +22,7 @@ const TEXT = {
     noProjects: 'No projects yet.',
     role: 'your role: {role}',
     tools: 'Tools',
+    dashboard: 'Dashboard: projects, plans, live runs and reports',
     graphql: 'GraphQL (GraphiQL, in development)',
     more: 'and {count} more',
     closed: 'You cannot work in this organization at the moment: it or your membership is suspended.',
@@ -40,6 +41,7 @@ const TEXT = {
     noProjects: 'Todavía no hay proyectos.',
     role: 'tu rol: {role}',
     tools: 'Herramientas',
+    dashboard: 'Panel: proyectos, planes, ejecuciones en directo e informes',
     graphql: 'GraphQL (GraphiQL, en desarrollo)',
     more: 'y {count} más',
     closed: 'Ahora no puedes trabajar en esta organización: está suspendida, o lo está tu pertenencia a ella.',
@@ -93,7 +95,7 @@ export const homePage: PageDefinition = {
     const sections = await Promise.all(organizations.map((org) => organizationSection(page, org)));
     return {
       title: text.welcome,
-      body: html`<h2>${text.organizations}</h2>${sections}<h2>${text.tools}</h2><ul><li><a href="/docs">${FRAME[page.locale].apiDocs}</a></li><li><a href="/graphql">${text.graphql}</a></li></ul>${ciSection(page)}`,
+      body: html`<h2>${text.organizations}</h2>${sections}<h2>${text.tools}</h2><ul><li><a href="/dashboard">${text.dashboard}</a></li><li><a href="/docs">${FRAME[page.locale].apiDocs}</a></li><li><a href="/graphql">${text.graphql}</a></li></ul>${ciSection(page)}`,
     };
   },
 };

@@ -1,4 +1,5 @@
 import { accountPage } from './account.page.ts';
+import { dashboardPage } from './dashboard.page.ts';
 import { homePage } from './home.page.ts';
 import { invitationPage } from './invitation.page.ts';
 import type { PageDefinition } from './page.ts';
@@ -17,4 +18,5 @@ export const pages: PageDefinition[] = [
   passwordResetPage,
   confirmPasswordResetPage,
   accountPage,
+  dashboardPage,
 ];

@@ -37,7 +37,19 @@ export type PageRequest = {
 export type FieldError = { field?: string; message: string };
 
 export type PageAnswer =
-  | { title: string; body: Html; status?: number; errors?: FieldError[] }
+  | {
+      title: string;
+      body: Html;
+      status?: number;
+      errors?: FieldError[];
+      /** CSS of this page, added to the frame's style. */
+      style?: string;
+      /**
+       * The page's own inline script, a constant (never text from a request): the answer's nonce
+       * allows it, and the CSP lets it connect to this service only (the dashboard's GraphQL).
+       */
+      script?: string;
+    }
   | { redirect: string; session?: { token: string | null } };
 
 export type PageDefinition = {

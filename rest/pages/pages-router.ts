@@ -48,12 +48,19 @@ type Allowed = { formTargets: string[]; widgetOrigins: string[] };
 
 const sources = (origins: string[]) => origins.map((origin) => ` ${origin}`).join('');
 
-const contentSecurityPolicy = (nonce: string, allowed: Allowed) =>
-  `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'self'; form-action 'self'${sources(allowed.formTargets)}; ` +
-  (allowed.widgetOrigins.length
-    ? `script-src${sources(allowed.widgetOrigins)}; frame-src${sources(allowed.widgetOrigins)}; connect-src${sources(allowed.widgetOrigins)}; `
-    : '') +
-  "base-uri 'none'; frame-ancestors 'none'";
+/** A page with a script of its own (`PageAnswer.script`) runs it by the nonce and may connect to this service. */
+function contentSecurityPolicy(nonce: string, allowed: Allowed, ownScript: boolean): string {
+  const widgets = allowed.widgetOrigins;
+  const scripts = ownScript ? [`'nonce-${nonce}'`, ...widgets] : widgets;
+  const connections = ownScript ? ["'self'", ...widgets] : widgets;
+  return (
+    `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'self'; form-action 'self'${sources(allowed.formTargets)}; ` +
+    (scripts.length ? `script-src${sources(scripts)}; ` : '') +
+    (widgets.length ? `frame-src${sources(widgets)}; ` : '') +
+    (connections.length ? `connect-src${sources(connections)}; ` : '') +
+    "base-uri 'none'; frame-ancestors 'none'"
+  );
+}
 
 const credentialsOf = (req: Request, http: HttpSettings): RequestCredentials => ({
   method: req.method,
@@ -83,7 +90,7 @@ function send(res: Response, page: PageRequest, answer: PageAnswer, allowed: All
   const nonce = randomBytes(16).toString('base64');
   res
     .status(answer.status ?? (answer.errors?.length ? 422 : 200))
-    .set({ ...PAGE_HEADERS, 'Content-Security-Policy': contentSecurityPolicy(nonce, allowed) })
+    .set({ ...PAGE_HEADERS, 'Content-Security-Policy': contentSecurityPolicy(nonce, allowed, answer.script !== undefined) })
     .type('html')
     .send(frame(page, nonce, answer).text);
 }

@@ -1,6 +1,6 @@
 import type { Db } from '../kernel/database/client.ts';
-import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
-import { bucketOf, byScope, type ReportScope, scopedRuns, windowBuckets } from './report-scopes.ts';
+import { sql } from '../kernel/database/raw-sql.ts';
+import { bucketOf, byScope, queryReport, type ReportScope, scopedRuns, windowBuckets } from './report-scopes.ts';
 import type { BurnUpPoint, ReportWindow } from './reports.schemas.ts';
 
 type BurnUpRow = Omit<BurnUpPoint, 'start' | 'end'> & { key: number; start: Date; end: Date };
@@ -10,15 +10,15 @@ type BurnUpRow = Omit<BurnUpPoint, 'start' | 'end'> & { key: number; start: Date
  * stood at the end of every bucket. Every status change of a run case appends a result, so a
  * case's history is its creation (untested) and then its results; each is a change of +1 to the
  * new status and -1 to the one before (lag), and a run adds 1 to the runs when created and to the
- * closed runs when closed. Changes are counted per instant first (the cases of a run are created
- * together, the results of an import executed together), then summed per bucket (those before
- * the window into the first); the running sum over buckets is the state at each end: one pass
- * over the history, not one per bucket. Cases removed from a run are no longer part of it, in the
+ * closed runs when closed. A run's cases are counted per creation instant first (they are created
+ * together), each result is a change of its own; changes are summed per bucket (those before the
+ * window into the first), and the running sum over buckets is the state at each end: one pass over
+ * the history, not one per bucket. Cases removed from a run are no longer part of it, in the
  * past either.
  */
 export async function readBurnUps(db: Db, orgId: string, scopes: ReportScope[], window: ReportWindow): Promise<BurnUpPoint[][]> {
   const { to } = window;
-  const rows = await queryRaw<BurnUpRow[]>(
+  const rows = await queryReport<BurnUpRow[]>(
     db,
     sql`
     WITH ${scopedRuns(orgId, scopes)}, ${windowBuckets(window)},
@@ -38,8 +38,8 @@ export async function readBurnUps(db: Db, orgId: string, scopes: ReportScope[], 
     ),
     changes (key, at, status, delta, runs, closed_runs) AS (
       SELECT key, at, 'untested', cases, 0, 0 FROM created_cases
-      UNION ALL SELECT key, at, status, count(*), 0, 0 FROM marks GROUP BY 1, 2, 3
-      UNION ALL SELECT key, at, previous, -count(*), 0, 0 FROM marks GROUP BY 1, 2, 3
+      UNION ALL SELECT key, at, status, 1, 0, 0 FROM marks
+      UNION ALL SELECT key, at, previous, -1, 0, 0 FROM marks
       UNION ALL SELECT key, created_at, NULL, 0, 1, 0 FROM scoped_runs WHERE created_at < ${to}::timestamptz
       UNION ALL SELECT key, closed_at, NULL, 0, 0, 1 FROM scoped_runs WHERE closed_at < ${to}::timestamptz
     ),

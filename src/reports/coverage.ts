@@ -1,8 +1,8 @@
 import type { Db } from '../kernel/database/client.ts';
-import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
+import { sql } from '../kernel/database/raw-sql.ts';
 import { type PageQuery, pageOf, pageWindow } from '../kernel/pagination.ts';
 import { suiteDisplayId } from '../projects/projects.schemas.ts';
-import { byScope, EXECUTED, type ReportScope, scopedRuns, WHOLE_PROJECT } from './report-scopes.ts';
+import { byScope, EXECUTED, queryReport, type ReportScope, scopedRuns, WHOLE_PROJECT } from './report-scopes.ts';
 import type { CoverageCounts, CoverageReport, CoverageSuite } from './reports.schemas.ts';
 
 type Row = CoverageCounts & {
@@ -32,7 +32,7 @@ export async function readCoverage(
   page: PageQuery,
 ): Promise<Omit<CoverageReport, 'since'>[]> {
   const { skip, take } = pageWindow(page);
-  const rows = await queryRaw<Row[]>(
+  const rows = await queryReport<Row[]>(
     db,
     sql`
     WITH ${scopedRuns(orgId, scopes)},

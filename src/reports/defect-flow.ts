@@ -1,6 +1,6 @@
 import type { Db } from '../kernel/database/client.ts';
-import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
-import { bucketOf, byScope, type ReportScope, scopedRuns, WHOLE_PROJECT, windowBuckets } from './report-scopes.ts';
+import { sql } from '../kernel/database/raw-sql.ts';
+import { bucketOf, byScope, queryReport, type ReportScope, scopedRuns, WHOLE_PROJECT, windowBuckets } from './report-scopes.ts';
 import type { DefectBucket, ReportWindow } from './reports.schemas.ts';
 
 type DefectRow = Omit<DefectBucket, 'start'> & { key: number; start: Date };
@@ -15,7 +15,7 @@ type DefectRow = Omit<DefectBucket, 'start'> & { key: number; start: Date };
  */
 export async function readDefectFlows(db: Db, orgId: string, scopes: ReportScope[], window: ReportWindow): Promise<DefectBucket[][]> {
   const { from, to } = window;
-  const rows = await queryRaw<DefectRow[]>(
+  const rows = await queryReport<DefectRow[]>(
     db,
     sql`
     WITH ${scopedRuns(orgId, scopes)}, ${windowBuckets(window)},

@@ -1,5 +1,7 @@
 import type { Prisma } from '../../prisma/generated/client/client.ts';
-import { sql } from '../kernel/database/raw-sql.ts';
+import type { Db } from '../kernel/database/client.ts';
+import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
+import { inTransaction } from '../kernel/database/transactions.ts';
 import type { ReportWindow } from './reports.schemas.ts';
 
 /**
@@ -66,6 +68,22 @@ export function windowBuckets({ from, to, bucket, timeZone }: ReportWindow): Pri
 /** The local start of the window's bucket that holds `instant` (a timestamptz expression). */
 export const bucketOf = (instant: Prisma.Sql, { bucket, timeZone }: ReportWindow): Prisma.Sql =>
   sql`date_trunc(${bucket}::text, ${instant} AT TIME ZONE ${timeZone}::text)`;
+
+/** Memory for a report's sorts and hashes: a window's results sorted in memory rather than on disk. */
+const REPORT_WORK_MEM = '32MB';
+
+/**
+ * Runs a report's statement in a transaction of its own whose settings (SET LOCAL: for it only)
+ * suit an aggregate over history: no JIT compilation, which PostgreSQL starts for any plan whose
+ * estimated cost passes jit_above_cost and which then costs more than the statement (a coverage of
+ * 10,000 cases took 3 s with it, 0.2 s without; docs/decisions.md §50), and REPORT_WORK_MEM.
+ */
+export function queryReport<T>(db: Db, statement: Prisma.Sql): Promise<T> {
+  return inTransaction(db, async (tx) => {
+    await queryRaw(tx, sql`SELECT set_config('jit', 'off', true), set_config('work_mem', ${REPORT_WORK_MEM}, true)`);
+    return queryRaw<T>(tx, statement);
+  });
+}
 
 /** `rows` (each keyed by its scope's index) split by scope, in the order of the scopes. */
 export function byScope<Row extends { key: number }>(scopeCount: number, rows: Row[]): Row[][] {

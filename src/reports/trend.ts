@@ -1,6 +1,6 @@
 import type { Db } from '../kernel/database/client.ts';
-import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
-import { bucketOf, byScope, EXECUTED, type ReportScope, scopedRuns, windowBuckets } from './report-scopes.ts';
+import { sql } from '../kernel/database/raw-sql.ts';
+import { bucketOf, byScope, EXECUTED, queryReport, type ReportScope, scopedRuns, windowBuckets } from './report-scopes.ts';
 import type { ReportWindow, TrendBucket } from './reports.schemas.ts';
 
 type TrendRow = Omit<TrendBucket, 'start'> & { key: number; start: Date };
@@ -12,7 +12,7 @@ type TrendRow = Omit<TrendBucket, 'start'> & { key: number; start: Date };
  */
 export async function readTrends(db: Db, orgId: string, scopes: ReportScope[], window: ReportWindow): Promise<TrendBucket[][]> {
   const { from, to } = window;
-  const rows = await queryRaw<TrendRow[]>(
+  const rows = await queryReport<TrendRow[]>(
     db,
     sql`
     WITH ${scopedRuns(orgId, scopes)}, ${windowBuckets(window)},

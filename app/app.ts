@@ -2,14 +2,12 @@ import cors from 'cors';
 import express, { type Express, type RequestHandler } from 'express';
 import { createYoga, useExecutionCancellation } from 'graphql-yoga';
 import type { Logger } from 'pino';
-import swaggerUi from 'swagger-ui-express';
 import { serveAsset } from '../rest/assets.ts';
 import { CLI_DOWNLOADS, serveDownload } from '../rest/downloads.ts';
 import { errorHandler, notFoundHandler } from '../rest/errors.ts';
 import { httpSettings, JSON_BODY_BYTES, readSessionCookie } from '../rest/http-settings.ts';
-import { mcpRouter } from '../rest/mcp/server.ts';
-import { OAUTH_PATHS, oauthRouter } from '../rest/oauth.ts';
-import { buildOpenApiDocument } from '../rest/openapi.ts';
+import { OAUTH_PATHS, oauthOffered } from '../rest/oauth-paths.ts';
+import type { buildOpenApiDocument } from '../rest/openapi.ts';
 import { pages } from '../rest/pages/index.ts';
 import { pagesRouter } from '../rest/pages/pages-router.ts';
 import { requestLog } from '../rest/request-log.ts';
@@ -36,6 +34,7 @@ import { publishRunChange } from '../src/live/progress-signals.service.ts';
 import { acceptStreams, endAllStreams, refreshAllStreams } from '../src/live/progress-streams.service.ts';
 import { wakeWebhookDispatchers } from '../src/webhooks/dispatch-signal.service.ts';
 import { startWebhookDispatcher } from '../src/webhooks/webhook-dispatcher.service.ts';
+import { loadedOnFirstRequest } from './loaded-on-first-request.ts';
 import { startMaintenance } from './maintenance.ts';
 import { createMetrics } from './metrics.ts';
 
@@ -65,6 +64,12 @@ const routeLabel =
     res.locals.route = label;
     next();
   };
+
+/** Swagger UI's page and assets at /docs, reading /openapi/v1.json. */
+async function swaggerUiRouter(): Promise<RequestHandler> {
+  const { default: swaggerUi } = await import('swagger-ui-express');
+  return express.Router().use(swaggerUi.serve, swaggerUi.setup(undefined, { swaggerOptions: { url: '/openapi/v1.json' } }));
+}
 
 /**
  * The composition root: wires the core to its two front doors, Express (REST) and Yoga (GraphQL).
@@ -99,8 +104,10 @@ export async function createApp(config: Config, startUpLog?: Logger): Promise<Ap
     graphqlEndpoint: '/graphql',
     // GraphiQL's page and assets come from the installed package: it works offline.
     graphiql: config.development,
-    // Its page is a 9 MB module: loaded only where it is served, not on every start.
-    renderGraphiQL: config.development ? (await import('@graphql-yoga/render-graphiql')).renderGraphiQL : undefined,
+    // Its page is a 9 MB module (30 MB of heap): loaded when it is first served, not on every start.
+    renderGraphiQL: config.development
+      ? async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options)
+      : undefined,
     landingPage: false,
     logging: false,
     // CORS is the app's (one allowlist for REST and GraphQL), not Yoga's reflect-any-origin default.
@@ -128,7 +135,7 @@ export async function createApp(config: Config, startUpLog?: Logger): Promise<Ap
     ],
   });
 
-  let openApiDocument: ReturnType<typeof buildOpenApiDocument> | undefined;
+  let openApiDocument: Promise<ReturnType<typeof buildOpenApiDocument>> | undefined;
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
@@ -141,22 +148,30 @@ export async function createApp(config: Config, startUpLog?: Logger): Promise<Ap
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
   app.use('/api/v1', restRouter(v1Routes, http));
-  app.get('/openapi/v1.json', routeLabel('/openapi/v1.json'), (_req, res) => {
+  app.get('/openapi/v1.json', routeLabel('/openapi/v1.json'), async (_req, res) => {
     // Built when first asked for: it took a second of every start-up.
-    openApiDocument ??= buildOpenApiDocument(v1Routes);
-    res.json(openApiDocument);
+    openApiDocument ??= import('../rest/openapi.ts').then((openapi) => openapi.buildOpenApiDocument(v1Routes));
+    res.json(await openApiDocument);
   });
-  app.use('/docs', routeLabel('/docs'), swaggerUi.serve, swaggerUi.setup(undefined, { swaggerOptions: { url: '/openapi/v1.json' } }));
+  app.use('/docs', routeLabel('/docs'), loadedOnFirstRequest(swaggerUiRouter));
   app.get('/share/runs/:token', routeLabel('/share/runs/{token}'), sharePage);
   app.get('/__assets/*key', routeLabel('/__assets/{key}'), serveAsset);
   for (const download of CLI_DOWNLOADS) app.get(download.path, routeLabel(download.path), serveDownload(download));
-  const oauth = oauthRouter(http);
-  if (oauth) {
+  if (oauthOffered()) {
     for (const path of OAUTH_PATHS) app.use(path, routeLabel(path));
-    app.use(oauth);
+    // Routes, not app.use(): the router sees the whole path, and no other request loads it.
+    const oauth = loadedOnFirstRequest(async () => (await import('../rest/oauth.ts')).oauthRouter(http));
+    app.all(
+      OAUTH_PATHS.map((path) => `${path}{/*rest}`),
+      oauth,
+    );
   }
   app.use(yoga.graphqlEndpoint, routeLabel('/graphql'), yoga as unknown as RequestHandler);
-  app.use('/mcp', routeLabel('/mcp'), mcpRouter());
+  app.use(
+    '/mcp',
+    routeLabel('/mcp'),
+    loadedOnFirstRequest(async () => (await import('../rest/mcp/server.ts')).mcpRouter()),
+  );
   app.use(pagesRouter(pages, http));
   app.use(notFoundHandler);
   app.use(errorHandler);

@@ -17,7 +17,6 @@ import { clientName } from '../src/foundation/auth/authenticate.ts';
 import { consumeAddressCall } from '../src/foundation/rate-limit/rate-limit.service.ts';
 import { settings } from '../src/kernel/config.ts';
 import { AppError } from '../src/kernel/errors.ts';
-import { logger } from '../src/kernel/logger.ts';
 import {
   challengeFor,
   consentChoices,
@@ -39,18 +38,6 @@ export const REGISTRATIONS_PER_HOUR = 20;
 
 /** The path of the MCP endpoint: the protected resource the tokens are for. */
 const RESOURCE_PATH = '/mcp';
-
-/** The endpoints the router serves (the metrics name requests by them). */
-export const OAUTH_PATHS = [
-  '/.well-known/oauth-authorization-server',
-  '/.well-known/oauth-protected-resource',
-  '/authorize',
-  '/token',
-  '/register',
-  '/revoke',
-];
-
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
  * TCMS_PUBLIC_URL, read at each request: without it, the default names the port only once the
@@ -228,9 +215,6 @@ const clippedErrorDescriptions: RequestHandler = (_req, res, next) => {
   next();
 };
 
-/** The issuer must be https, or http on a loopback host (the SDK refuses anything else). */
-const acceptableIssuer = (url: URL) => url.protocol === 'https:' || LOOPBACK_HOSTS.has(url.hostname);
-
 function authorizationServerMetadata(provider: OAuthServerProvider) {
   return {
     ...createOAuthMetadata({ provider, issuerUrl: new URL(publicUrl()) }),
@@ -255,15 +239,10 @@ const currentMetadata =
  * mcpAuthRouter mounts, with our metadata): metadata at /.well-known/oauth-authorization-server
  * and /.well-known/oauth-protected-resource(/mcp),
  * /register, /authorize, /token and /revoke. The SDK's in-memory rate limiters are off (processes
- * are stateless): registration is limited per address in the database instead. Null when
- * TCMS_PUBLIC_URL is plain http on a non-loopback host, which OAuth 2.1 does not allow.
+ * are stateless): registration is limited per address in the database instead. Mounted only
+ * where `oauthOffered()` (rest/oauth-paths.ts), on the paths OAUTH_PATHS names.
  */
-export function oauthRouter(http: HttpSettings): Router | null {
-  // Only the port of the default TCMS_PUBLIC_URL is learnt later, never its scheme or host.
-  if (!acceptableIssuer(new URL(publicUrl()))) {
-    logger.warn({ publicUrl: publicUrl() }, 'OAuth for agents is off: TCMS_PUBLIC_URL must be https (or a loopback address)');
-    return null;
-  }
+export function oauthRouter(http: HttpSettings): Router {
   const provider = new TcmsOAuthProvider(http);
   const router = express.Router();
   router.use(clippedErrorDescriptions);

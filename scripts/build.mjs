@@ -163,6 +163,9 @@ async function bundleService() {
     format: 'esm',
     target: 'node20',
     sourcemap: true,
+    // Stack traces need the mappings only: with --enable-source-maps (`npm start`), Node.js keeps
+    // every loaded map in memory, and the sources' text would double our code's share of the heap.
+    sourcesContent: false,
     metafile: true,
     logLevel: 'warning',
   });

@@ -122,6 +122,9 @@ const environmentSchema = z.object({
   DATABASE_URL: postgresUrl.optional(),
   TCMS_DATA_DIR: z.string().default('./data'),
   TCMS_DB_POOL_SIZE: wholeNumber(1, 200).default(10),
+  // The embedded database's shared_buffers: PostgreSQL's 128 MB default is resident from the first
+  // start in the server's own memory, while its files stay in the system's page cache anyway.
+  TCMS_EMBEDDED_SHARED_BUFFERS_MB: wholeNumber(1, 1024, 'a whole number of MiB').default(16),
   // How long start-up keeps trying to reach a database that refuses or does not exist yet.
   TCMS_DB_CONNECT_TIMEOUT_MS: milliseconds(30_000),
   // The longest one SQL statement may run on a PostgreSQL server (PGlite cannot interrupt one).
@@ -207,6 +210,7 @@ const EXAMPLES: Record<VariableName, readonly string[]> = {
   DATABASE_URL: ['postgres://tcms:password@db.example.com:5432/tcms'],
   TCMS_DATA_DIR: ['/var/lib/tcms'],
   TCMS_DB_POOL_SIZE: ['10'],
+  TCMS_EMBEDDED_SHARED_BUFFERS_MB: ['16'],
   TCMS_DB_CONNECT_TIMEOUT_MS: ['30000'],
   TCMS_STATEMENT_TIMEOUT_MS: ['30000'],
   TCMS_LOG_REQUESTS: ['true'],
@@ -283,6 +287,8 @@ export type Config = {
   databaseUrl: string | undefined;
   dataDir: string;
   poolSize: number;
+  /** shared_buffers of the embedded database (PGlite), in MiB. */
+  embeddedSharedBuffersMb: number;
   dbConnectTimeoutMs: number;
   statementTimeoutMs: number;
   logRequests: boolean;
@@ -412,6 +418,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     databaseUrl: parsed.DATABASE_URL,
     dataDir: path.resolve(parsed.TCMS_DATA_DIR),
     poolSize: parsed.TCMS_DB_POOL_SIZE,
+    embeddedSharedBuffersMb: parsed.TCMS_EMBEDDED_SHARED_BUFFERS_MB,
     dbConnectTimeoutMs: parsed.TCMS_DB_CONNECT_TIMEOUT_MS,
     statementTimeoutMs: parsed.TCMS_STATEMENT_TIMEOUT_MS,
     logRequests: parsed.TCMS_LOG_REQUESTS,

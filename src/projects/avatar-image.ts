@@ -1,4 +1,3 @@
-import sharp from 'sharp';
 import type { UploadedFile } from '../foundation/storage/storage.service.ts';
 import { AppError, validationFailed } from '../kernel/errors.ts';
 import { AVATAR_MAX_BYTES } from './projects.schemas.ts';
@@ -14,6 +13,8 @@ const ACCEPTED_FORMATS = new Set(['png', 'jpeg', 'webp']);
  */
 export async function normalizeAvatar(upload: Pick<UploadedFile, 'path' | 'sizeBytes'>): Promise<Buffer> {
   if (upload.sizeBytes > AVATAR_MAX_BYTES) throw new AppError('file_too_large', 'The avatar exceeds 5 MiB');
+  // Image processing (libvips) is loaded by the first avatar, not by every server start.
+  const { default: sharp } = await import('sharp');
   let format: string | undefined;
   try {
     format = (await sharp(upload.path).metadata()).format;

@@ -29,6 +29,7 @@ const BAD_VALUES: Partial<Record<VariableName, string>> = {
   PORT: 'eighty',
   DATABASE_URL: `mysql://root:${DATABASE_PASSWORD}@localhost/tcms`,
   TCMS_DB_POOL_SIZE: 'abc',
+  TCMS_EMBEDDED_SHARED_BUFFERS_MB: '0',
   TCMS_DB_CONNECT_TIMEOUT_MS: '30s',
   TCMS_STATEMENT_TIMEOUT_MS: '-1',
   TCMS_LOG_REQUESTS: 'yes',

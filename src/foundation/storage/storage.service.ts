@@ -10,14 +10,14 @@ import { queryRaw, sql } from '../../kernel/database/raw-sql.ts';
 import { afterCommit } from '../../kernel/database/transactions.ts';
 import { AppError, notFound } from '../../kernel/errors.ts';
 import { assertSafeKey, fileStorage, LocalDirectoryStorage, useFileStorage } from './file-storage.ts';
-import { S3Storage } from './s3-storage.ts';
 
 /**
  * Files go to the configured S3-compatible bucket, else to `files/` under the data directory,
  * which must be a directory this process can write (a ConfigurationError at start-up otherwise).
  */
 export async function openFileStorage(config: Pick<Config, 's3' | 'dataDir'>): Promise<void> {
-  if (config.s3) return useFileStorage(new S3Storage(config.s3));
+  // The AWS SDK is loaded only where a bucket is configured.
+  if (config.s3) return useFileStorage(new (await import('./s3-storage.ts')).S3Storage(config.s3));
   await ensureDataDirectory(config.dataDir);
   const root = path.join(config.dataDir, 'files');
   try {

@@ -151,7 +151,11 @@ function openPostgres(databaseUrl: string, config: Pick<Config, 'poolSize' | 'st
 
 async function openEmbedded(config: Config, user: DatabaseUser, log?: Logger) {
   const location = pgdataOf(config.dataDir);
-  const embedded = user === 'server' ? await serveEmbeddedDatabase(config.dataDir, log) : await reachEmbeddedDatabase(config.dataDir);
+  const options = { sharedBuffersMb: config.embeddedSharedBuffersMb };
+  const embedded =
+    user === 'server'
+      ? await serveEmbeddedDatabase(config.dataDir, { ...options, log })
+      : await reachEmbeddedDatabase(config.dataDir, options);
   if ('connectionString' in embedded) {
     // The owner runs its clients' transactions one at a time: a second connection would only wait.
     // Every connection to the socket shares the owner's one session: a statement name one of them

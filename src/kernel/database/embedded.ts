@@ -29,10 +29,16 @@ export type ServedDatabase = { connectionString: string };
 export const pgdataOf = (dataDir: string) => path.join(dataDir, 'pgdata');
 
 /**
+ * How the embedded database runs in this process. `sharedBuffersMb`: its shared_buffers, which
+ * PGlite keeps in this process's memory (else the data directory's postgresql.conf, 128 MB).
+ */
+export type EmbeddedOptions = { sharedBuffersMb?: number };
+
+/**
  * The server: owns the database of `dataDir` (creating both if needed) and serves it on the
  * socket; `log` hears whether it opens or creates the database, and how long that took.
  */
-export async function serveEmbeddedDatabase(dataDir: string, log?: Logger): Promise<OwnedDatabase> {
+export async function serveEmbeddedDatabase(dataDir: string, options: EmbeddedOptions & { log?: Logger } = {}): Promise<OwnedDatabase> {
   await ensureDataDirectory(dataDir);
   const attempt = await lockDataDirectory(dataDir);
   if ('ownerPid' in attempt) {
@@ -40,19 +46,19 @@ export async function serveEmbeddedDatabase(dataDir: string, log?: Logger): Prom
       `the embedded database in ${dataDir} is in use by process ${attempt.ownerPid} (stop it, or set TCMS_DATA_DIR or DATABASE_URL)`,
     );
   }
-  return openOwned(dataDir, attempt.lock, { serve: true, log });
+  return openOwned(dataDir, attempt.lock, { ...options, serve: true });
 }
 
 /**
  * The `tcms` command: the owner's socket while a server owns the database, else the database
  * itself, owned for as long as the command runs. Never creates a database.
  */
-export async function reachEmbeddedDatabase(dataDir: string): Promise<OwnedDatabase | ServedDatabase> {
+export async function reachEmbeddedDatabase(dataDir: string, options: EmbeddedOptions = {}): Promise<OwnedDatabase | ServedDatabase> {
   if (!(await holdsDatabase(dataDir))) {
     throw new ConfigurationError(`no tcms database in ${dataDir}: start the server once to create it`);
   }
   const attempt = await lockDataDirectory(dataDir);
-  if ('lock' in attempt) return openOwned(dataDir, attempt.lock, { serve: false });
+  if ('lock' in attempt) return openOwned(dataDir, attempt.lock, { ...options, serve: false });
   if (!(await accepts(socketPathOf(dataDir)))) {
     throw new ConfigurationError(
       `the embedded database in ${dataDir} is in use by process ${attempt.ownerPid}, which does not serve it on a socket (stop it and try again, or set DATABASE_URL)`,
@@ -61,7 +67,11 @@ export async function reachEmbeddedDatabase(dataDir: string): Promise<OwnedDatab
   return { connectionString: socketConnectionString(dataDir) };
 }
 
-async function openOwned(dataDir: string, lock: OwnerLock, { serve, log }: { serve: boolean; log?: Logger }): Promise<OwnedDatabase> {
+async function openOwned(
+  dataDir: string,
+  lock: OwnerLock,
+  { serve, log, sharedBuffersMb }: EmbeddedOptions & { serve: boolean; log?: Logger },
+): Promise<OwnedDatabase> {
   let database: PGlite | undefined;
   let socket: SocketService | undefined;
   try {
@@ -71,7 +81,8 @@ async function openOwned(dataDir: string, lock: OwnerLock, { serve, log }: { ser
     const existing = await holdsDatabase(dataDir);
     log?.info(`${existing ? 'opening' : 'creating'} the embedded database in ${pgdataOf(dataDir)}`);
     if (!existing) await copyEmptyDatabase(pgdataOf(dataDir));
-    database = await PGlite.create(pgdataOf(dataDir));
+    const startParams = sharedBuffersMb ? [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffersMb}MB`] : undefined;
+    database = await PGlite.create(pgdataOf(dataDir), { startParams });
     log?.info(`embedded database ${existing ? 'open' : 'created'} in ${Math.round(performance.now() - startedAt)} ms`);
     if (serve) socket = await serveSocket(database, dataDir);
   } catch (error) {

@@ -15,6 +15,9 @@ type TestRunRow = Awaited<ReturnType<Db['testRun']['findFirstOrThrow']>>;
 /** What the change needs to know of the run: a locked run, or one created in this transaction. */
 type RunForChange = Pick<TestRunRow, 'id' | 'name'>;
 
+/** A data-modifying statement with RETURNING that applyRunChange runs before its own, as the CTE `name`. */
+export type RunChangeWrite = { name: string; statement: Prisma.Sql };
+
 /** Results appended in one transaction: how many, their summed elapsedMs, and when. */
 export type AppendedResults = { count: number; durationMs: number; at: Date };
 
@@ -28,8 +31,10 @@ export type AppendedResults = { count: number; durationMs: number; at: Date };
  * row, both held to the commit. A mutation of one case, which does not exclude other marks of the
  * run, passes `whileAccepting`: the change then applies only while the run still accepts results
  * (another mark may have closed it meanwhile), else 409. `audit` (the mutation's event,
- * auditWrites) rides on the same statement, and so do the mutation's own `writes` (data-modifying
- * CTEs on other tables, named apart from these): a mark is then one statement after its gate.
+ * auditWrites) rides on the same statement, and so do the mutation's own `writes` (each a
+ * data-modifying statement with RETURNING on other tables, named apart from these): a mark is then
+ * one statement after its gate. The writes run first, and only then is the run row locked and the
+ * month charged, so that those locks are still held for little more than the COMMIT.
  * Returns the run as it now is.
  */
 export async function applyRunChange<R extends RunForChange>(
@@ -41,7 +46,7 @@ export async function applyRunChange<R extends RunForChange>(
     results?: AppendedResults;
     whileAccepting?: { allowClosed: boolean };
     audit?: AuditEntry;
-    writes?: Prisma.Sql[];
+    writes?: RunChangeWrite[];
   },
 ): Promise<R & TestRunRow> {
   const delta = (status: CaseStatus) => change.statusDelta?.[status] ?? 0;
@@ -57,8 +62,21 @@ export async function applyRunChange<R extends RunForChange>(
     : Prisma.empty;
   const charge = results && resultCharge(ctx, results.count, results.at);
   const audit = change.audit && auditWrites(ctx, change.audit);
+  const writes = change.writes ?? [];
+  // `before` joins the count of every write's rows, so PostgreSQL runs the writes before it locks the run.
+  const written = writes.length
+    ? [
+        ...writes.map(({ name, statement }) => sql`${Prisma.raw(name)} AS (${statement})`),
+        sql`written AS MATERIALIZED (SELECT ${Prisma.join(
+          writes.map(({ name }) => sql`(SELECT count(*) FROM ${Prisma.raw(name)})`),
+          ' + ',
+        )} AS count)`,
+      ]
+    : [];
   const ctes = [
-    sql`before AS (SELECT id, state FROM test_runs WHERE id = ${run.id} AND org_id = ${ctx.org.id} FOR NO KEY UPDATE)`,
+    ...written,
+    sql`before AS (SELECT r.id, r.state FROM test_runs AS r ${writes.length ? sql`, written` : Prisma.empty}
+      WHERE r.id = ${run.id} AND r.org_id = ${ctx.org.id} FOR NO KEY UPDATE OF r)`,
     sql`updated AS (UPDATE test_runs AS r SET
       count_passed = r.count_passed + ${delta('passed')}::int, count_failed = r.count_failed + ${delta('failed')}::int,
       count_blocked = r.count_blocked + ${delta('blocked')}::int, count_skipped = r.count_skipped + ${delta('skipped')}::int,
@@ -74,7 +92,6 @@ export async function applyRunChange<R extends RunForChange>(
     RETURNING ${RUN_ROW_COLUMNS}, (before.state = 'open' AND r.state = 'closed') AS "closedNow")`,
     ...(charge ? [sql`charged AS (${charge})`] : []),
     ...(audit ? [audit.ctes] : []),
-    ...(change.writes ?? []),
   ];
   const [row] = await queryRaw<Array<TestRunRow & { closedNow: boolean; charged: boolean; auditDeliveries: number }>>(
     tx,

@@ -1,4 +1,3 @@
-import type { Prisma } from '../../../prisma/generated/client/client.ts';
 import { authorColumns } from '../../foundation/actors.ts';
 import type { AuditEntry } from '../../foundation/audit/audit.service.ts';
 import type { RequestContext } from '../../foundation/context.ts';
@@ -8,7 +7,7 @@ import { newId } from '../../kernel/ids.ts';
 import type { CaseStatus } from '../../kernel/statuses.ts';
 import type { RunSettings } from '../../run-settings/run-settings.service.ts';
 import type { RunCaseRecord } from './run-case-record.ts';
-import { applyRunChange } from './run-counters.ts';
+import { applyRunChange, type RunChangeWrite } from './run-counters.ts';
 import { addTransition, type StatusDelta } from './run-status.ts';
 
 /** What marking needs of a run case. */
@@ -134,25 +133,35 @@ export async function recordResults<R extends { id: string; name: string }>(
   // The cases, their steps and the results ride on the run counters' statement (applyRunChange),
   // for any number of cases: columns travel as arrays (unnest), which costs far less to build
   // than a row of parameters per case. Raw SQL names org_id itself.
-  const writes: Prisma.Sql[] = [];
+  const writes: RunChangeWrite[] = [];
   if (touched.length > 0) {
     const ids = touched.map(([id]) => id);
     const author = authorColumns(ctx.identity);
-    writes.push(sql`marked_cases AS (
+    writes.push({
+      name: 'marked_cases',
+      statement: sql`
         UPDATE test_run_cases AS c
         SET status = v.status, elapsed_ms = CASE WHEN v.set_elapsed THEN v.elapsed ELSE c.elapsed_ms END,
             last_result_at = ${at}, updated_at = ${at}
         FROM unnest(${ids}::char(26)[], ${touched.map(([, next]) => next.status)}::text[],
                     ${touched.map(([, next]) => next.elapsedMs ?? null)}::int[], ${touched.map(([, next]) => next.elapsedMs !== undefined)}::boolean[])
           AS v(id, status, elapsed, set_elapsed)
-        WHERE c.id = v.id AND c.org_id = ${ctx.org.id})`);
+        WHERE c.id = v.id AND c.org_id = ${ctx.org.id}
+        RETURNING c.id`,
+    });
     if (options.stepsFollow !== false) {
-      writes.push(sql`marked_steps AS (
-            UPDATE test_run_case_steps AS s SET status = v.status, updated_at = ${at}
-            FROM unnest(${ids}::char(26)[], ${touched.map(([, next]) => stepStatusFor(next.status))}::text[]) AS v(run_case_id, status)
-            WHERE s.run_case_id = v.run_case_id AND s.org_id = ${ctx.org.id} AND s.status <> v.status)`);
+      writes.push({
+        name: 'marked_steps',
+        statement: sql`
+          UPDATE test_run_case_steps AS s SET status = v.status, updated_at = ${at}
+          FROM unnest(${ids}::char(26)[], ${touched.map(([, next]) => stepStatusFor(next.status))}::text[]) AS v(run_case_id, status)
+          WHERE s.run_case_id = v.run_case_id AND s.org_id = ${ctx.org.id} AND s.status <> v.status
+          RETURNING s.id`,
+      });
     }
-    writes.push(sql`appended_results AS (
+    writes.push({
+      name: 'appended_results',
+      statement: sql`
       INSERT INTO test_run_results (id, org_id, run_id, run_case_id, case_id, status, elapsed_ms, comment, source, executed_at,
                                     executed_by_id, author_kind, author_id, author_name, author_avatar_key, flaky, attempt, parameters)
       SELECT r.id, ${ctx.org.id}, ${run.id}, r.run_case_id, r.case_id, r.status, r.elapsed_ms, r.comment, ${options.source}, ${at},
@@ -163,7 +172,9 @@ export async function recordResults<R extends { id: string; name: string }>(
                   ${results.map((row) => row.elapsedMs)}::int[], ${results.map((row) => row.comment)}::text[],
                   ${results.map((row) => row.flaky)}::boolean[], ${results.map((row) => row.attempt)}::int[],
                   ${results.map((row) => row.parameters)}::text[])
-        AS r(id, run_case_id, case_id, status, elapsed_ms, comment, flaky, attempt, parameters))`);
+        AS r(id, run_case_id, case_id, status, elapsed_ms, comment, flaky, attempt, parameters)
+      RETURNING id`,
+    });
   }
 
   const statusDelta: StatusDelta = {};

@@ -15,6 +15,8 @@ export type HttpLoad = {
   concurrency: number;
   /** Hard bound: the run is stopped (and marked truncated) past this. */
   maxMs: number;
+  /** The service process's CPU time so far (ServiceProcess.cpuSeconds), for the figures' serviceCpu. */
+  cpuSeconds?: () => number;
 };
 
 /**
@@ -46,6 +48,7 @@ export async function runHttpLoad(load: HttpLoad): Promise<Measurement> {
     finish = (error) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve());
   });
   const busy = machineBusyMeter();
+  const cpuBefore = load.cpuSeconds?.();
   const started = performance.now();
   const instance = autocannon(
     {
@@ -83,5 +86,7 @@ export async function runHttpLoad(load: HttpLoad): Promise<Measurement> {
     clearTimeout(bound);
   }
   if (firstFailure) console.error(`  ! ${load.method} ${load.url}: ${failed} failed, first: ${firstFailure}`);
-  return summarize(latencies, failed, (lastResponseAt || performance.now()) - started, truncated, busy());
+  const measurement = summarize(latencies, failed, (lastResponseAt || performance.now()) - started, truncated, busy());
+  if (cpuBefore === undefined) return measurement;
+  return { ...measurement, serviceCpu: (load.cpuSeconds!() - cpuBefore) / (measurement.elapsedMs / 1000) };
 }

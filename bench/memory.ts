@@ -9,7 +9,7 @@
  *   MARK_MS, the high-water mark reset just before (/proc/<pid>/clear_refs, Linux 4.0+);
  * - ratio: peak / idle, the issue's bar (≤ 1.3).
  *
- * BENCH_ONLY=pglite or postgres measures one engine; MEMORY_MARK_MS bounds the marks. Node flags
+ * BENCH_MEMORY_ENGINE=pglite or postgres measures one engine; MEMORY_MARK_MS bounds the marks. Node flags
  * for the server (e.g. --heap-prof) can be given as MEMORY_NODE_FLAGS.
  */
 import { spawn } from 'node:child_process';
@@ -190,7 +190,7 @@ export function memoryReport(rows: EngineFigures[]): string {
 
 export async function benchMemory(): Promise<EngineFigures[]> {
   await ensureBuilt();
-  const only = process.env.BENCH_ONLY;
+  const only = process.env.BENCH_MEMORY_ENGINE;
   const rows: EngineFigures[] = [];
   if (!only || only === 'pglite') rows.push(await onPglite());
   if (!only || only === 'postgres') rows.push(await onPostgres());

@@ -5,6 +5,7 @@
  * Prisma generates for these calls (taken from the PostgreSQL statement log), so the planner
  * sees the same queries; only the work around them differs.
  */
+import { createHash } from 'node:crypto';
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import type pg from 'pg';
 import { worthNaming } from '../src/kernel/database/raw-sql.ts';
@@ -42,12 +43,13 @@ export function pgPoolSql(pool: pg.Pool, named = false): Sql {
   };
 }
 
+/** The service's name of a statement (raw-sql.ts: `tcms_` and the SHA-1 of its text), computed once per text. */
 const statementNames = new Map<string, string>();
 function statementName(text: string, values: unknown[]): string | undefined {
   if (!worthNaming(values)) return undefined;
   let name = statementNames.get(text);
   if (name === undefined) {
-    name = `raw_${statementNames.size}`;
+    name = `tcms_${createHash('sha1').update(text).digest('base64url')}`;
     statementNames.set(text, name);
   }
   return name;

@@ -1,5 +1,5 @@
 /**
- * The report measures of issue 34 (`BENCH_ONLY=reports` once bench/run.ts calls benchReports;
+ * The report measures of issue 34 (`BENCH_ONLY=reports npm run bench`,
  * also runnable alone: `npx tsx bench/reports.ts`), service side; bench/raw-reports.ts is their
  * floor. Target: with 1,000,000 results and 10,000 cases in a project, each report answers within
  * 200 ms p95.

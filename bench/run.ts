@@ -34,6 +34,14 @@
  * And of start-up (bench/start.ts): the built server from its spawn to the first 200 of
  * GET /api/v1/health, on a new and on an existing database of each engine, `BENCH_ONLY=start`
  * for only those (the build is brought up to date first).
+ * And the rows of issue 33 against the tight floor (bench/raw-runs-tight.ts: the same rows as the
+ * service in the fewest round trips, its lock order, statement names and NOTIFY, nothing else):
+ * single marks by a session and by a token, into one run and over 10, and bulk submit of 500 and
+ * of 50 results a call, `BENCH_ONLY=tight` for only those, in interleaved rounds (service, floor,
+ * service, floor...; BENCH_ROUNDS, at least 5) with the median ratio, its spread and the 1-minute
+ * load average of each row. On PostgreSQL the two sides alternate row by row; on PGlite, whose
+ * data directory one process holds at a time, round by round (the service restarted each round,
+ * each side warmed up each round on both engines).
  *
  * Where the service runs: in a child process (bench/serve.ts, the same composition root as
  * app/server.ts, bound to 127.0.0.1), not in this process. In-process, autocannon's request
@@ -97,6 +105,7 @@ import {
   startReceiver,
 } from './live.ts';
 import { runHttpLoad } from './load.ts';
+import { benchMemory, memoryReport } from './memory.ts';
 import {
   seedTeamOrganization,
   serviceTeamList,
@@ -111,8 +120,17 @@ import { pgListen, pgliteListen, rawProgressLatency, rawWebhooks } from './raw-l
 import { rawTeamList } from './raw-project-team.ts';
 import { rawPutSelection, rawRunFromPlan } from './raw-run-creation.ts';
 import { ISSUE_STATEMENTS, type RunsActor, rawBulk, rawMarks, rawPlanDetail, rawProgress } from './raw-runs.ts';
+import {
+  type PublishRunChange,
+  publishNowhere,
+  runChangeNotifier,
+  type TightCredentials,
+  tightMark,
+  tightSubmit,
+} from './raw-runs-tight.ts';
 import { TODAY_STATEMENTS } from './raw-runs-today.ts';
 import { type CaseActor, rawCaseList, rawCreateCases, rawPatchCases, rawReadTree } from './raw-test-design.ts';
+import { benchReports, reportsReport } from './reports.ts';
 import {
   PLAN_SIZES,
   type RunCreationRow,
@@ -130,17 +148,25 @@ import {
   PROGRESS_PLANS,
   RUN_CASES,
   type RunsFixture,
+  runsProject,
   SPREAD_RUNS,
   seedRuns,
+  seedTightSide,
   serviceBulkMark,
   serviceMarks,
   servicePlanDetail,
   serviceProgress,
   serviceSubmit,
+  serviceTightLoad,
+  TIGHT_KEYS,
+  TIGHT_ROWS,
+  type TightRow,
+  type TightRowKey,
+  type TightSide,
 } from './runs.ts';
 import { bearer, getJson, type Integrator, newIntegrator, seedProjects } from './setup.ts';
 import { killStartedServers, START_RUNS, type StartFigures, type StartRow, startReport, timeStart } from './start.ts';
-import type { Measurement } from './stats.ts';
+import { type Measurement, median } from './stats.ts';
 import {
   CASE_PAGE,
   type Counts,
@@ -235,8 +261,9 @@ const RUN_BOUND_MS = 45_000;
 const DEADLINE_MS = 1_800_000;
 const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 /**
- * `BENCH_ONLY=team`, `exports`, `import`, `live`, `runs` or `start`: only the project-team, the export, the
- * import, the live, the run-creation or the start-up measures, on both engines; `hot`: only the rows of HOT_ROWS.
+ * `BENCH_ONLY=team`, `exports`, `import`, `live`, `runs`, `start`, `tight`, `memory` or `reports`: only the project-team,
+ * the export, the import, the live, the run-creation, the start-up, the tight-floor, the memory (bench/memory.ts) or the
+ * report (bench/reports.ts) measures, on both engines; `hot`: only the rows of HOT_ROWS.
  */
 const ONLY = process.env.BENCH_ONLY;
 /** BENCH_RAW_NAMED=true: the PostgreSQL floor names its statements as the service does (bench/raw.ts). */
@@ -245,8 +272,8 @@ const RAW_NAMED = process.env.BENCH_RAW_NAMED === 'true';
 const FLOOR = process.env.BENCH_FLOOR ?? 'issue';
 if (!['issue', 'today'].includes(FLOOR)) throw new Error('BENCH_FLOOR takes issue (the default) or today');
 const RUNS_STATEMENTS = FLOOR === 'today' ? TODAY_STATEMENTS : ISSUE_STATEMENTS;
-if (ONLY !== undefined && !['team', 'exports', 'import', 'live', 'runs', 'start', 'hot'].includes(ONLY)) {
-  throw new Error('BENCH_ONLY takes one value: team, exports, import, live, runs, start or hot');
+if (ONLY !== undefined && !['team', 'exports', 'import', 'live', 'runs', 'start', 'hot', 'tight', 'memory', 'reports'].includes(ONLY)) {
+  throw new Error('BENCH_ONLY takes one value: team, exports, import, live, runs, start, hot, tight, memory or reports');
 }
 const LIVE_PLANS = { pglite: livePlan('pglite', SCALE), postgres: livePlan('postgres', SCALE) };
 
@@ -890,6 +917,228 @@ async function livePostgres(): Promise<LiveRow> {
   return { engine: 'postgres', webhooks: { service: webhooks, raw: rawHooks }, progress: { service: progress, raw: rawStreams } };
 }
 
+// ---- against the tight floor (BENCH_ONLY=tight), on each engine in a database of its own --------
+
+/** Interleaved rounds per row: at least five. */
+const TIGHT_ROUNDS = Number(process.env.BENCH_ROUNDS ?? '5');
+if (!(Number.isInteger(TIGHT_ROUNDS) && TIGHT_ROUNDS >= 5 && TIGHT_ROUNDS <= 20))
+  throw new Error('BENCH_ROUNDS must be an integer in [5, 20]');
+/** Requests measured per side, row and round (scaled by BENCH_SCALE), after a warm-up of a tenth of them (at least one per client). */
+const TIGHT_MEASURED: Record<'pglite' | 'postgres', { mark: number; submitOf500: number; submitOf50: number }> = {
+  pglite: { mark: 250, submitOf500: 6, submitOf50: 20 },
+  postgres: { mark: 600, submitOf500: 12, submitOf50: 40 },
+};
+function tightCounts(engine: 'pglite' | 'postgres', row: TightRow): Counts {
+  const base = TIGHT_MEASURED[engine];
+  const measured = Math.max(
+    row.clients,
+    Math.ceil(SCALE * (row.kind === 'mark' ? base.mark : row.perCall === 50 ? base.submitOf50 : base.submitOf500)),
+  );
+  return { warmup: Math.max(row.clients, Math.ceil(measured / 10)), measured };
+}
+
+/** One round of a row: each side's measured figures and the 1-minute load average as each began. */
+type TightSample = { service: Measurement; floor: Measurement; load: [number, number] };
+type TightRowResult = { engine: string; key: TightRowKey; samples: TightSample[]; problems: string[] };
+type TightFixture = { who: Integrator; service: Record<TightRowKey, TightSide>; floor: Record<TightRowKey, TightSide> };
+
+async function prepareTight(service: ServiceProcess): Promise<TightFixture> {
+  return timed('organization, token, session, project of 500 cases and the runs of both sides', async () => {
+    const who = await newIntegrator(service, 'tight');
+    const project = await runsProject(service, who, nextCode());
+    return { who, service: await seedTightSide(service, project, 'service'), floor: await seedTightSide(service, project, 'floor') };
+  });
+}
+
+const tightCredentials = (row: TightRow, who: Integrator): TightCredentials =>
+  row.caller === 'session'
+    ? { kind: 'session', sessionTokenHash: createHash('sha256').update(who.session.sessionToken).digest('hex'), organizationId: who.orgId }
+    : { kind: 'api_token', tokenHash: createHash('sha256').update(who.token).digest('hex') };
+
+/** The floor of one op of the side's sequence; what it appended is added to the side's duration once it succeeded. */
+async function tightFloorOp(sql: Sql, credentials: TightCredentials, side: TightSide, publish: PublishRunChange) {
+  const op = side.next();
+  if (op.kind === 'mark') {
+    const { run, runCaseUlid, status, elapsedMs } = op.mark;
+    const { marked } = await tightMark(sql, credentials, { runUlid: run.ulid, runCaseUlid, status, elapsedMs }, publish);
+    if (!marked) throw new Error(`tight floor: the mark of ${runCaseUlid} changed nothing`);
+  } else {
+    const { results } = await tightSubmit(sql, credentials, op.run.ulid, op.entries, publish);
+    if (results !== op.entries.length) throw new Error(`tight floor: ${results} results for ${op.entries.length} entries`);
+  }
+  side.durationMs += op.durationMs;
+}
+
+/** The two sides of a round, each warmed up then measured; `load` notes the 1-minute load average as each measure begins. */
+type TightSides = {
+  service?: ServiceProcess;
+  floor?: { sql: Sql; publish: PublishRunChange };
+};
+async function tightMeasure(
+  engine: 'pglite' | 'postgres',
+  side: 'service' | 'floor',
+  key: TightRowKey,
+  fixture: TightFixture,
+  sides: TightSides,
+): Promise<{ measurement: Measurement; load: number }> {
+  const row: TightRow = TIGHT_ROWS[key];
+  const counts = tightCounts(engine, row);
+  const own = fixture[side][key];
+  let run: (requests: number) => Promise<Measurement>;
+  if (side === 'service') run = (requests) => serviceTightLoad(sides.service!, fixture.who, row, own, requests, RUN_BOUND_MS);
+  else {
+    const { sql, publish } = sides.floor!;
+    const credentials = tightCredentials(row, fixture.who);
+    run = (requests) => runOps(requests, row.clients, RUN_BOUND_MS, () => tightFloorOp(sql, credentials, own, publish));
+  }
+  await run(counts.warmup);
+  const load = os.loadavg()[0]!;
+  return { measurement: await timed(`round: ${side} ${key}`, () => run(counts.measured)), load };
+}
+
+/** The rows' results so far, one sample added per round. */
+function tightResults(engine: string): Record<TightRowKey, TightRowResult> {
+  const rowResult = (key: TightRowKey): TightRowResult => ({ engine, key, samples: [], problems: [] });
+  return Object.fromEntries(TIGHT_KEYS.map((key) => [key, rowResult(key)])) as Record<TightRowKey, TightRowResult>;
+}
+
+/** After the rounds: every side's runs must total the elapsed time of the results it appended (when nothing failed). */
+async function checkTightDurations(sql: Sql, fixture: TightFixture, results: Record<TightRowKey, TightRowResult>): Promise<void> {
+  for (const key of TIGHT_KEYS) {
+    for (const side of ['service', 'floor'] as const) {
+      if (results[key].samples.some((sample) => sample[side].failed > 0)) continue;
+      const { runs, durationMs } = fixture[side][key];
+      const total = (await sql.query(
+        'SELECT COALESCE(sum(total_duration_ms), 0)::text AS total FROM test_runs WHERE id = ANY($1::char(26)[])',
+        [runs.map((run) => run.ulid)],
+      )) as { rows: Array<{ total: string }> };
+      if (Number(total.rows[0]!.total) !== durationMs) {
+        results[key].problems.push(`${side}: totalDurationMs ${total.rows[0]!.total} for ${durationMs} ms of results appended`);
+      }
+    }
+  }
+}
+
+async function tightPglite(): Promise<TightRowResult[]> {
+  log('pglite: the rows of the tight floor, embedded PostgreSQL in a temporary data directory');
+  const { dataDir, remove: removeDir } = await temporaryDataDir();
+  const env = serviceEnv({ TCMS_DATA_DIR: dataDir });
+  const results = tightResults('pglite');
+  let fixture: TightFixture | undefined;
+  for (let round = 1; round <= TIGHT_ROUNDS; round++) {
+    const service = await timed(`round ${round}: service started`, () => startService(env));
+    const stopService = onCleanup('pglite service', () => service.stop());
+    fixture ??= await prepareTight(service);
+    const serviceSide = new Map<TightRowKey, { measurement: Measurement; load: number }>();
+    for (const key of TIGHT_KEYS) serviceSide.set(key, await tightMeasure('pglite', 'service', key, fixture, { service }));
+    // One process holds the data directory at a time.
+    await stopService();
+    const db = await PGlite.create(path.join(dataDir, 'pgdata'));
+    const closeDb = onCleanup('raw PGlite', () => db.close());
+    const floor = { sql: pgliteSql(db), publish: publishNowhere };
+    for (const key of TIGHT_KEYS) {
+      const floorSide = await tightMeasure('pglite', 'floor', key, fixture, { floor });
+      const serviceFigures = serviceSide.get(key)!;
+      results[key].samples.push({
+        service: serviceFigures.measurement,
+        floor: floorSide.measurement,
+        load: [serviceFigures.load, floorSide.load],
+      });
+    }
+    if (round === TIGHT_ROUNDS) await checkTightDurations(floor.sql, fixture, results);
+    await closeDb();
+  }
+  await removeDir();
+  return Object.values(results);
+}
+
+async function tightPostgres(): Promise<TightRowResult[]> {
+  const { databaseUrl, drop } = await temporaryDatabase();
+  const { dataDir, remove: removeDir } = await temporaryDataDir();
+  const service = await timed('service started', () =>
+    startService(serviceEnv({ DATABASE_URL: databaseUrl.toString(), TCMS_DATA_DIR: dataDir })),
+  );
+  const stopService = onCleanup('postgres service', () => service.stop());
+  const fixture = await prepareTight(service);
+  // Sized like the service's pool; the floor names its statements as the service does.
+  const pool = new pg.Pool({ connectionString: databaseUrl.toString(), max: CONCURRENCY, connectionTimeoutMillis: 10_000 });
+  pool.on('error', (error) => log(`raw pool: ${error.message}`));
+  const endPool = onCleanup('raw pool', () => pool.end());
+  const notifier = await runChangeNotifier(databaseUrl.toString());
+  const endNotifier = onCleanup('raw notifier', () => notifier.stop());
+  const sides: TightSides = { service, floor: { sql: pgPoolSql(pool, true), publish: notifier.publish } };
+  const results = tightResults('postgres');
+  for (let round = 1; round <= TIGHT_ROUNDS; round++) {
+    log(`postgres: round ${round} of ${TIGHT_ROUNDS}`);
+    for (const key of TIGHT_KEYS) {
+      const serviceSide = await tightMeasure('postgres', 'service', key, fixture, sides);
+      const floorSide = await tightMeasure('postgres', 'floor', key, fixture, sides);
+      results[key].samples.push({
+        service: serviceSide.measurement,
+        floor: floorSide.measurement,
+        load: [serviceSide.load, floorSide.load],
+      });
+    }
+  }
+  await checkTightDurations(sides.floor!.sql, fixture, results);
+  await endNotifier();
+  await endPool();
+  await stopService();
+  await drop();
+  await removeDir();
+  return Object.values(results);
+}
+
+function tightLabel(row: TightRow): string {
+  if (row.kind === 'submit') return `POST results/bulk, ${row.perCall} a call, ${row.clients} client${row.clients > 1 ? 's' : ''}`;
+  return `PATCH run case, ${row.caller === 'session' ? 'session' : 'API token'}, ${row.runs === 1 ? 'one run' : `${row.runs} runs`}, ${row.clients} clients`;
+}
+
+function tightReport(rows: TightRowResult[]): string {
+  const width = Math.max(...TIGHT_KEYS.map((key) => tightLabel(TIGHT_ROWS[key]).length));
+  const lines = rows.map(({ engine, key, samples }) => {
+    const row: TightRow = TIGHT_ROWS[key];
+    const ratios = samples.map((sample) => sample.service.perSecond / sample.floor.perSecond);
+    const loads = samples.flatMap((sample) => sample.load);
+    const perSecond = (side: 'service' | 'floor') => median(samples.map((sample) => sample[side].perSecond));
+    const results =
+      row.kind === 'submit' ? `  | results/s ${rate(perSecond('service') * row.perCall)} vs ${rate(perSecond('floor') * row.perCall)}` : '';
+    return [
+      engine.padEnd(8),
+      tightLabel(row).padEnd(width),
+      `service ${rate(perSecond('service')).padStart(5)}/s p50 ${ms(median(samples.map((sample) => sample.service.p50))).padStart(8)}`,
+      `floor ${rate(perSecond('floor')).padStart(5)}/s p50 ${ms(median(samples.map((sample) => sample.floor.p50))).padStart(8)}`,
+      `| ratio ${median(ratios).toFixed(2)} (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)})`,
+      `| load ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)}${results}`,
+    ].join('  ');
+  });
+  const notes = rows.flatMap(({ engine, key, samples, problems }) => [
+    ...problems.map((problem) => `! ${engine} ${key}: ${problem}`),
+    ...samples.flatMap((sample, index) =>
+      (['service', 'floor'] as const).flatMap((side) => {
+        const text = flags(sample[side]);
+        return text ? [`! ${engine} ${key} round ${index + 1} ${side}: ${text} (${sample[side].ok} ok)`] : [];
+      }),
+    ),
+  ]);
+  return [
+    '',
+    `tcms bench: the mark and bulk rows against the tight floor (bench/raw-runs-tight.ts), ${TIGHT_ROUNDS} interleaved rounds`,
+    '  PATCH run case = one mark { status, elapsedMs } (each changes its case and appends a result), round-robin over one run of 500 cases or 10 runs of 50;',
+    '    session = the owner in a session (cookie + X-Organization-Id, not metered); API token = Authorization: Bearer (metered and charged);',
+    '  results/bulk = bulk submit-result by the token of every case of one of 10 runs (round-robin) of 500 or 50 cases, an elapsedMs each;',
+    '  tight floor = authentication and metering in one statement, then a mark in one statement, a submit in BEGIN, the run locked, one statement, COMMIT;',
+    '    named as the service names its statements, its locks in its order, its NOTIFY of the run change after the commit on PostgreSQL (none on PGlite)',
+    `  per round and side: a warm-up of a tenth, then the measured requests (pglite: ${JSON.stringify(TIGHT_MEASURED.pglite)}, postgres: ${JSON.stringify(TIGHT_MEASURED.postgres)}, x BENCH_SCALE ${SCALE});`,
+    '  figures are medians over the rounds; ratio = service throughput / floor throughput of the same round, median (lowest-highest);',
+    `  load = the 1-minute load average as each measure began, lowest-highest, on ${os.availableParallelism()} cores`,
+    '',
+    ...lines,
+    ...(notes.length ? ['', ...notes] : []),
+    '',
+  ].join('\n');
+}
+
 // ---- start-up (BENCH_ONLY=start), on each engine -------------------------------------------------
 
 async function startPglite(): Promise<StartRow[]> {
@@ -1162,6 +1411,17 @@ try {
     if (liveRows.some(liveShortfall)) exitCode = 1;
   } else if (ONLY === 'start') {
     await benchStart();
+    process.stdout.write(footer());
+  } else if (ONLY === 'tight') {
+    const rows = [...(await tightPglite()), ...(await tightPostgres())];
+    process.stdout.write(tightReport(rows));
+    process.stdout.write(footer());
+    if (rows.some((row) => row.problems.length > 0)) exitCode = 1;
+  } else if (ONLY === 'memory') {
+    process.stdout.write(memoryReport(await benchMemory()));
+    process.stdout.write(footer());
+  } else if (ONLY === 'reports') {
+    process.stdout.write(reportsReport(await benchReports()));
     process.stdout.write(footer());
   } else if (ONLY === 'runs') {
     process.stdout.write(runCreationReport([await runCreationPglite(), await runCreationPostgres()]));

@@ -22,6 +22,7 @@
  *   configuration buckets, some closed (seedDetailPlan); its progress is checked before the load.
  */
 import type { ServiceProcess } from './child.ts';
+import { runHttpLoad } from './load.ts';
 import { bearer, createProjectThroughApi, getJson, graphqlData, type Integrator, seedCases } from './setup.ts';
 import type { Measurement } from './stats.ts';
 import { type Counts, type Drive, measureLoad, type Next, runVaryingLoad, STEPS } from './test-design.ts';
@@ -197,9 +198,10 @@ export async function seedRuns(service: ServiceProcess, who: Integrator, code: s
 }
 
 export const bulkMarkBody = (run: BenchRun, pass: number) => ({ caseUlids: run.runCaseUlids, status: statusOfPass(pass) });
-export const submitBody = (run: BenchRun, pass: number) => ({
-  results: run.runCaseUlids.map((runCaseUlid, index) => ({ runCaseUlid, status: statusOfPass(pass), elapsedMs: elapsedOf(index) })),
-});
+/** The entries of a submit of all of `run`'s cases on `pass`: the status of the pass, an elapsedMs each. */
+export const submitEntries = (run: BenchRun, pass: number) =>
+  run.runCaseUlids.map((runCaseUlid, index) => ({ runCaseUlid, status: statusOfPass(pass), elapsedMs: elapsedOf(index) }));
+export const submitBody = (run: BenchRun, pass: number) => ({ results: submitEntries(run, pass) });
 
 async function serviceBulk(
   service: ServiceProcess,
@@ -396,4 +398,139 @@ export async function serviceProgress(service: ServiceProcess, project: RunsProj
   const next: Next = () => ({ method: 'POST', path: '/graphql', body });
   const accept = (answer: string) => answer.startsWith('{"data":{"project":{') && !answer.includes('"errors":');
   return measureLoad(service, project.who, drive, counts, next, accept);
+}
+
+// ---- the rows measured against the tight floor (BENCH_ONLY=tight) --------------------------------
+
+/**
+ * The rows issue 33 measures against the tight floor (bench/raw-runs-tight.ts): single marks by
+ * the owner's session (cookie + X-Organization-Id, not metered) or by an API token, into one run
+ * of RUN_CASES cases or spread over SPREAD_RUNS runs of RUN_CASES / SPREAD_RUNS, and bulk
+ * submit-result by the token of every case of one of BULK_RUNS runs (round-robin) of `perCall` cases.
+ */
+export const TIGHT_ROWS = {
+  sessionOne10: { kind: 'mark', caller: 'session', runs: 1, clients: 10 },
+  sessionOne50: { kind: 'mark', caller: 'session', runs: 1, clients: MANY_CLIENTS },
+  sessionSpread10: { kind: 'mark', caller: 'session', runs: SPREAD_RUNS, clients: 10 },
+  sessionSpread50: { kind: 'mark', caller: 'session', runs: SPREAD_RUNS, clients: MANY_CLIENTS },
+  tokenOne50: { kind: 'mark', caller: 'api_token', runs: 1, clients: MANY_CLIENTS },
+  tokenSpread50: { kind: 'mark', caller: 'api_token', runs: SPREAD_RUNS, clients: MANY_CLIENTS },
+  submit500x1: { kind: 'submit', caller: 'api_token', perCall: RUN_CASES, clients: 1 },
+  submit500x4: { kind: 'submit', caller: 'api_token', perCall: RUN_CASES, clients: 4 },
+  submit50x1: { kind: 'submit', caller: 'api_token', perCall: 50, clients: 1 },
+} as const;
+export type TightRowKey = keyof typeof TIGHT_ROWS;
+export type TightRow = (typeof TIGHT_ROWS)[TightRowKey];
+export const TIGHT_KEYS = Object.keys(TIGHT_ROWS) as TightRowKey[];
+
+/** What one side's operation of a row is: the request it makes and, once it succeeded, the elapsed time its results add to their runs. */
+export type TightOp =
+  | { kind: 'mark'; mark: Mark; durationMs: number }
+  | { kind: 'submit'; run: BenchRun; entries: ReturnType<typeof submitEntries>; durationMs: number };
+
+/**
+ * One side's runs of a row and the sequence of its operations, which goes on from round to round
+ * (so that every mark still changes its case); `durationMs` sums what the operations that
+ * succeeded added to the runs' totalDurationMs (checked after the rounds).
+ */
+export type TightSide = { runs: BenchRun[]; next: () => TightOp; durationMs: number };
+
+function tightSide(row: TightRow, runs: BenchRun[]): TightSide {
+  if (row.kind === 'mark') {
+    const marks = markSequence(runs);
+    return {
+      runs,
+      durationMs: 0,
+      next: () => {
+        const mark = marks();
+        return { kind: 'mark', mark, durationMs: mark.elapsedMs };
+      },
+    };
+  }
+  const calls = roundRobin(runs);
+  return {
+    runs,
+    durationMs: 0,
+    next: () => {
+      const { item, pass } = calls();
+      const entries = submitEntries(item, pass);
+      return { kind: 'submit', run: item, entries, durationMs: entries.reduce((sum, entry) => sum + entry.elapsedMs, 0) };
+    },
+  };
+}
+
+/** The runs of every tight row for one side (`side` names them), seeded through the API. */
+export async function seedTightSide(service: ServiceProcess, project: RunsProject, side: string): Promise<Record<TightRowKey, TightSide>> {
+  const sides = {} as Record<TightRowKey, TightSide>;
+  for (const key of TIGHT_KEYS) {
+    const row: TightRow = TIGHT_ROWS[key];
+    const count = row.kind === 'mark' ? row.runs : BULK_RUNS;
+    const size = row.kind === 'mark' ? RUN_CASES / row.runs : row.perCall;
+    const runs: BenchRun[] = [];
+    for (let index = 0; index < count; index++) {
+      const from = row.kind === 'mark' ? index * size : 0;
+      runs.push(await newRun(service, project, `${side} ${key} ${index}`, project.caseUlids.slice(from, from + size)));
+    }
+    sides[key] = tightSide(row, runs);
+  }
+  return sides;
+}
+
+/** The elapsed time one submit of `perCall` cases adds to its run (elapsedOf of each position). */
+const PER_SUBMIT_MS: Record<number, number> = Object.fromEntries(
+  [...new Set(Object.values(TIGHT_ROWS).flatMap((row) => (row.kind === 'submit' ? [row.perCall] : [])))].map((perCall) => [
+    perCall,
+    Array.from({ length: perCall }, (_, index) => elapsedOf(index)).reduce((sum, each) => sum + each, 0),
+  ]),
+);
+
+/** The headers of `row`'s caller: the owner's session acting in the organization, or the token. */
+export const tightHeaders = (row: TightRow, who: Integrator): Record<string, string> =>
+  row.caller === 'session' ? { cookie: who.session.cookie, 'x-organization-id': who.orgId } : bearer(who);
+
+/**
+ * The service side of a tight row: `requests` requests of the side's sequence at the row's
+ * clients; an answer counts when it appended what was asked (a mark's resultUlid, a submit's
+ * resultUlids), and adds its duration to the side's.
+ */
+export function serviceTightLoad(
+  service: ServiceProcess,
+  who: Integrator,
+  row: TightRow,
+  side: TightSide,
+  requests: number,
+  maxMs: number,
+) {
+  // autocannon may build more requests than it sends: an answer's own figures are what counts.
+  const accept = (answer: string) => {
+    const body = JSON.parse(answer) as { resultUlid?: string | null; elapsedMs?: number; resultUlids?: string[] };
+    if (row.kind === 'mark') {
+      if (!body.resultUlid) return false;
+      side.durationMs += body.elapsedMs!;
+      return true;
+    }
+    if (body.resultUlids?.length !== row.perCall) return false;
+    side.durationMs += PER_SUBMIT_MS[row.perCall]!;
+    return true;
+  };
+  return runHttpLoad({
+    url: service.baseUrl,
+    method: 'POST',
+    headers: { ...tightHeaders(row, who), 'content-type': 'application/json' },
+    next: () => {
+      const op = side.next();
+      return op.kind === 'mark'
+        ? {
+            method: 'PATCH',
+            path: `/api/v1/runs/${op.mark.run.ulid}/cases/${op.mark.runCaseUlid}`,
+            body: JSON.stringify({ status: op.mark.status, elapsedMs: op.mark.elapsedMs }),
+          }
+        : { method: 'POST', path: `/api/v1/runs/${op.run.ulid}/results/bulk`, body: JSON.stringify({ results: op.entries }) };
+    },
+    accept,
+    requests,
+    concurrency: row.clients,
+    maxMs,
+    cpuSeconds: service.cpuSeconds,
+  });
 }

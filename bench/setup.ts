@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { ServiceProcess } from './child.ts';
 
-/** An organization of its own, reached with an API token (the integrator path). */
-export type Integrator = { orgId: string; userId: string; token: string; tokenId: string; tokenName: string };
+/** An organization of its own, reached with an API token (the integrator path); `session` is its owner's, who made the token. */
+export type Integrator = { orgId: string; userId: string; token: string; tokenId: string; tokenName: string; session: SessionPerson };
 
 /** The headers that authenticate `who` (an API token: Authorization: Bearer). */
 export const bearer = (who: Integrator) => ({ authorization: `Bearer ${who.token}` });
@@ -74,7 +74,7 @@ export async function newIntegrator(service: ServiceProcess, label: string): Pro
   );
   expect(201, created, 'API token creation');
   await service.raiseLimits(person.orgId);
-  return { orgId: person.orgId, userId: person.userId, token: created.body.token, tokenId: created.body.ulid, tokenName };
+  return { orgId: person.orgId, userId: person.userId, token: created.body.token, tokenId: created.body.ulid, tokenName, session: person };
 }
 
 /** Creates projects through the API (the list benchmark's page). */

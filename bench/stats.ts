@@ -27,6 +27,14 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1] as number;
 }
 
+/** The median of `values` (the mean of the middle two for an even count); NaN for none. */
+export function median(values: number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
 export function summarize(latenciesMs: number[], failed: number, elapsedMs: number, truncated: boolean, machineBusy: number): Measurement {
   const sorted = Float64Array.from(latenciesMs).sort();
   const values = Array.from(sorted);

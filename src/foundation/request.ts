@@ -82,7 +82,7 @@ export async function openRequest(needs: CallerNeeds, credentials: RequestCreden
       credentials,
       {
         meter: requestMeter(needs, credentials, requestedOrgId),
-        entering: needs.caller === 'org' && !orgsDisagree(needs, credentials) ? { orgId: requestedOrgId } : undefined,
+        entering: entersWithCaller(needs, credentials, requestedOrgId) ? { orgId: requestedOrgId } : undefined,
       },
       now,
     );
@@ -108,6 +108,10 @@ export async function openRequest(needs: CallerNeeds, credentials: RequestCreden
     throw error;
   }
 }
+
+/** Whether a session's membership is read with the session: the request enters an organization it may name. */
+const entersWithCaller = (needs: CallerNeeds, credentials: RequestCredentials, requestedOrgId: string | undefined) =>
+  needs.caller === 'org' && !orgsDisagree(needs, credentials) && (requestedOrgId === undefined || ULID_PATTERN.test(requestedOrgId));
 
 const orgsDisagree = (needs: CallerNeeds, credentials: RequestCredentials) =>
   needs.orgFromPath !== undefined && credentials.organizationHeader !== undefined && credentials.organizationHeader !== needs.orgFromPath;

@@ -159,12 +159,10 @@ export async function createApp(config: Config, startUpLog?: Logger): Promise<Ap
   for (const download of CLI_DOWNLOADS) app.get(download.path, routeLabel(download.path), serveDownload(download));
   if (oauthOffered()) {
     for (const path of OAUTH_PATHS) app.use(path, routeLabel(path));
-    // Routes, not app.use(): the router sees the whole path, and no other request loads it.
+    // Not mounted under a path: the router matches whole paths. Only a request to one of them loads it.
     const oauth = loadedOnFirstRequest(async () => (await import('../rest/oauth.ts')).oauthRouter(http));
-    app.all(
-      OAUTH_PATHS.map((path) => `${path}{/*rest}`),
-      oauth,
-    );
+    const isOAuthPath = (path: string) => OAUTH_PATHS.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+    app.use((req, res, next) => (isOAuthPath(req.path) ? oauth(req, res, next) : next()));
   }
   app.use(yoga.graphqlEndpoint, routeLabel('/graphql'), yoga as unknown as RequestHandler);
   app.use(

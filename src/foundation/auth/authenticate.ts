@@ -80,25 +80,39 @@ export async function identify(
   return null;
 }
 
-type ApiTokenRow = {
-  id: string;
-  orgId: string;
-  name: string;
-  role: string;
-  expiresAt: Date | null;
-  revokedAt: Date | null;
-  membershipRole: string | null;
-  membershipSuspendedAt: Date | null;
+/** The caller's person, `users AS u` of a caller's statement, as userSnapshot reads it (`personOf`). */
+const PERSON_COLUMNS = sql`u.id AS "userId", u.email, u.first_name AS "firstName", u.last_name AS "lastName",
+  u.avatar_key AS "avatarKey", u.email_verified_at AS "emailVerifiedAt"`;
+type PersonRow = {
   userId: string;
   email: string;
   firstName: string;
   lastName: string;
   avatarKey: string | null;
   emailVerifiedAt: Date | null;
-  orgName: string;
-  orgSuspendedAt: Date | null;
+};
+const personOf = (row: PersonRow) => userSnapshot({ ...row, id: row.userId });
+
+/** The organization a caller acts in, `organizations AS o`, as organizationSnapshot reads it (`organizationOf`). */
+const ORGANIZATION_COLUMNS = sql`o.name AS "orgName", o.suspended_at AS "orgSuspendedAt", o.plan,
+  o.max_projects_override AS "maxProjectsOverride", o.max_seats_override AS "maxSeatsOverride",
+  o.max_results_per_month_override AS "maxResultsPerMonthOverride",
+  o.requests_per_minute_override AS "requestsPerMinuteOverride", o.audit_export_enabled_override AS "auditExportEnabledOverride"`;
+type OrganizationRow = { orgId: string; orgName: string; orgSuspendedAt: Date | null } & OrganizationPlanRow;
+const organizationOf = (row: OrganizationRow) =>
+  organizationSnapshot({ ...row, id: row.orgId, name: row.orgName, suspendedAt: row.orgSuspendedAt });
+
+type ApiTokenRow = {
+  id: string;
+  name: string;
+  role: string;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  membershipRole: string | null;
+  membershipSuspendedAt: Date | null;
   requestCount: number | null;
-} & OrganizationPlanRow;
+} & PersonRow &
+  OrganizationRow;
 
 /**
  * An API token with its creator's membership of the token's organization, the creator and the
@@ -130,12 +144,7 @@ async function findApiToken(secret: string, meter: RequestMeter | undefined, now
     ), counted AS (${countCallStatement(metered, 'requests', now)})
     SELECT token.id, token.org_id AS "orgId", token.name, token.role, token.expires_at AS "expiresAt", token.revoked_at AS "revokedAt",
            token.membership_role AS "membershipRole", token.membership_suspended_at AS "membershipSuspendedAt",
-           u.id AS "userId", u.email, u.first_name AS "firstName", u.last_name AS "lastName", u.avatar_key AS "avatarKey",
-           u.email_verified_at AS "emailVerifiedAt",
-           o.name AS "orgName", o.suspended_at AS "orgSuspendedAt", o.plan, o.max_projects_override AS "maxProjectsOverride",
-           o.max_seats_override AS "maxSeatsOverride", o.max_results_per_month_override AS "maxResultsPerMonthOverride",
-           o.requests_per_minute_override AS "requestsPerMinuteOverride", o.audit_export_enabled_override AS "auditExportEnabledOverride",
-           (SELECT count FROM counted) AS "requestCount"
+           ${PERSON_COLUMNS}, ${ORGANIZATION_COLUMNS}, (SELECT count FROM counted) AS "requestCount"
     FROM token
     JOIN users AS u ON u.id = token.user_id
     JOIN organizations AS o ON o.id = token.org_id`,
@@ -153,14 +162,14 @@ async function identifyToken(authorization: string, meter: RequestMeter | undefi
   if (token.membershipSuspendedAt) throw membershipSuspended();
   const identity: Identity = {
     kind: 'api_token',
-    user: userSnapshot({ ...token, id: token.userId }),
+    user: personOf(token),
     token: {
       id: token.id,
       name: token.name,
       orgId: token.orgId,
       role: lowerRole(token.role as Role, token.membershipRole as Role),
     },
-    org: organizationSnapshot({ ...token, id: token.orgId, name: token.orgName, suspendedAt: token.orgSuspendedAt }),
+    org: organizationOf(token),
   };
   return { identity, requestCount: token.requestCount ?? undefined };
 }
@@ -188,14 +197,7 @@ async function identifyOAuthToken(secret: string, now: number): Promise<Identity
 }
 
 /** A person's membership of the organization a request enters, with that organization and the projects hidden from them. */
-type MembershipRow = {
-  role: string;
-  suspendedAt: Date | null;
-  hiddenProjectIds: string[];
-  orgId: string;
-  orgName: string;
-  orgSuspendedAt: Date | null;
-} & OrganizationPlanRow;
+type MembershipRow = { role: string; suspendedAt: Date | null; hiddenProjectIds: string[] } & OrganizationRow;
 
 /**
  * The membership a session's request enters: of `orgId`, or without one the oldest active (not
@@ -204,26 +206,14 @@ type MembershipRow = {
 const membershipStatement = (userId: Prisma.Sql, orgId: string | undefined) => sql`
   SELECT m.role, m.suspended_at AS "suspendedAt",
          ${hiddenProjectsExpression(sql`m.org_id`, sql`m.user_id`, sql`m.role`)} AS "hiddenProjectIds",
-         o.id AS "orgId", o.name AS "orgName", o.suspended_at AS "orgSuspendedAt", o.plan,
-         o.max_projects_override AS "maxProjectsOverride", o.max_seats_override AS "maxSeatsOverride",
-         o.max_results_per_month_override AS "maxResultsPerMonthOverride",
-         o.requests_per_minute_override AS "requestsPerMinuteOverride", o.audit_export_enabled_override AS "auditExportEnabledOverride"
+         o.id AS "orgId", ${ORGANIZATION_COLUMNS}
   FROM memberships AS m
   JOIN organizations AS o ON o.id = m.org_id
   WHERE m.user_id = ${userId} AND m.org_id = coalesce(${orgId ?? null}::text, m.org_id)
   ORDER BY m.suspended_at ASC NULLS FIRST, m.created_at, m.id
   LIMIT 1`;
 
-type SessionRow = {
-  sessionId: string;
-  lastSeenAt: Date;
-  userId: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  avatarKey: string | null;
-  emailVerifiedAt: Date | null;
-} & Partial<MembershipRow>;
+type SessionRow = { sessionId: string; lastSeenAt: Date } & PersonRow & Partial<MembershipRow>;
 
 /**
  * A session with its person in one statement, which also deletes it once idle too long and
@@ -243,15 +233,14 @@ async function identifySession(sessionToken: string, entering: OrganizationEntry
       WHERE id IN (SELECT id FROM session WHERE last_seen_at >= ${idleSince} AND last_seen_at < ${new Date(now - TOUCH_INTERVAL_MS)})
     )
     SELECT session.id AS "sessionId", session.last_seen_at AS "lastSeenAt",
-           u.id AS "userId", u.email, u.first_name AS "firstName", u.last_name AS "lastName", u.avatar_key AS "avatarKey",
-           u.email_verified_at AS "emailVerifiedAt"${entering ? sql`, membership.*` : Prisma.empty}
+           ${PERSON_COLUMNS}${entering ? sql`, membership.*` : Prisma.empty}
     FROM session
     JOIN users AS u ON u.id = session.user_id
     ${entering ? sql`LEFT JOIN LATERAL (${membershipStatement(sql`session.user_id`, entering.orgId)}) AS membership ON true` : Prisma.empty}`,
   );
   if (!row) throw unauthorized('No valid session');
   if (row.lastSeenAt < idleSince) throw unauthorized('The session expired');
-  const identity: Identity = { kind: 'session', user: userSnapshot({ ...row, id: row.userId }), sessionId: row.sessionId };
+  const identity: Identity = { kind: 'session', user: personOf(row), sessionId: row.sessionId };
   if (!entering) return { identity };
   return { identity, membership: row.orgId === null ? null : (row as SessionRow & MembershipRow) };
 }
@@ -279,13 +268,7 @@ export async function enterOrganization(identified: Identified, requestedOrgId?:
       : ((await queryRaw<MembershipRow[]>(prisma(), membershipStatement(sql`${identity.user.id}`, requestedOrgId)))[0] ?? null);
   if (!membership) throw notFound('Organization');
   if (membership.suspendedAt) throw membershipSuspended();
-  const org = organizationSnapshot({
-    ...membership,
-    id: membership.orgId,
-    name: membership.orgName,
-    suspendedAt: membership.orgSuspendedAt,
-  });
-  return context(identity, org, membership.role as Role, false, locale, membership.hiddenProjectIds);
+  return context(identity, organizationOf(membership), membership.role as Role, false, locale, membership.hiddenProjectIds);
 }
 
 /** The name of an OAuth client that people see (consent page, audit events, an OAuth identity's token name): the registered client_name, else the client id. */

@@ -107,7 +107,7 @@ export function fromValidationIssues(issues: readonly Issue[], location?: 'query
 }
 
 /** PostgreSQL's SQLSTATE of a failed statement, as the driver adapter or Prisma carries it. */
-function sqlStateOf(error: unknown): string | undefined {
+export function sqlStateOf(error: unknown): string | undefined {
   const { cause, message } = (error ?? {}) as { cause?: { originalCode?: unknown }; message?: unknown };
   if (typeof cause?.originalCode === 'string') return cause.originalCode;
   return typeof message === 'string' ? /Database error\. Code: `(\w{5})`/.exec(message)?.[1] : undefined;

@@ -1,4 +1,4 @@
-import type { Prisma } from '../../prisma/generated/client/client.ts';
+import { Prisma } from '../../prisma/generated/client/client.ts';
 import { authorize, type Capability } from '../foundation/auth/policy.ts';
 import type { RequestContext } from '../foundation/context.ts';
 import type { Db } from '../kernel/database/client.ts';
@@ -89,9 +89,9 @@ type RunGateRow = {
 
 /**
  * The run `runUlid` (a value or an expression) of the active organization, unless its project is
- * hidden from the caller, with its project and both levels of run settings, locked `strength`.
+ * hidden from the caller, with its project and both levels of run settings, locked `strength` (or read without a lock).
  */
-const runGate = (ctx: RequestContext, runUlid: Prisma.Sql, strength: Prisma.Sql) => sql`
+const runGate = (ctx: RequestContext, runUlid: Prisma.Sql, strength: Prisma.Sql | null) => sql`
   SELECT r.id AS "runId", r.name AS "runName", r.state AS "runState", r.aborted_at AS "runAbortedAt",
          r.project_id AS "projectId", p.code AS "projectCode", p.locked_at AS "projectLockedAt",
          o.run_settings AS "organizationSettings", p.run_settings AS "projectSettings"
@@ -99,7 +99,7 @@ const runGate = (ctx: RequestContext, runUlid: Prisma.Sql, strength: Prisma.Sql)
   JOIN projects AS p ON p.id = r.project_id
   JOIN organizations AS o ON o.id = r.org_id
   WHERE r.id = ${runUlid} AND r.org_id = ${ctx.org.id} AND r.project_id <> ALL(${ctx.hiddenProjectIds}::char(26)[])
-  FOR ${strength} OF r`;
+  ${strength ? sql`FOR ${strength} OF r` : Prisma.empty}`;
 
 /** The run of a gate's row, its settings resolved; refused when its project is locked or, per `options`, when it accepts no changes. */
 function gatedRun(row: RunGateRow, options: RunOptions): RunOfCaseMutation {
@@ -134,8 +134,10 @@ export async function lockRunForCases(
   return gatedRun(row, options);
 }
 
-type CaseLockRow = RunGateRow & {
-  runCase: (Omit<RunCaseRecord, 'lastResultAt' | 'createdAt' | 'updatedAt' | 'steps'> & CaseTimes & { steps: Array<StepRow> }) | null;
+type CaseGateRow = RunGateRow & {
+  runCase:
+    | (Omit<RunCaseRecord, 'lastResultAt' | 'createdAt' | 'updatedAt' | 'steps'> & CaseTimes & { steps: Array<StepRow>; version: string })
+    | null;
 };
 type CaseTimes = { lastResultAt: string | null; createdAt: string; updatedAt: string };
 type StepRow = Omit<RunCaseRecord['steps'][number], 'updatedAt'> & { updatedAt: string };
@@ -157,28 +159,49 @@ export async function lockRunCase(
   capability: Capability,
   options: RunOptions = {},
 ): Promise<{ run: RunOfCaseMutation; runCase: RunCaseRecord }> {
+  const { run, runCase } = await gateOfRunCase(tx, ctx, ref, capability, options, true);
+  return { run, runCase };
+}
+
+/**
+ * lockRunCase's reads and refusals without its locks, for a mutation that commits in one statement
+ * of its own (a guarded mark): `version` is the case row's version as read (its xmin), which the
+ * statement requires to be unchanged.
+ */
+export const readRunCase = (ctx: RequestContext, ref: { runCaseUlid: string; runUlid?: string | undefined }, capability: Capability) =>
+  gateOfRunCase(ctx.db, ctx, ref, capability, {}, false);
+
+async function gateOfRunCase(
+  db: Db,
+  ctx: RequestContext,
+  ref: { runCaseUlid: string; runUlid?: string | undefined },
+  capability: Capability,
+  options: RunOptions,
+  locked: boolean,
+): Promise<{ run: RunOfCaseMutation; runCase: RunCaseRecord; version: string }> {
   authorize(ctx, capability);
   const orgId = ctx.org.id;
   const runUlid =
     ref.runUlid === undefined
       ? sql`(SELECT run_id FROM test_run_cases WHERE id = ${ref.runCaseUlid} AND org_id = ${orgId})`
       : sql`${ref.runUlid}`;
-  const [row] = await queryRaw<CaseLockRow[]>(
-    tx,
+  const [row] = await queryRaw<CaseGateRow[]>(
+    db,
     sql`
-    WITH run AS MATERIALIZED (${runGate(ctx, runUlid, sql`KEY SHARE`)})
+    WITH run AS MATERIALIZED (${runGate(ctx, runUlid, locked ? sql`KEY SHARE` : null)})
     SELECT run.*,
            CASE WHEN run_case.id IS NULL THEN NULL ELSE jsonb_build_object(
              'id', run_case.id, 'orgId', run_case.org_id, 'runId', run_case.run_id, 'caseId', run_case.case_id,
              'caseNumber', run_case.case_number, 'title', run_case.title, 'suiteName', run_case.suite_name,
              'position', run_case.position, 'status', run_case.status, 'assigneeId', run_case.assignee_id,
              'elapsedMs', run_case.elapsed_ms, 'lastResultAt', run_case.last_result_at,
-             'createdAt', run_case.created_at, 'updatedAt', run_case.updated_at, 'steps', steps.list) END AS "runCase"
+             'createdAt', run_case.created_at, 'updatedAt', run_case.updated_at, 'steps', steps.list,
+             'version', run_case.xmin::text) END AS "runCase"
     FROM run
     LEFT JOIN LATERAL (
-      SELECT c.* FROM test_run_cases AS c
+      SELECT c.*, c.xmin FROM test_run_cases AS c
       WHERE c.id = ${ref.runCaseUlid} AND c.run_id = run."runId" AND c.org_id = ${orgId}
-      FOR UPDATE
+      ${locked ? sql`FOR UPDATE` : Prisma.empty}
     ) AS run_case ON true
     LEFT JOIN LATERAL (
       SELECT COALESCE(jsonb_agg(jsonb_build_object(
@@ -191,12 +214,13 @@ export async function lockRunCase(
   if (!row) throw notFound(ref.runUlid === undefined ? 'Run case' : 'Run');
   const run = gatedRun(row, options);
   if (!row.runCase) throw notFound('Run case');
-  return { run, runCase: runCaseRecordOf(row.runCase) };
+  const { version, ...runCase } = row.runCase;
+  return { run, runCase: runCaseRecordOf(runCase), version };
 }
 
 const dateOrNull = (value: string | null) => (value === null ? null : new Date(value));
 
-function runCaseRecordOf(json: NonNullable<CaseLockRow['runCase']>): RunCaseRecord {
+function runCaseRecordOf(json: Omit<NonNullable<CaseGateRow['runCase']>, 'version'>): RunCaseRecord {
   return {
     ...json,
     lastResultAt: dateOrNull(json.lastResultAt),

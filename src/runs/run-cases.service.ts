@@ -5,7 +5,7 @@ import { authorize } from '../foundation/auth/policy.ts';
 import type { RequestContext } from '../foundation/context.ts';
 import type { Db, Prisma } from '../kernel/database/client.ts';
 import { queryRaw, sql } from '../kernel/database/raw-sql.ts';
-import { inTransaction } from '../kernel/database/transactions.ts';
+import { inTransaction, isTransaction } from '../kernel/database/transactions.ts';
 import { AppError, notFound, validationFailed } from '../kernel/errors.ts';
 import { epochMsOrNull } from '../kernel/ids.ts';
 import { cursorPageOf, pageOf, pageWindow } from '../kernel/pagination.ts';
@@ -13,9 +13,9 @@ import { type CaseStatus, isOutcome } from '../kernel/statuses.ts';
 import { likeLiteral } from '../kernel/validation.ts';
 import { caseDisplayId } from '../projects/projects.schemas.ts';
 import { RUN_CASE_INCLUDE, type RunCaseRecord } from './internal/run-case-record.ts';
-import { isAssigneeLocked, markedRunCase, recordResults, singleSource } from './internal/run-marking.ts';
+import { isAssigneeLocked, markedRunCase, recordResultAlone, recordResults, singleSource } from './internal/run-marking.ts';
 import { aggregateOfSteps } from './internal/run-status.ts';
-import { lockRunCase, type RunOfCaseMutation, resolveRun } from './run-access.service.ts';
+import { lockRunCase, type RunOfCaseMutation, readRunCase, resolveRun } from './run-access.service.ts';
 import type { MarkRunCaseStepInput, RunCaseFilter, RunCaseListQuery, RunResultListQuery, UpdateRunCaseInput } from './run-cases.schemas.ts';
 import { caseSnapshot, runCaseEvent, runCaseStepLabel } from './run-events.service.ts';
 
@@ -107,6 +107,37 @@ async function assign(tx: Db, ctx: RequestContext, run: RunRef, runCase: RunCase
   });
 }
 
+type Mark = { status: CaseStatus; elapsedMs?: number | null | undefined };
+
+const markedEvent = (run: RunOfCaseMutation, runCase: RunCaseRecord, mark: Mark) => ({
+  action: 'run.case_marked',
+  ...runCaseEvent(run, runCase),
+  metadata: {
+    ...caseSnapshot(run, runCase),
+    changes: [change('status', runCase.status, mark.status)],
+    ...(mark.elapsedMs !== undefined ? { elapsedMs: mark.elapsedMs } : {}),
+  },
+});
+
+/**
+ * A mark that changes the case's status, outside a transaction: the case read without locks, its
+ * refusals, then one statement that commits alone and writes only while the case, the run and the
+ * month are as read (recordResultAlone). Undefined when they are not, or when the status is
+ * unchanged: updateRunCase then marks in a transaction, under lockRunCase's locks.
+ */
+async function markAlone(ctx: RequestContext, ref: RunCaseRef, mark: Mark) {
+  const { run, runCase, version } = await readRunCase(ctx, ref, 'result.execute');
+  assertMayRecord(ctx, run, runCase);
+  assertElapsedGiven(run, mark.status, mark.elapsedMs);
+  if (mark.status === runCase.status) return undefined;
+  const marked = await recordResultAlone(ctx, run, { runCase, ...mark }, version, {
+    source: singleSource(ctx),
+    whileAccepting: acceptingOf(run),
+    audit: markedEvent(run, runCase, mark),
+  });
+  return marked && { runCase: marked.runCase, projectCode: run.project.code, resultUlid: marked.resultUlid };
+}
+
 /**
  * PATCH run case. A changed status marks the case (its steps follow) and appends a result whose
  * ULID is returned; an unchanged status appends nothing. A changed elapsedMs without a status
@@ -115,6 +146,10 @@ async function assign(tx: Db, ctx: RequestContext, run: RunRef, runCase: RunCase
  */
 export async function updateRunCase(ctx: RequestContext, ref: RunCaseRef, input: UpdateRunCaseInput) {
   authorize(ctx, 'result.execute');
+  if (input.status !== undefined && input.assigneeUlid === undefined && !isTransaction(ctx.db)) {
+    const marked = await markAlone(ctx, ref, { status: input.status, elapsedMs: input.elapsedMs });
+    if (marked) return marked;
+  }
   return inTransaction(ctx.db, async (tx) => {
     const { run, runCase } = await lockRunCase(tx, ctx, ref, 'result.execute');
     if (input.status !== undefined || input.elapsedMs !== undefined) assertMayRecord(ctx, run, runCase);
@@ -131,15 +166,7 @@ export async function updateRunCase(ctx: RequestContext, ref: RunCaseRef, input:
       const { outcomes, at } = await recordResults(tx, ctx, run, [{ runCase, ...mark }], {
         source: singleSource(ctx),
         whileAccepting: acceptingOf(run),
-        audit: {
-          action: 'run.case_marked',
-          ...runCaseEvent(run, runCase),
-          metadata: {
-            ...caseSnapshot(run, runCase),
-            changes: [change('status', runCase.status, input.status)],
-            ...(input.elapsedMs !== undefined ? { elapsedMs: input.elapsedMs } : {}),
-          },
-        },
+        audit: markedEvent(run, runCase, mark),
       });
       resultUlid = outcomes[0]!.resultUlid;
       if (!reassigned) marked = markedRunCase(runCase, mark, at);

@@ -118,16 +118,18 @@ describe('a single mark costs a fixed number of SQL statements', () => {
     return { run, runCase: runCase!, token, ...marked };
   }
 
-  it('sends four statements for a mark by a token, in a run of 2 cases of 2 steps as in one of 300 cases of 12 steps', async () => {
+  it('sends three statements for a mark by a token, in a run of 2 cases of 2 steps as in one of 300 cases of 12 steps', async () => {
     const small = await markOnce(await seeded(2), 'token');
     const large = await markOnce(await seeded(300, 12), 'token');
-    // Token with the request counter, the case gate (run, settings, case and steps), the case +
-    // steps + result writes with the run's counters, run.case_marked and the monthly result
-    // charge, COMMIT.
-    expect(small.statements, small.statements.join('\n')).toHaveLength(4);
-    expect(large.statements, large.statements.join('\n')).toHaveLength(4);
+    // Token with the request counter; the case read (run, settings, case and steps); one
+    // statement that commits alone: the case + steps + result writes with the run's counters,
+    // run.case_marked and the monthly result charge. No BEGIN, no COMMIT.
+    expect(small.statements, small.statements.join('\n')).toHaveLength(3);
+    expect(large.statements, large.statements.join('\n')).toHaveLength(3);
+    expect(large.statements.some((statement) => /^\s*(BEGIN|COMMIT)/i.test(statement))).toBe(false);
+    expect(large.statements[2]).toContain('tcms_require(');
 
-    // The answer is built from what was read under the case lock: it equals the case as stored.
+    // The answer is built from the read and the steps the statement wrote: it equals the case as stored.
     const { resultUlid, ...answered } = large.result.body as RunCaseBody & { resultUlid: string };
     const listed = await t.http.get(`/api/v1/runs/${large.run.ulid}/cases?pageSize=1`).set(large.token.headers);
     expect(answered).toEqual(listed.body.items[0]);
@@ -138,9 +140,9 @@ describe('a single mark costs a fixed number of SQL statements', () => {
     expect(results.body.items.map((item: { ulid: string }) => item.ulid)).toEqual([resultUlid]);
   }, 120_000);
 
-  it('sends four statements for a mark in a session too: the session, its membership and hidden projects are one', async () => {
+  it('sends three statements for a mark in a session too: the session, its membership and hidden projects are one', async () => {
     const marked = await markOnce(await seeded(2), 'session');
-    expect(marked.statements, marked.statements.join('\n')).toHaveLength(4);
+    expect(marked.statements, marked.statements.join('\n')).toHaveLength(3);
     expect(marked.statements[0]).toContain('FROM sessions');
     expect(marked.statements[0]).toContain('FROM memberships');
   });

@@ -14,6 +14,7 @@ import {
 } from '@prisma/driver-adapter-utils';
 import type { PrismaClient } from '../../../prisma/generated/client/client.ts';
 import { Prisma } from '../../../prisma/generated/client/client.ts';
+import { sqlStateOf } from '../errors.ts';
 import type { Db } from './db.ts';
 import { emitQuery, isQueryHeard } from './query-events.ts';
 
@@ -42,6 +43,15 @@ type Route = {
 };
 
 const routes = new WeakMap<object, Route>();
+
+/**
+ * An expression of a statement that commits alone: the statement fails with nothing written
+ * unless `condition` is true, as isRequirementUnmet tells (tcms_require, prisma/migrations).
+ */
+export const requirement = (condition: Prisma.Sql) => sql`tcms_require(${condition})`;
+
+/** Whether `error` is a statement's failed `requirement`. */
+export const isRequirementUnmet = (error: unknown) => sqlStateOf(error) === 'TC001';
 
 /** Runs `statement` on `db` and answers its rows, as `db.$queryRaw` would. */
 export async function queryRaw<T = unknown[]>(db: Db, statement: Prisma.Sql): Promise<T> {

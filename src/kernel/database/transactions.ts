@@ -41,9 +41,14 @@ const effectsOf = (tx: Db): Effects => {
   return effects;
 };
 
-/** Runs `effect` once the transaction `tx` belongs to has committed (files it stopped referencing, …). */
+/**
+ * Runs `effect` once the transaction `tx` belongs to has committed (files it stopped referencing, …).
+ * Outside a transaction, where the statement that calls for the effect has committed alone, at once.
+ */
 export function afterCommit(tx: Db, effect: Effect): void {
-  effectsOf(tx).committed.push(effect);
+  const effects = open.get(tx);
+  if (effects) effects.committed.push(effect);
+  else void settle([effect]);
 }
 
 /** Runs `effect` if the work done so far in `tx` is undone (files written for rows that never were, …). */

@@ -2,7 +2,7 @@ import { Prisma } from '../../../prisma/generated/client/client.ts';
 import { type AuditEntry, auditWrites, emitAudit } from '../../foundation/audit/audit.service.ts';
 import type { RequestContext } from '../../foundation/context.ts';
 import type { Db } from '../../kernel/database/client.ts';
-import { queryRaw, sql } from '../../kernel/database/raw-sql.ts';
+import { isRequirementUnmet, queryRaw, requirement, sql } from '../../kernel/database/raw-sql.ts';
 import type { CaseStatus } from '../../kernel/statuses.ts';
 import { resultCharge, resultLimitExceeded } from '../../usage/usage.service.ts';
 import { runClosed } from '../run-access.service.ts';
@@ -20,6 +20,17 @@ export type RunChangeWrite = { name: string; statement: Prisma.Sql };
 
 /** Results appended in one transaction: how many, their summed elapsedMs, and when. */
 export type AppendedResults = { count: number; durationMs: number; at: Date };
+
+/** What a mutation changes of a run's counters, and what rides on the same statement. */
+type RunChange = {
+  statusDelta?: StatusDelta;
+  results?: AppendedResults;
+  whileAccepting?: { allowClosed: boolean };
+  audit?: AuditEntry;
+  writes?: RunChangeWrite[];
+};
+
+type ChangedRunRow = TestRunRow & { closedNow: boolean; charged: boolean; auditDeliveries: number };
 
 /**
  * Applies a mutation's effect to the run's counters in one statement, inside the mutation's
@@ -41,14 +52,68 @@ export async function applyRunChange<R extends RunForChange>(
   tx: Db,
   ctx: RequestContext,
   run: R,
-  change: {
-    statusDelta?: StatusDelta;
-    results?: AppendedResults;
-    whileAccepting?: { allowClosed: boolean };
-    audit?: AuditEntry;
-    writes?: RunChangeWrite[];
-  },
+  change: RunChange,
 ): Promise<R & TestRunRow> {
+  const statement = runChangeStatement(ctx, run, change);
+  const [row] = await queryRaw<ChangedRunRow[]>(
+    tx,
+    sql`WITH ${statement.ctes} SELECT *, ${statement.charged} AS charged, ${statement.auditDeliveries} AS "auditDeliveries" FROM updated`,
+  );
+  if (!row) throw runClosed();
+  const { closedNow, charged, auditDeliveries, ...columns } = row;
+  if (!charged) throw resultLimitExceeded();
+  statement.audit?.settle(tx, { deliveries: auditDeliveries, planId: columns.planId });
+  const updated = { ...run, ...columns };
+  if (closedNow) {
+    await emitAudit(tx, ctx, {
+      action: 'run.closed',
+      ...runEvent(run),
+      metadata: { runAggregates: runAggregates(updated), automatic: true },
+    });
+  }
+  return updated;
+}
+
+/**
+ * applyRunChange as one statement that commits alone, outside a transaction (a guarded mark): it
+ * writes nothing unless every one of `requires` holds, the run accepted the change (whileAccepting),
+ * the change closed no run (whose run.closed is a statement of its own) and its results were
+ * charged. Returns the run as it now is and the rows of the `answers` writes; or undefined when a
+ * requirement failed, and then the caller applies the change in a transaction instead.
+ */
+export async function applyRunChangeAlone<R extends RunForChange>(
+  db: Db,
+  ctx: RequestContext,
+  run: R,
+  change: RunChange & { requires: Prisma.Sql[]; answers: string[] },
+): Promise<{ run: R & TestRunRow; answers: Record<string, unknown[]> } | undefined> {
+  const statement = runChangeStatement(ctx, run, change);
+  const conditions = [sql`updated.id IS NOT NULL`, sql`NOT updated."closedNow"`, statement.charged, ...change.requires];
+  const answers = change.answers.map(
+    (name) => sql`${name}::text, (SELECT COALESCE(jsonb_agg(to_jsonb(answer)), '[]') FROM ${Prisma.raw(name)} AS answer)`,
+  );
+  let row: (Omit<ChangedRunRow, 'charged'> & { answers: Record<string, unknown[]>; required: true }) | undefined;
+  try {
+    [row] = await queryRaw<Array<NonNullable<typeof row>>>(
+      db,
+      sql`
+      WITH ${statement.ctes}
+      SELECT updated.*, ${statement.auditDeliveries} AS "auditDeliveries",
+        ${answers.length ? sql`jsonb_build_object(${Prisma.join(answers)})` : sql`'{}'::jsonb`} AS answers,
+        ${requirement(Prisma.join(conditions, ' AND '))} AS required
+      FROM (VALUES (1)) AS one LEFT JOIN updated ON true`,
+    );
+  } catch (error) {
+    if (isRequirementUnmet(error)) return undefined;
+    throw error;
+  }
+  const { closedNow, auditDeliveries, answers: answered, required, ...columns } = row!;
+  statement.audit?.settle(db, { deliveries: auditDeliveries, planId: columns.planId });
+  return { run: { ...run, ...columns }, answers: answered };
+}
+
+/** The CTEs of a run change (the writes, `before`, `updated`, the charge, the event) and the expressions that read them. */
+function runChangeStatement(ctx: RequestContext, run: RunForChange, change: RunChange) {
   const delta = (status: CaseStatus) => change.statusDelta?.[status] ?? 0;
   const results = change.results && change.results.count > 0 ? change.results : undefined;
   const at = results?.at ?? null;
@@ -93,24 +158,10 @@ export async function applyRunChange<R extends RunForChange>(
     ...(charge ? [sql`charged AS (${charge})`] : []),
     ...(audit ? [audit.ctes] : []),
   ];
-  const [row] = await queryRaw<Array<TestRunRow & { closedNow: boolean; charged: boolean; auditDeliveries: number }>>(
-    tx,
-    sql`
-    WITH ${Prisma.join(ctes, ', ')}
-    SELECT *, ${charge ? sql`EXISTS (SELECT FROM charged)` : sql`true`} AS charged, ${audit?.deliveries ?? sql`0`} AS "auditDeliveries"
-    FROM updated`,
-  );
-  if (!row) throw runClosed();
-  const { closedNow, charged, auditDeliveries, ...columns } = row;
-  if (!charged) throw resultLimitExceeded();
-  audit?.settle(tx, { deliveries: auditDeliveries, planId: columns.planId });
-  const updated = { ...run, ...columns };
-  if (closedNow) {
-    await emitAudit(tx, ctx, {
-      action: 'run.closed',
-      ...runEvent(run),
-      metadata: { runAggregates: runAggregates(updated), automatic: true },
-    });
-  }
-  return updated;
+  return {
+    ctes: Prisma.join(ctes, ', '),
+    charged: charge ? sql`EXISTS (SELECT FROM charged)` : sql`true`,
+    auditDeliveries: audit?.deliveries ?? sql`0`,
+    audit,
+  };
 }

@@ -1,3 +1,4 @@
+import { Prisma } from '../../../prisma/generated/client/client.ts';
 import { authorColumns } from '../../foundation/actors.ts';
 import type { AuditEntry } from '../../foundation/audit/audit.service.ts';
 import type { RequestContext } from '../../foundation/context.ts';
@@ -7,7 +8,7 @@ import { newId } from '../../kernel/ids.ts';
 import type { CaseStatus } from '../../kernel/statuses.ts';
 import type { RunSettings } from '../../run-settings/run-settings.service.ts';
 import type { RunCaseRecord } from './run-case-record.ts';
-import { applyRunChange, type RunChangeWrite } from './run-counters.ts';
+import { applyRunChange, applyRunChangeAlone, type RunChangeWrite } from './run-counters.ts';
 import { addTransition, type StatusDelta } from './run-status.ts';
 
 /** What marking needs of a run case. */
@@ -67,6 +68,14 @@ export function markedRunCase(
   };
 }
 
+type RecordOptions = {
+  source: ResultSource;
+  appendUnchanged?: boolean;
+  stepsFollow?: boolean;
+  whileAccepting?: { allowClosed: boolean };
+  audit?: AuditEntry;
+};
+
 /**
  * Sets the status of run cases and appends their results, inside the caller's transaction after
  * lockRun or lockRunForCases (or lockRunCase, which passes `whileAccepting` on to applyRunChange). Entries apply in order (one case may appear several
@@ -83,15 +92,75 @@ export async function recordResults<R extends { id: string; name: string }>(
   ctx: RequestContext,
   run: R,
   entries: MarkEntry[],
-  options: {
-    source: ResultSource;
-    appendUnchanged?: boolean;
-    stepsFollow?: boolean;
-    whileAccepting?: { allowClosed: boolean };
-    audit?: AuditEntry;
-  },
+  options: RecordOptions,
 ) {
   const at = new Date();
+  const marking = markingOf(ctx, run, entries, options, at);
+  const updated = await applyRunChange(tx, ctx, run, {
+    statusDelta: marking.statusDelta,
+    results: marking.results,
+    whileAccepting: options.whileAccepting,
+    audit: options.audit,
+    writes: marking.writes,
+  });
+  return { run: updated, at, outcomes: marking.outcomes };
+}
+
+/** A step of a run case as recordResultAlone answers it. */
+type AnsweredStep = Omit<RunCaseRecord['steps'][number], 'updatedAt'> & { updatedAt: string };
+
+/**
+ * recordResults for one case whose status changes, outside a transaction: one statement that
+ * commits alone (applyRunChangeAlone). It takes the run's row FOR KEY SHARE before the case's,
+ * lockRunCase's order, and writes only while the case row is still the `version` readRunCase read.
+ * It writes every step of the case, not only those whose status changes, so that a step changed
+ * since the read (its case row only locked, not changed) is written from its current row; the
+ * steps are answered as they now are. Undefined when the case, the run or the month changed
+ * meanwhile, or the mark would close the run: nothing was written.
+ */
+export async function recordResultAlone<R extends { id: string; name: string }>(
+  ctx: RequestContext,
+  run: R,
+  entry: MarkEntry & { runCase: RunCaseRecord },
+  version: string,
+  options: Omit<RecordOptions, 'appendUnchanged' | 'stepsFollow'>,
+) {
+  const at = new Date();
+  const marking = markingOf(ctx, run, [entry], options, at, { version });
+  const applied = await applyRunChangeAlone(ctx.db, ctx, run, {
+    statusDelta: marking.statusDelta,
+    results: marking.results,
+    whileAccepting: options.whileAccepting,
+    audit: options.audit,
+    writes: marking.writes,
+    requires: [sql`(SELECT count(*) FROM marked_cases) = 1`],
+    answers: ['marked_steps'],
+  });
+  if (!applied) return undefined;
+  const steps = (applied.answers.marked_steps as AnsweredStep[])
+    .map((step) => ({ ...step, updatedAt: new Date(step.updatedAt) }))
+    .sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : 1));
+  return {
+    run: applied.run,
+    resultUlid: marking.outcomes[0]!.resultUlid,
+    runCase: { ...markedRunCase(entry.runCase, entry, at), steps },
+  };
+}
+
+/**
+ * What recordResults writes, as writes for applyRunChange: the cases, their steps and the
+ * results, for any number of cases. Columns travel as arrays (unnest), which costs far less to
+ * build than a row of parameters per case. Raw SQL names org_id itself. `alone` makes them
+ * recordResultAlone's.
+ */
+function markingOf(
+  ctx: RequestContext,
+  run: { id: string },
+  entries: MarkEntry[],
+  options: Omit<RecordOptions, 'whileAccepting' | 'audit'>,
+  at: Date,
+  alone?: { version: string },
+) {
   const original = new Map<string, CaseStatus>();
   const finalOf = new Map<string, { status: CaseStatus; elapsedMs: number | null | undefined }>();
   const results: Array<{
@@ -130,13 +199,16 @@ export async function recordResults<R extends { id: string; name: string }>(
 
   const withResults = new Set(results.map((row) => row.runCaseId));
   const touched = [...finalOf].filter(([id, next]) => next.status !== original.get(id) || withResults.has(id));
-  // The cases, their steps and the results ride on the run counters' statement (applyRunChange),
-  // for any number of cases: columns travel as arrays (unnest), which costs far less to build
-  // than a row of parameters per case. Raw SQL names org_id itself.
   const writes: RunChangeWrite[] = [];
   if (touched.length > 0) {
     const ids = touched.map(([id]) => id);
     const author = authorColumns(ctx.identity);
+    if (alone) {
+      writes.push({
+        name: 'run_gate',
+        statement: sql`SELECT id FROM test_runs WHERE id = ${run.id} AND org_id = ${ctx.org.id} FOR KEY SHARE`,
+      });
+    }
     writes.push({
       name: 'marked_cases',
       statement: sql`
@@ -146,17 +218,28 @@ export async function recordResults<R extends { id: string; name: string }>(
         FROM unnest(${ids}::char(26)[], ${touched.map(([, next]) => next.status)}::text[],
                     ${touched.map(([, next]) => next.elapsedMs ?? null)}::int[], ${touched.map(([, next]) => next.elapsedMs !== undefined)}::boolean[])
           AS v(id, status, elapsed, set_elapsed)
+          ${alone ? sql`, run_gate` : Prisma.empty}
         WHERE c.id = v.id AND c.org_id = ${ctx.org.id}
+          ${alone ? sql`AND c.run_id = run_gate.id AND c.xmin = ${alone.version}::xid` : Prisma.empty}
         RETURNING c.id`,
     });
     if (options.stepsFollow !== false) {
+      const statuses = sql`unnest(${ids}::char(26)[], ${touched.map(([, next]) => stepStatusFor(next.status))}::text[]) AS v(run_case_id, status)`;
       writes.push({
         name: 'marked_steps',
-        statement: sql`
-          UPDATE test_run_case_steps AS s SET status = v.status, updated_at = ${at}
-          FROM unnest(${ids}::char(26)[], ${touched.map(([, next]) => stepStatusFor(next.status))}::text[]) AS v(run_case_id, status)
-          WHERE s.run_case_id = v.run_case_id AND s.org_id = ${ctx.org.id} AND s.status <> v.status
-          RETURNING s.id`,
+        statement: alone
+          ? sql`
+            UPDATE test_run_case_steps AS s
+            SET status = v.status, updated_at = CASE WHEN s.status = v.status THEN s.updated_at ELSE ${at} END
+            FROM ${statuses}, marked_cases AS marked
+            WHERE s.run_case_id = v.run_case_id AND marked.id = v.run_case_id AND s.org_id = ${ctx.org.id}
+            RETURNING s.id, s.org_id AS "orgId", s.run_case_id AS "runCaseId", s.position, s.action,
+                      s.expected_result AS "expectedResult", s.status, s.actual_result AS "actualResult", s.updated_at AS "updatedAt"`
+          : sql`
+            UPDATE test_run_case_steps AS s SET status = v.status, updated_at = ${at}
+            FROM ${statuses}
+            WHERE s.run_case_id = v.run_case_id AND s.org_id = ${ctx.org.id} AND s.status <> v.status
+            RETURNING s.id`,
       });
     }
     writes.push({
@@ -180,12 +263,5 @@ export async function recordResults<R extends { id: string; name: string }>(
   const statusDelta: StatusDelta = {};
   for (const [id, next] of finalOf) addTransition(statusDelta, original.get(id)!, next.status);
   const durationMs = results.reduce((sum, row) => sum + (row.elapsedMs ?? 0), 0);
-  const updated = await applyRunChange(tx, ctx, run, {
-    statusDelta,
-    results: { count: results.length, durationMs, at },
-    whileAccepting: options.whileAccepting,
-    audit: options.audit,
-    writes,
-  });
-  return { run: updated, at, outcomes };
+  return { writes, statusDelta, results: { count: results.length, durationMs, at }, outcomes };
 }

@@ -54,8 +54,8 @@ export async function startService(
   const child = fork(SERVE, [], {
     cwd: ROOT,
     env,
-    // nodeFlags: e.g. --cpu-prof, to look inside the service while it is under load.
-    execArgv: ['--import', 'tsx', ...(options.nodeFlags ?? [])],
+    // nodeFlags (or BENCH_SERVICE_NODE_FLAGS): e.g. --cpu-prof, to look inside the service while it is under load.
+    execArgv: ['--import', 'tsx', ...(options.nodeFlags ?? process.env.BENCH_SERVICE_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])],
     // The request log is off (TCMS_LOG_REQUESTS=false); anything else the service prints is a
     // warning or an error worth seeing, so stdout/stderr go to ours.
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

@@ -296,7 +296,7 @@ type Caller = Record<keyof typeof ACTOR_TYPES, unknown> & { orgId: string; sourc
 const authenticationFailed = (why: string) => new Error(`tight floor: ${why}`);
 
 /** One statement: the caller, refused as the service refuses it (not found, suspended, over the request ceiling). */
-async function authenticate(sql: Sql, credentials: TightCredentials): Promise<Caller> {
+export async function authenticate(sql: Sql, credentials: TightCredentials): Promise<Caller> {
   const now = Date.now();
   const touchBefore = new Date(now - TOUCH_INTERVAL_MS);
   const session = credentials.kind === 'session';

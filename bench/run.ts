@@ -38,7 +38,8 @@
  * service in the fewest round trips, its lock order, statement names and NOTIFY, nothing else):
  * single marks by a session and by a token, into one run and over 10, and bulk submit of 500 and
  * of 50 results a call, `BENCH_ONLY=tight` for only those, in interleaved rounds (service, floor,
- * service, floor...; BENCH_ROUNDS, at least 5) with the median ratio, its spread and the 1-minute
+ * service, floor...; BENCH_ROUNDS, at least 5; BENCH_TIGHT_ROWS and BENCH_TIGHT_ENGINES pick rows and
+ * engines) with the median ratio, its spread and the 1-minute
  * load average of each row. On PostgreSQL the two sides alternate row by row; on PGlite, whose
  * data directory one process holds at a time, round by round (the service restarted each round,
  * each side warmed up each round on both engines).
@@ -261,9 +262,9 @@ const RUN_BOUND_MS = 45_000;
 const DEADLINE_MS = 1_800_000;
 const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 /**
- * `BENCH_ONLY=team`, `exports`, `import`, `live`, `runs`, `start`, `tight`, `memory` or `reports`: only the project-team,
- * the export, the import, the live, the run-creation, the start-up, the tight-floor, the memory (bench/memory.ts) or the
- * report (bench/reports.ts) measures, on both engines; `hot`: only the rows of HOT_ROWS.
+ * `BENCH_ONLY=team`, `exports`, `import`, `live`, `runs`, `start`, `tight`, `memory`, `reports` or `audit`: only the project-team,
+ * the export, the import, the live, the run-creation, the start-up, the tight-floor, the memory (bench/memory.ts), the
+ * report (bench/reports.ts) or the audit feed (bench/audit-feed.ts) measures, on both engines; `hot`: only the rows of HOT_ROWS.
  */
 const ONLY = process.env.BENCH_ONLY;
 /** BENCH_RAW_NAMED=true: the PostgreSQL floor names its statements as the service does (bench/raw.ts). */
@@ -272,8 +273,11 @@ const RAW_NAMED = process.env.BENCH_RAW_NAMED === 'true';
 const FLOOR = process.env.BENCH_FLOOR ?? 'issue';
 if (!['issue', 'today'].includes(FLOOR)) throw new Error('BENCH_FLOOR takes issue (the default) or today');
 const RUNS_STATEMENTS = FLOOR === 'today' ? TODAY_STATEMENTS : ISSUE_STATEMENTS;
-if (ONLY !== undefined && !['team', 'exports', 'import', 'live', 'runs', 'start', 'hot', 'tight', 'memory', 'reports'].includes(ONLY)) {
-  throw new Error('BENCH_ONLY takes one value: team, exports, import, live, runs, start, hot, tight, memory or reports');
+if (
+  ONLY !== undefined &&
+  !['team', 'exports', 'import', 'live', 'runs', 'start', 'hot', 'tight', 'memory', 'reports', 'audit'].includes(ONLY)
+) {
+  throw new Error('BENCH_ONLY takes one value: team, exports, import, live, runs, start, hot, tight, memory, reports or audit');
 }
 const LIVE_PLANS = { pglite: livePlan('pglite', SCALE), postgres: livePlan('postgres', SCALE) };
 
@@ -919,6 +923,14 @@ async function livePostgres(): Promise<LiveRow> {
 
 // ---- against the tight floor (BENCH_ONLY=tight), on each engine in a database of its own --------
 
+/** The rows measured: BENCH_TIGHT_ROWS (row keys, comma-separated) picks some, all by default. */
+const MEASURED_TIGHT_KEYS = (process.env.BENCH_TIGHT_ROWS?.split(',') ?? TIGHT_KEYS) as TightRowKey[];
+for (const key of MEASURED_TIGHT_KEYS)
+  if (!TIGHT_KEYS.includes(key)) throw new Error(`BENCH_TIGHT_ROWS: no row ${key}; rows: ${TIGHT_KEYS.join(', ')}`);
+/** The engines measured: BENCH_TIGHT_ENGINES (pglite, postgres, comma-separated), both by default. */
+const TIGHT_ENGINES = (process.env.BENCH_TIGHT_ENGINES ?? 'pglite,postgres').split(',');
+if (!TIGHT_ENGINES.every((engine) => engine === 'pglite' || engine === 'postgres'))
+  throw new Error('BENCH_TIGHT_ENGINES takes pglite and/or postgres');
 /** Interleaved rounds per row: at least five. */
 const TIGHT_ROUNDS = Number(process.env.BENCH_ROUNDS ?? '5');
 if (!(Number.isInteger(TIGHT_ROUNDS) && TIGHT_ROUNDS >= 5 && TIGHT_ROUNDS <= 20))
@@ -999,12 +1011,12 @@ async function tightMeasure(
 /** The rows' results so far, one sample added per round. */
 function tightResults(engine: string): Record<TightRowKey, TightRowResult> {
   const rowResult = (key: TightRowKey): TightRowResult => ({ engine, key, samples: [], problems: [] });
-  return Object.fromEntries(TIGHT_KEYS.map((key) => [key, rowResult(key)])) as Record<TightRowKey, TightRowResult>;
+  return Object.fromEntries(MEASURED_TIGHT_KEYS.map((key) => [key, rowResult(key)])) as Record<TightRowKey, TightRowResult>;
 }
 
 /** After the rounds: every side's runs must total the elapsed time of the results it appended (when nothing failed). */
 async function checkTightDurations(sql: Sql, fixture: TightFixture, results: Record<TightRowKey, TightRowResult>): Promise<void> {
-  for (const key of TIGHT_KEYS) {
+  for (const key of MEASURED_TIGHT_KEYS) {
     for (const side of ['service', 'floor'] as const) {
       if (results[key].samples.some((sample) => sample[side].failed > 0)) continue;
       const { runs, durationMs } = fixture[side][key];
@@ -1030,13 +1042,13 @@ async function tightPglite(): Promise<TightRowResult[]> {
     const stopService = onCleanup('pglite service', () => service.stop());
     fixture ??= await prepareTight(service);
     const serviceSide = new Map<TightRowKey, { measurement: Measurement; load: number }>();
-    for (const key of TIGHT_KEYS) serviceSide.set(key, await tightMeasure('pglite', 'service', key, fixture, { service }));
+    for (const key of MEASURED_TIGHT_KEYS) serviceSide.set(key, await tightMeasure('pglite', 'service', key, fixture, { service }));
     // One process holds the data directory at a time.
     await stopService();
     const db = await PGlite.create(path.join(dataDir, 'pgdata'));
     const closeDb = onCleanup('raw PGlite', () => db.close());
     const floor = { sql: pgliteSql(db), publish: publishNowhere };
-    for (const key of TIGHT_KEYS) {
+    for (const key of MEASURED_TIGHT_KEYS) {
       const floorSide = await tightMeasure('pglite', 'floor', key, fixture, { floor });
       const serviceFigures = serviceSide.get(key)!;
       results[key].samples.push({
@@ -1070,7 +1082,7 @@ async function tightPostgres(): Promise<TightRowResult[]> {
   const results = tightResults('postgres');
   for (let round = 1; round <= TIGHT_ROUNDS; round++) {
     log(`postgres: round ${round} of ${TIGHT_ROUNDS}`);
-    for (const key of TIGHT_KEYS) {
+    for (const key of MEASURED_TIGHT_KEYS) {
       const serviceSide = await tightMeasure('postgres', 'service', key, fixture, sides);
       const floorSide = await tightMeasure('postgres', 'floor', key, fixture, sides);
       results[key].samples.push({
@@ -1095,7 +1107,7 @@ function tightLabel(row: TightRow): string {
 }
 
 function tightReport(rows: TightRowResult[]): string {
-  const width = Math.max(...TIGHT_KEYS.map((key) => tightLabel(TIGHT_ROWS[key]).length));
+  const width = Math.max(...MEASURED_TIGHT_KEYS.map((key) => tightLabel(TIGHT_ROWS[key]).length));
   const lines = rows.map(({ engine, key, samples }) => {
     const row: TightRow = TIGHT_ROWS[key];
     const ratios = samples.map((sample) => sample.service.perSecond / sample.floor.perSecond);
@@ -1413,7 +1425,10 @@ try {
     await benchStart();
     process.stdout.write(footer());
   } else if (ONLY === 'tight') {
-    const rows = [...(await tightPglite()), ...(await tightPostgres())];
+    const rows = [
+      ...(TIGHT_ENGINES.includes('pglite') ? await tightPglite() : []),
+      ...(TIGHT_ENGINES.includes('postgres') ? await tightPostgres() : []),
+    ];
     process.stdout.write(tightReport(rows));
     process.stdout.write(footer());
     if (rows.some((row) => row.problems.length > 0)) exitCode = 1;
@@ -1423,6 +1438,12 @@ try {
   } else if (ONLY === 'reports') {
     process.stdout.write(reportsReport(await benchReports()));
     process.stdout.write(footer());
+  } else if (ONLY === 'audit') {
+    const { auditFeedReport, benchAuditFeed } = await import('./audit-feed.ts');
+    const auditRows = await benchAuditFeed();
+    process.stdout.write(auditFeedReport(auditRows));
+    process.stdout.write(footer());
+    if (auditRows.some((row) => row.problems.length > 0)) exitCode = 1;
   } else if (ONLY === 'runs') {
     process.stdout.write(runCreationReport([await runCreationPglite(), await runCreationPostgres()]));
     process.stdout.write(footer());

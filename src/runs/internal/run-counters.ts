@@ -78,27 +78,28 @@ export async function applyRunChange<R extends RunForChange>(
  * applyRunChange as one statement that commits alone, outside a transaction (a guarded mark): it
  * writes nothing unless every one of `requires` holds, the run accepted the change (whileAccepting),
  * the change closed no run (whose run.closed is a statement of its own) and its results were
- * charged. Returns the run as it now is and the rows of the `answers` writes; or undefined when a
- * requirement failed, and then the caller applies the change in a transaction instead.
+ * charged. Returns the rows of the `answers` writes (and nothing of the run, which a mark does not
+ * answer); or undefined when a requirement failed, and then the caller applies the change in a
+ * transaction instead.
  */
-export async function applyRunChangeAlone<R extends RunForChange>(
+export async function applyRunChangeAlone(
   db: Db,
   ctx: RequestContext,
-  run: R,
+  run: RunForChange,
   change: RunChange & { requires: Prisma.Sql[]; answers: string[] },
-): Promise<{ run: R & TestRunRow; answers: Record<string, unknown[]> } | undefined> {
+): Promise<Record<string, unknown[]> | undefined> {
   const statement = runChangeStatement(ctx, run, change);
   const conditions = [sql`updated.id IS NOT NULL`, sql`NOT updated."closedNow"`, statement.charged, ...change.requires];
   const answers = change.answers.map(
     (name) => sql`${name}::text, (SELECT COALESCE(jsonb_agg(to_jsonb(answer)), '[]') FROM ${Prisma.raw(name)} AS answer)`,
   );
-  let row: (Omit<ChangedRunRow, 'charged'> & { answers: Record<string, unknown[]>; required: true }) | undefined;
+  let row: { planId: string | null; auditDeliveries: number; answers: Record<string, unknown[]>; required: true } | undefined;
   try {
     [row] = await queryRaw<Array<NonNullable<typeof row>>>(
       db,
       sql`
       WITH ${statement.ctes}
-      SELECT updated.*, ${statement.auditDeliveries} AS "auditDeliveries",
+      SELECT updated."planId", ${statement.auditDeliveries} AS "auditDeliveries",
         ${answers.length ? sql`jsonb_build_object(${Prisma.join(answers)})` : sql`'{}'::jsonb`} AS answers,
         ${requirement(Prisma.join(conditions, ' AND '))} AS required
       FROM (VALUES (1)) AS one LEFT JOIN updated ON true`,
@@ -107,9 +108,8 @@ export async function applyRunChangeAlone<R extends RunForChange>(
     if (isRequirementUnmet(error)) return undefined;
     throw error;
   }
-  const { closedNow, auditDeliveries, answers: answered, required, ...columns } = row!;
-  statement.audit?.settle(db, { deliveries: auditDeliveries, planId: columns.planId });
-  return { run: { ...run, ...columns }, answers: answered };
+  statement.audit?.settle(db, { deliveries: row!.auditDeliveries, planId: row!.planId });
+  return row!.answers;
 }
 
 /** The CTEs of a run change (the writes, `before`, `updated`, the charge, the event) and the expressions that read them. */

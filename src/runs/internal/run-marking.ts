@@ -118,16 +118,16 @@ type AnsweredStep = Omit<RunCaseRecord['steps'][number], 'updatedAt'> & { update
  * steps are answered as they now are. Undefined when the case, the run or the month changed
  * meanwhile, or the mark would close the run: nothing was written.
  */
-export async function recordResultAlone<R extends { id: string; name: string }>(
+export async function recordResultAlone(
   ctx: RequestContext,
-  run: R,
+  run: { id: string; name: string },
   entry: MarkEntry & { runCase: RunCaseRecord },
   version: string,
   options: Omit<RecordOptions, 'appendUnchanged' | 'stepsFollow'>,
 ) {
   const at = new Date();
   const marking = markingOf(ctx, run, [entry], options, at, { version });
-  const applied = await applyRunChangeAlone(ctx.db, ctx, run, {
+  const answers = await applyRunChangeAlone(ctx.db, ctx, run, {
     statusDelta: marking.statusDelta,
     results: marking.results,
     whileAccepting: options.whileAccepting,
@@ -136,12 +136,11 @@ export async function recordResultAlone<R extends { id: string; name: string }>(
     requires: [sql`(SELECT count(*) FROM marked_cases) = 1`],
     answers: ['marked_steps'],
   });
-  if (!applied) return undefined;
-  const steps = (applied.answers.marked_steps as AnsweredStep[])
+  if (!answers) return undefined;
+  const steps = (answers.marked_steps as AnsweredStep[])
     .map((step) => ({ ...step, updatedAt: new Date(step.updatedAt) }))
     .sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : 1));
   return {
-    run: applied.run,
     resultUlid: marking.outcomes[0]!.resultUlid,
     runCase: { ...markedRunCase(entry.runCase, entry, at), steps },
   };

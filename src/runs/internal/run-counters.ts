@@ -15,7 +15,7 @@ type TestRunRow = Awaited<ReturnType<Db['testRun']['findFirstOrThrow']>>;
 /** What the change needs to know of the run: a locked run, or one created in this transaction. */
 type RunForChange = Pick<TestRunRow, 'id' | 'name'>;
 
-/** A data-modifying statement with RETURNING that applyRunChange runs before its own, as the CTE `name`. */
+/** A statement that writes or locks rows, with RETURNING, that applyRunChange runs before its own, as the CTE `name`. */
 export type RunChangeWrite = { name: string; statement: Prisma.Sql };
 
 /** Results appended in one transaction: how many, their summed elapsedMs, and when. */

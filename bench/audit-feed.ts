@@ -40,7 +40,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { type ServiceProcess, startService } from './child.ts';
+import { type ServiceProcess, scaleOf, serviceEnv, withService } from './child.ts';
 import { runHttpLoad } from './load.ts';
 import { pgliteSql, pgPoolSql, runOps, type Sql } from './raw.ts';
 import { auditFeedFloor, FEED_PAGE } from './raw-audit-feed.ts';
@@ -70,12 +70,6 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? '5');
 if (!(Number.isInteger(ROUNDS) && ROUNDS >= 5 && ROUNDS <= 20)) throw new Error('BENCH_ROUNDS must be an integer in [5, 20]');
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
-
-const scaleOf = (name: string, fallback: number) => {
-  const scale = Number(process.env[name] ?? fallback);
-  if (!(scale > 0 && scale <= 1)) throw new Error(`${name} must be a number in (0, 1]`);
-  return scale;
-};
 
 const timed = async <T>(label: string, work: () => Promise<T>): Promise<T> => {
   const started = performance.now();
@@ -323,24 +317,6 @@ async function measureRounds(
 
 // ---- engines -------------------------------------------------------------------------------------
 
-function serviceEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of Object.keys(env)) {
-    if (name === 'DATABASE_URL' || name === 'PORT' || name.startsWith('TCMS_')) delete env[name];
-  }
-  return { ...env, NODE_ENV: 'production', TCMS_LOG_REQUESTS: 'false', TCMS_DB_POOL_SIZE: String(POOL_SIZE), ...extra };
-}
-
-/** Runs `work` on a service over `env`, stopping it whatever happens. */
-async function withService<T>(env: NodeJS.ProcessEnv, work: (service: ServiceProcess) => Promise<T>): Promise<T> {
-  const service = await startService(env);
-  try {
-    return await work(service);
-  } finally {
-    await service.stop();
-  }
-}
-
 const sizes = (scale: number) => ({ events: Math.round(EVENTS * scale), depth: Math.round(CURSOR_DEPTH * scale) });
 
 /** PostgreSQL: a temporary database, dropped at the end; the floor on a pool of the service's size, its statements named as the service names them. */
@@ -362,7 +338,7 @@ async function postgresRow(scale: number): Promise<AuditFeedRow> {
     let ended = false;
     pool.on('error', (error) => ended || log(`floor pool: ${error.message}`));
     try {
-      return await withService(serviceEnv({ DATABASE_URL: databaseUrl.toString(), TCMS_DATA_DIR: dataDir }), async (service) => {
+      return await withService(serviceEnv(POOL_SIZE, { DATABASE_URL: databaseUrl.toString(), TCMS_DATA_DIR: dataDir }), async (service) => {
         const { who, neighbour } = await people(service);
         const { events, depth } = sizes(scale);
         const cursor = await seedFeed(pgPoolSql(pool), who, neighbour, events, depth);
@@ -388,7 +364,7 @@ async function pgliteRow(scale: number): Promise<AuditFeedRow> {
   const floorDir = `${dataDir}-floor`;
   try {
     log('pglite: temporary data directory');
-    const env = serviceEnv({ TCMS_DATA_DIR: dataDir });
+    const env = serviceEnv(POOL_SIZE, { TCMS_DATA_DIR: dataDir });
     const { who, neighbour } = await withService(env, people);
     const { events, depth } = sizes(scale);
     const seeding = await PGlite.create(path.join(dataDir, 'pgdata'));

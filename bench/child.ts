@@ -116,3 +116,33 @@ export async function startService(
     stop,
   };
 }
+
+/**
+ * The environment of a bench's service: this process's, without any setting of the service's own
+ * (DATABASE_URL, PORT, TCMS_*), in production mode, request lines off, a pool of `poolSize`
+ * connections, then `extra`.
+ */
+export function serviceEnv(poolSize: number, extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of Object.keys(env)) {
+    if (name === 'DATABASE_URL' || name === 'PORT' || name.startsWith('TCMS_')) delete env[name];
+  }
+  return { ...env, NODE_ENV: 'production', TCMS_LOG_REQUESTS: 'false', TCMS_DB_POOL_SIZE: String(poolSize), ...extra };
+}
+
+/** Runs `work` on a service over `env`, stopping it whatever happens. */
+export async function withService<T>(env: NodeJS.ProcessEnv, work: (service: ServiceProcess) => Promise<T>): Promise<T> {
+  const service = await startService(env);
+  try {
+    return await work(service);
+  } finally {
+    await service.stop();
+  }
+}
+
+/** A scale factor from the environment variable `name` (else `fallback`), in (0, 1]. */
+export function scaleOf(name: string, fallback: number): number {
+  const scale = Number(process.env[name] ?? fallback);
+  if (!(scale > 0 && scale <= 1)) throw new Error(`${name} must be a number in (0, 1]`);
+  return scale;
+}

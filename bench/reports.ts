@@ -44,7 +44,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { type ServiceProcess, startService } from './child.ts';
+import { type ServiceProcess, scaleOf, serviceEnv, withService } from './child.ts';
 import { pgliteSql, pgPoolSql, type Sql } from './raw.ts';
 import { FLOORS, type ReportCall, type ReportName, reportActor, sameAnswer } from './raw-reports.ts';
 import { send } from './runs.ts';
@@ -439,30 +439,6 @@ async function measureAll(engine: string, service: ServiceProcess, floorSql: Sql
 
 // ---- engines -------------------------------------------------------------------------------------
 
-function serviceEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of Object.keys(env)) {
-    if (name === 'DATABASE_URL' || name === 'PORT' || name.startsWith('TCMS_')) delete env[name];
-  }
-  return { ...env, NODE_ENV: 'production', TCMS_LOG_REQUESTS: 'false', TCMS_DB_POOL_SIZE: String(POOL_SIZE), ...extra };
-}
-
-const scaleOf = (name: string, fallback: number) => {
-  const scale = Number(process.env[name] ?? fallback);
-  if (!(scale > 0 && scale <= 1)) throw new Error(`${name} must be a number in (0, 1]`);
-  return scale;
-};
-
-/** Runs `work` on a service over `env`, stopping it whatever happens. */
-async function withService<T>(env: NodeJS.ProcessEnv, work: (service: ServiceProcess) => Promise<T>): Promise<T> {
-  const service = await startService(env);
-  try {
-    return await work(service);
-  } finally {
-    await service.stop();
-  }
-}
-
 const timed = async <T>(label: string, work: () => Promise<T>): Promise<T> => {
   const started = performance.now();
   const result = await work();
@@ -490,7 +466,7 @@ async function postgresRows(scale: number): Promise<ReportRow[]> {
       exists && kept ? JSON.parse(await readFile(fixtureFile, 'utf8').catch(() => 'null')) : undefined;
     if (!exists) await admin.query(`CREATE DATABASE "${database}"`);
     log(`postgres: database ${database}${fixture ? ' (seeded before)' : ''}`);
-    const env = serviceEnv({
+    const env = serviceEnv(POOL_SIZE, {
       DATABASE_URL: databaseUrl.toString(),
       TCMS_DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'tcms-bench-reports-')),
     });
@@ -527,7 +503,7 @@ async function pgliteRows(scale: number): Promise<ReportRow[]> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tcms-bench-reports-'));
   const floorDir = `${dataDir}-floor`;
   try {
-    const env = serviceEnv({ TCMS_DATA_DIR: dataDir });
+    const env = serviceEnv(POOL_SIZE, { TCMS_DATA_DIR: dataDir });
     const fixture = await withService(env, (service) =>
       timed('organization, project, milestones and plans through the API', () => seedThroughApi(service, scale)),
     );

@@ -81,7 +81,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 // @ts-expect-error the build script is plain JavaScript without type declarations
 import { ensureBuilt } from '../scripts/build.mjs';
-import { killServices, type ServiceProcess, startService } from './child.ts';
+import { killServices, type ServiceProcess, serviceEnv, startService } from './child.ts';
 import {
   EXPORT_MEASURES,
   type ExportMeasureName,
@@ -334,20 +334,6 @@ let codeCounter = 0;
 /** Unique project ids (^[A-Z][A-Z0-9]*$, at most 20 characters). */
 const nextCode = () => `B${(codeCounter++).toString(36).toUpperCase()}`;
 
-function serviceEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of Object.keys(env)) {
-    if (name === 'DATABASE_URL' || name === 'PORT' || name.startsWith('TCMS_')) delete env[name];
-  }
-  return {
-    ...env,
-    NODE_ENV: 'production',
-    TCMS_LOG_REQUESTS: 'false',
-    TCMS_DB_POOL_SIZE: String(CONCURRENCY),
-    ...extra,
-  };
-}
-
 const listUrl = (service: ServiceProcess) => `${service.baseUrl}/api/v1/projects?pageSize=${PAGE_SIZE}`;
 
 async function serviceList(service: ServiceProcess, who: Integrator, plan: Plan): Promise<Measurement> {
@@ -569,7 +555,7 @@ async function benchPglite(): Promise<Row[]> {
   const plan = PLANS.pglite;
   log('pglite: embedded PostgreSQL in a temporary data directory');
   const { dataDir, remove: removeDir } = await temporaryDataDir();
-  const env = serviceEnv({ TCMS_DATA_DIR: dataDir });
+  const env = serviceEnv(CONCURRENCY, { TCMS_DATA_DIR: dataDir });
   const serviceSide: Side = {};
   const rawSide: Side = {};
 
@@ -641,7 +627,7 @@ async function benchPostgres(): Promise<Row[]> {
   const rawSide: Side = {};
 
   const service = await timed('service started', () =>
-    startService(serviceEnv({ DATABASE_URL: databaseUrl.toString(), TCMS_DATA_DIR: dataDir })),
+    startService(serviceEnv(CONCURRENCY, { DATABASE_URL: databaseUrl.toString(), TCMS_DATA_DIR: dataDir })),
   );
   const stopService = onCleanup('postgres service', () => service.stop());
   const fixture = await timed('organizations, tokens, seed projects, suite tree, runs and plans', () => prepare(service));
@@ -672,7 +658,7 @@ async function teamPglite(): Promise<Row> {
   const plan = PLANS.pglite;
   log('pglite: project team, embedded PostgreSQL in a temporary data directory');
   const { dataDir, remove: removeDir } = await temporaryDataDir();
-  const env = serviceEnv({ TCMS_DATA_DIR: dataDir });
+  const env = serviceEnv(CONCURRENCY, { TCMS_DATA_DIR: dataDir });
   let service = await timed('service started', () => startService(env));
   let stopService = onCleanup('pglite service', () => service.stop());
   const people = await timed('owner and reader signed up', () => teamPeople(service));
@@ -697,7 +683,7 @@ async function teamPostgres(): Promise<Row> {
   const { databaseUrl, drop } = await temporaryDatabase();
   const { dataDir, remove: removeDir } = await temporaryDataDir();
   const service = await timed('service started', () =>
-    startService(serviceEnv({ DATABASE_URL: databaseUrl.toString(), TCMS_DATA_DIR: dataDir })),
+    startService(serviceEnv(CONCURRENCY, { DATABASE_URL: databaseUrl.toString(), TCMS_DATA_DIR: dataDir })),
   );
   const stopService = onCleanup('postgres service', () => service.stop());
   const pool = new pg.Pool({ connectionString: databaseUrl.toString(), max: CONCURRENCY, connectionTimeoutMillis: 10_000 });
@@ -721,7 +707,7 @@ const EXPORT_NAMES = Object.keys(EXPORT_MEASURES) as ExportMeasureName[];
 async function exportsPglite(): Promise<ExportRow[]> {
   log('pglite: exports, embedded PostgreSQL in a temporary data directory');
   const { dataDir, remove: removeDir } = await temporaryDataDir();
-  const env = serviceEnv({ TCMS_DATA_DIR: dataDir });
+  const env = serviceEnv(CONCURRENCY, { TCMS_DATA_DIR: dataDir });
   let service = await timed('service started', () => startService(env));
   let stopService = onCleanup('pglite service', () => service.stop());
   const fixture = await timed('owner and project', () => exportPeople(service));
@@ -749,7 +735,7 @@ async function exportsPostgres(): Promise<ExportRow[]> {
   const { databaseUrl, drop } = await temporaryDatabase();
   const { dataDir, remove: removeDir } = await temporaryDataDir();
   const service = await timed('service started', () =>
-    startService(serviceEnv({ DATABASE_URL: databaseUrl.toString(), TCMS_DATA_DIR: dataDir })),
+    startService(serviceEnv(CONCURRENCY, { DATABASE_URL: databaseUrl.toString(), TCMS_DATA_DIR: dataDir })),
   );
   const stopService = onCleanup('postgres service', () => service.stop());
   const client = new pg.Client({ connectionString: databaseUrl.toString(), connectionTimeoutMillis: 10_000 });
@@ -816,7 +802,7 @@ async function runCreationRow(
 async function runCreationPglite(): Promise<RunCreationRow> {
   log('pglite: run creation and plan selection, embedded PostgreSQL in a temporary data directory');
   const { dataDir, remove: removeDir } = await temporaryDataDir();
-  const service = await timed('service started', () => startService(serviceEnv({ TCMS_DATA_DIR: dataDir })));
+  const service = await timed('service started', () => startService(serviceEnv(CONCURRENCY, { TCMS_DATA_DIR: dataDir })));
   const stopService = onCleanup('pglite service', () => service.stop());
   const measured = await runCreationServiceSide(service);
   // PGlite is single-process: the raw floor opens the data directory once the service is down.
@@ -833,7 +819,7 @@ async function runCreationPostgres(): Promise<RunCreationRow> {
   const { databaseUrl, drop } = await temporaryDatabase();
   const { dataDir, remove: removeDir } = await temporaryDataDir();
   const service = await timed('service started', () =>
-    startService(serviceEnv({ DATABASE_URL: databaseUrl.toString(), TCMS_DATA_DIR: dataDir })),
+    startService(serviceEnv(CONCURRENCY, { DATABASE_URL: databaseUrl.toString(), TCMS_DATA_DIR: dataDir })),
   );
   const stopService = onCleanup('postgres service', () => service.stop());
   const measured = await runCreationServiceSide(service);
@@ -875,7 +861,10 @@ async function livePglite(): Promise<LiveRow> {
   const plan = LIVE_PLANS.pglite;
   log('pglite: live measures, embedded PostgreSQL in a temporary data directory');
   const { dataDir, remove: removeDir } = await temporaryDataDir();
-  const { receiver, closeReceiver, fixture, webhooks, progress } = await liveServiceSide(serviceEnv({ TCMS_DATA_DIR: dataDir }), plan);
+  const { receiver, closeReceiver, fixture, webhooks, progress } = await liveServiceSide(
+    serviceEnv(CONCURRENCY, { TCMS_DATA_DIR: dataDir }),
+    plan,
+  );
   const db = await PGlite.create(path.join(dataDir, 'pgdata'));
   const closeDb = onCleanup('raw PGlite', () => db.close());
   const sql = pgliteSql(db);
@@ -896,7 +885,7 @@ async function livePostgres(): Promise<LiveRow> {
   const { databaseUrl, drop } = await temporaryDatabase();
   const { dataDir, remove: removeDir } = await temporaryDataDir();
   const { receiver, closeReceiver, fixture, webhooks, progress } = await liveServiceSide(
-    serviceEnv({ DATABASE_URL: databaseUrl.toString(), TCMS_DATA_DIR: dataDir }),
+    serviceEnv(CONCURRENCY, { DATABASE_URL: databaseUrl.toString(), TCMS_DATA_DIR: dataDir }),
     plan,
   );
   const pool = new pg.Pool({ connectionString: databaseUrl.toString(), max: CONCURRENCY, connectionTimeoutMillis: 10_000 });
@@ -1034,7 +1023,7 @@ async function checkTightDurations(sql: Sql, fixture: TightFixture, results: Rec
 async function tightPglite(): Promise<TightRowResult[]> {
   log('pglite: the rows of the tight floor, embedded PostgreSQL in a temporary data directory');
   const { dataDir, remove: removeDir } = await temporaryDataDir();
-  const env = serviceEnv({ TCMS_DATA_DIR: dataDir });
+  const env = serviceEnv(CONCURRENCY, { TCMS_DATA_DIR: dataDir });
   const results = tightResults('pglite');
   let fixture: TightFixture | undefined;
   for (let round = 1; round <= TIGHT_ROUNDS; round++) {
@@ -1068,7 +1057,7 @@ async function tightPostgres(): Promise<TightRowResult[]> {
   const { databaseUrl, drop } = await temporaryDatabase();
   const { dataDir, remove: removeDir } = await temporaryDataDir();
   const service = await timed('service started', () =>
-    startService(serviceEnv({ DATABASE_URL: databaseUrl.toString(), TCMS_DATA_DIR: dataDir })),
+    startService(serviceEnv(CONCURRENCY, { DATABASE_URL: databaseUrl.toString(), TCMS_DATA_DIR: dataDir })),
   );
   const stopService = onCleanup('postgres service', () => service.stop());
   const fixture = await prepareTight(service);
@@ -1159,7 +1148,7 @@ async function startPglite(): Promise<StartRow[]> {
   const again: StartFigures[] = [];
   for (let run = 1; run <= START_RUNS; run++) {
     const { dataDir, remove } = await temporaryDataDir();
-    const env = serviceEnv({ TCMS_DATA_DIR: dataDir });
+    const env = serviceEnv(CONCURRENCY, { TCMS_DATA_DIR: dataDir });
     fresh.push(await timed(`new data directory, run ${run}`, () => timeStart(env)));
     again.push(await timed(`existing data directory, run ${run}`, () => timeStart(env)));
     await remove();
@@ -1176,7 +1165,7 @@ async function startPostgres(): Promise<StartRow[]> {
   for (let run = 1; run <= START_RUNS; run++) {
     const { databaseUrl, drop } = await temporaryDatabase();
     const { dataDir, remove } = await temporaryDataDir();
-    const env = serviceEnv({ DATABASE_URL: databaseUrl.toString(), TCMS_DATA_DIR: dataDir });
+    const env = serviceEnv(CONCURRENCY, { DATABASE_URL: databaseUrl.toString(), TCMS_DATA_DIR: dataDir });
     fresh.push(await timed(`new database, run ${run}`, () => timeStart(env)));
     again.push(await timed(`existing database, run ${run}`, () => timeStart(env)));
     await drop();
@@ -1211,7 +1200,7 @@ async function importMeasures(service: ServiceProcess) {
 async function importPglite(): Promise<ImportRow> {
   log('pglite: result import, embedded PostgreSQL in a temporary data directory');
   const { dataDir, remove: removeDir } = await temporaryDataDir();
-  const service = await timed('service started', () => startService(serviceEnv({ TCMS_DATA_DIR: dataDir })));
+  const service = await timed('service started', () => startService(serviceEnv(CONCURRENCY, { TCMS_DATA_DIR: dataDir })));
   const stopService = onCleanup('pglite service', () => service.stop());
   const { who, projectId, first, second } = await importMeasures(service);
   // PGlite is single-process: the raw floor opens the data directory once the service is down.
@@ -1228,7 +1217,7 @@ async function importPostgres(): Promise<ImportRow> {
   const { databaseUrl, drop } = await temporaryDatabase();
   const { dataDir, remove: removeDir } = await temporaryDataDir();
   const service = await timed('service started', () =>
-    startService(serviceEnv({ DATABASE_URL: databaseUrl.toString(), TCMS_DATA_DIR: dataDir })),
+    startService(serviceEnv(CONCURRENCY, { DATABASE_URL: databaseUrl.toString(), TCMS_DATA_DIR: dataDir })),
   );
   const stopService = onCleanup('postgres service', () => service.stop());
   const { who, projectId, first, second } = await importMeasures(service);

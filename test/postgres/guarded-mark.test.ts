@@ -33,21 +33,35 @@ async function stored(token: { headers: Record<string, string> }, run: RunBody, 
   };
 }
 
+/**
+ * PATCHes the case to `status` while the holder's open transaction holds what it took; once the
+ * mark waits for it, `release` finishes the holder's transaction. Answers the mark's response.
+ */
+async function markWhileHeld(marking: Awaited<ReturnType<typeof markableRun>>, status: string, release: () => Promise<void>) {
+  const { token, run, runCase } = marking;
+  const answered = t.http
+    .patch(`/api/v1/runs/${run.ulid}/cases/${runCase.ulid}`)
+    .set(token.headers)
+    .send({ status })
+    .then((response) => response);
+  await holder.untilWaitingForLocks();
+  await release();
+  const response = await answered;
+  expect(response.status, JSON.stringify(response.body)).toBe(200);
+  return response;
+}
+
+const commit = async () => {
+  await holder.query('COMMIT');
+};
+
 describe('a mark that commits alone', { timeout: 60_000 }, () => {
   it('marks the case as changed meanwhile by another session, once', async () => {
-    const { owner, token, run, runCase } = await markableRun();
+    const marking = await markableRun();
+    const { owner, token, run, runCase } = marking;
     await holder.query('BEGIN');
     await holder.query('UPDATE test_run_cases SET assignee_id = $1, updated_at = now() WHERE id = $2', [owner.userId, runCase.ulid]);
-    const answered = t.http
-      .patch(`/api/v1/runs/${run.ulid}/cases/${runCase.ulid}`)
-      .set(token.headers)
-      .send({ status: 'failed' })
-      .then((response) => response);
-    await holder.untilWaitingForLocks();
-    await holder.query('COMMIT');
-
-    const response = await answered;
-    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    const response = await markWhileHeld(marking, 'failed', commit);
     const { resultUlid, ...answer } = response.body as RunCaseBody & { resultUlid: string };
     expect(answer).toMatchObject({ status: 'failed', assigneeUlid: owner.userId });
     const after = await stored(token, run, runCase);
@@ -60,7 +74,8 @@ describe('a mark that commits alone', { timeout: 60_000 }, () => {
   });
 
   it('writes every step from its current row when another session changed one while holding the case', async () => {
-    const { token, run, runCase } = await markableRun();
+    const marking = await markableRun();
+    const { token, run, runCase } = marking;
     const [first, second] = runCase.steps;
     await holder.query('BEGIN');
     await holder.query('SELECT id FROM test_run_cases WHERE id = $1 FOR UPDATE', [runCase.ulid]);
@@ -69,16 +84,7 @@ describe('a mark that commits alone', { timeout: 60_000 }, () => {
       [first!.ulid],
     );
     // Retested sets the steps to untested, the status the read saw on both.
-    const answered = t.http
-      .patch(`/api/v1/runs/${run.ulid}/cases/${runCase.ulid}`)
-      .set(token.headers)
-      .send({ status: 'retested' })
-      .then((response) => response);
-    await holder.untilWaitingForLocks();
-    await holder.query('COMMIT');
-
-    const response = await answered;
-    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    const response = await markWhileHeld(marking, 'retested', commit);
     const { resultUlid: _, ...answer } = response.body as RunCaseBody & { resultUlid: string };
     expect(answer.steps).toMatchObject([
       { ulid: first!.ulid, status: 'untested', actualResult: 'Seen by the holder' },
@@ -88,21 +94,15 @@ describe('a mark that commits alone', { timeout: 60_000 }, () => {
   });
 
   it('waits for a run-wide change that holds the run, without a deadlock, and marks after it', async () => {
-    const { owner, token, run, runCase } = await markableRun();
+    const marking = await markableRun();
+    const { owner, token, run, runCase } = marking;
     await holder.query('BEGIN');
     // As lockRun does: the run first, then its cases.
     await holder.query('SELECT id FROM test_runs WHERE id = $1 FOR UPDATE', [run.ulid]);
-    const answered = t.http
-      .patch(`/api/v1/runs/${run.ulid}/cases/${runCase.ulid}`)
-      .set(token.headers)
-      .send({ status: 'passed' })
-      .then((response) => response);
-    await holder.untilWaitingForLocks();
-    await holder.query('UPDATE test_run_cases SET assignee_id = $1, updated_at = now() WHERE id = $2', [owner.userId, runCase.ulid]);
-    await holder.query('COMMIT');
-
-    const response = await answered;
-    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    const response = await markWhileHeld(marking, 'passed', async () => {
+      await holder.query('UPDATE test_run_cases SET assignee_id = $1, updated_at = now() WHERE id = $2', [owner.userId, runCase.ulid]);
+      await holder.query('COMMIT');
+    });
     expect(response.body).toMatchObject({ status: 'passed', assigneeUlid: owner.userId });
     const after = await stored(token, run, runCase);
     expect(after.results.map((result) => result.status)).toEqual(['passed']);
